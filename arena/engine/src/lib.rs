@@ -1,0 +1,131 @@
+//! # arena-engine — the rules of every mode, the match loop, replays and statistics
+//!
+//! The engine is pure: no I/O, no clock, no threads, no wasm. A match is a function of the
+//! rules, a seed and the answers of two [`Player`]s; anything that talks to a bot (the
+//! wasm sandbox, a built-in AI) implements [`Player`].
+//!
+//! ```ignore
+//! use arena_engine::{battle::Battle, run_match, MatchConfig, NativePlayer};
+//! # use arena_sdk::{Bot, battle::*};
+//! # #[derive(Default)] struct First;
+//! # impl Bot<Battle> for First {
+//! #     fn setup(&mut self, r: &SetupRequest) -> TeamChoice { TeamChoice { team: r.roster[..3].to_vec() } }
+//! #     fn act(&mut self, o: &Observation) -> Action { Action::Attack { target: o.legal_targets[0] } }
+//! # }
+//! let mut a = NativePlayer::new(First);
+//! let mut b = NativePlayer::new(First);
+//! let record = run_match::<Battle>(&MatchConfig::new(Default::default(), 7), [&mut a, &mut b]);
+//! println!("{:?} ({})", record.outcome.winner, record.outcome.reason);
+//! ```
+
+mod player;
+pub mod replay;
+mod seed;
+mod table;
+
+pub use arena_sdk as sdk;
+pub use player::{CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
+pub use replay::{Outcome, Replay, SeatOutcome};
+pub use seed::derive_seed;
+pub use table::{Finish, Table};
+
+use arena_sdk::{ABI_VERSION, Game, MatchEnd, MatchResult, MatchStart};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+/// The engine version written into replays and results.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Per-player statistics of a match: name → count (kills, damage_dealt, …). A `BTreeMap`
+/// so the order is stable in every file it reaches.
+pub type Stats = BTreeMap<String, i64>;
+
+/// A game mode's rules, implemented by the engine for each protocol type of the SDK.
+pub trait Ruleset: Game {
+    /// What happened, step by step, with its numbers (replays, rendering).
+    type Event: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    /// The full initial state (every unit's stats, the map …), recorded in the replay.
+    type Initial: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+
+    /// Check a rules configuration; the message says what is wrong.
+    fn validate(rules: &Self::Rules) -> Result<(), String>;
+
+    /// Play one match to its end. `seed` drives every random roll.
+    fn play(rules: &Self::Rules, seed: u64, table: &mut Table<'_, Self>) -> Finish;
+
+    /// One line of text for an event (terminal rendering of replays).
+    fn describe(event: &Self::Event) -> String;
+
+    /// A picture of the state after the events so far, for `--watch`; `None` where the
+    /// mode's events already tell everything.
+    fn picture(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<String> {
+        None
+    }
+}
+
+/// What a match needs besides its players.
+#[derive(Debug, Clone)]
+pub struct MatchConfig<G: Game> {
+    /// The rules in force.
+    pub rules: G::Rules,
+    /// The match seed: the game's rolls and each bot's own seed derive from it.
+    pub seed: u64,
+    /// A player who faults this many times in one match forfeits it.
+    pub max_faults: u32,
+}
+
+impl<G: Game> MatchConfig<G> {
+    /// Default fault tolerance (3 faults forfeit).
+    pub fn new(rules: G::Rules, seed: u64) -> Self {
+        MatchConfig {
+            rules,
+            seed,
+            max_faults: 3,
+        }
+    }
+}
+
+/// A finished match: the outcome and its full replay.
+#[derive(Debug, Clone)]
+pub struct MatchRecord<G: Ruleset> {
+    /// Who won, why, and the statistics.
+    pub outcome: Outcome,
+    /// Everything needed to re-simulate and render the match.
+    pub replay: Replay<G>,
+}
+
+/// Play one match between two players.
+pub fn run_match<G: Ruleset>(
+    config: &MatchConfig<G>,
+    players: [&mut dyn Player<G>; 2],
+) -> MatchRecord<G> {
+    let mut table = Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = MatchStart::<G> {
+            abi: ABI_VERSION,
+            mode: G::MODE,
+            seat,
+            seed: derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let finish = G::play(&config.rules, derive_seed(config.seed, 0), &mut table);
+    for seat in 0..2u8 {
+        let result = match finish.winner {
+            None => MatchResult::Draw,
+            Some(w) if w == seat => MatchResult::Win,
+            Some(_) => MatchResult::Loss,
+        };
+        table.end(
+            seat,
+            &MatchEnd {
+                result,
+                reason: finish.reason.clone(),
+            },
+        );
+    }
+    table.into_record(config, finish)
+}

@@ -1,0 +1,208 @@
+//! Replays (docs/replay.md): a self-contained, versioned JSON record of a match that
+//! [`verify`] re-simulates from the recorded answers alone.
+
+use crate::player::{Answer, ScriptedPlayer};
+use crate::{MatchConfig, Player, Ruleset, Stats, run_match};
+use arena_sdk::{Mode, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The `format` field of every replay.
+pub const REPLAY_FORMAT: &str = "bot-arena-replay";
+/// The replay format version this engine writes and reads.
+pub const REPLAY_VERSION: u32 = 1;
+
+/// Who played a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotInfo {
+    /// The bot's name (file stem or `builtin:NAME`).
+    pub name: String,
+    /// SHA-256 of the bot's module file, for wasm bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+impl BotInfo {
+    pub(crate) fn unnamed(seat: Seat) -> Self {
+        BotInfo {
+            name: format!("seat {seat}"),
+            sha256: None,
+        }
+    }
+}
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seat; `None` is a draw.
+    pub winner: Option<Seat>,
+    /// Why the match ended.
+    pub reason: String,
+    /// The turn counter when the match ended (unit turns, card turns, hero turns …).
+    pub turns: u32,
+    /// Per seat.
+    pub seats: [SeatOutcome; 2],
+}
+
+/// One seat's part of an [`Outcome`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatOutcome {
+    /// The mode's statistics (kills, damage_dealt, …).
+    pub stats: Stats,
+    /// Faults (timeouts, traps, bad responses …).
+    pub faults: u32,
+    /// Faults by kind.
+    pub fault_kinds: BTreeMap<String, u32>,
+    /// Answers the rules rejected (replaced by the documented default).
+    pub invalid_actions: u32,
+    /// Fuel used over the match (0 for built-ins).
+    pub fuel: u64,
+    /// Whether the seat forfeited by faulting too often.
+    pub forfeited: bool,
+}
+
+/// One line of a replay's log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", bound = "")]
+pub enum Entry<G: Ruleset> {
+    /// A request to a bot and its answer (or fault).
+    Answer {
+        /// Who was asked.
+        seat: Seat,
+        /// The turn counter when asked.
+        turn: u32,
+        /// The answer.
+        answer: Answer<G>,
+        /// Fuel the call used.
+        #[serde(default)]
+        fuel: u64,
+        /// What the bot logged during the call.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        log: Option<String>,
+    },
+    /// The rules rejected an answer; the default was applied instead.
+    Rejected {
+        /// Whose answer.
+        seat: Seat,
+        /// The turn counter.
+        turn: u32,
+        /// Why.
+        reason: String,
+    },
+    /// Something happened in the game.
+    Event {
+        /// The mode's event.
+        event: G::Event,
+    },
+}
+
+/// A whole match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Replay<G: Ruleset> {
+    /// Always [`REPLAY_FORMAT`].
+    pub format: String,
+    /// [`REPLAY_VERSION`] when written.
+    pub version: u32,
+    /// The engine that played it.
+    pub engine_version: String,
+    /// The mode.
+    pub mode: Mode,
+    /// The rules in force.
+    pub rules: G::Rules,
+    /// The match seed.
+    pub seed: u64,
+    /// Faults that forfeit a match.
+    pub max_faults: u32,
+    /// Who played each seat.
+    pub bots: [BotInfo; 2],
+    /// The full initial state.
+    pub initial: Option<G::Initial>,
+    /// Every answer, rejection and event, in order.
+    pub log: Vec<Entry<G>>,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+impl<G: Ruleset> Replay<G> {
+    /// The mode's events, in order.
+    pub fn events(&self) -> impl Iterator<Item = &G::Event> {
+        self.log.iter().filter_map(|entry| match entry {
+            Entry::Event { event } => Some(event),
+            _ => None,
+        })
+    }
+}
+
+/// Re-simulate `replay` from its recorded answers and check that every event and the
+/// outcome come out identical. The error says where the first difference is.
+pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
+    if replay.format != REPLAY_FORMAT {
+        return Err(format!("not a replay: format is `{}`", replay.format));
+    }
+    if replay.version != REPLAY_VERSION {
+        return Err(format!(
+            "replay format version {} is not supported (this engine reads {REPLAY_VERSION})",
+            replay.version
+        ));
+    }
+    let answers = |seat: Seat| {
+        replay.log.iter().filter_map(move |entry| match entry {
+            Entry::Answer {
+                seat: s, answer, ..
+            } if *s == seat => Some(answer.clone()),
+            _ => None,
+        })
+    };
+    let mut seat0 = ScriptedPlayer::<G>::new(answers(0));
+    let mut seat1 = ScriptedPlayer::<G>::new(answers(1));
+    let config = MatchConfig {
+        rules: replay.rules.clone(),
+        seed: replay.seed,
+        max_faults: replay.max_faults,
+    };
+    let players: [&mut dyn Player<G>; 2] = [&mut seat0, &mut seat1];
+    let fresh = run_match(&config, players).replay;
+
+    if fresh.initial != replay.initial {
+        return Err("the initial state differs".to_owned());
+    }
+    let strip = |log: &[Entry<G>]| -> Vec<Entry<G>> {
+        log.iter()
+            .cloned()
+            .map(|entry| match entry {
+                Entry::Answer {
+                    seat, turn, answer, ..
+                } => Entry::Answer {
+                    seat,
+                    turn,
+                    answer,
+                    fuel: 0,
+                    log: None,
+                },
+                other => other,
+            })
+            .collect()
+    };
+    let (old, new) = (strip(&replay.log), strip(&fresh.log));
+    if let Some(idx) = (0..old.len().max(new.len())).find(|&i| old.get(i) != new.get(i)) {
+        return Err(format!(
+            "log entry {idx} differs: recorded {:?}, re-simulated {:?}",
+            old.get(idx),
+            new.get(idx)
+        ));
+    }
+    let mut recorded = replay.outcome.clone();
+    let mut simulated = fresh.outcome;
+    for seats in [&mut recorded.seats, &mut simulated.seats] {
+        for seat in seats.iter_mut() {
+            seat.fuel = 0;
+        }
+    }
+    if recorded != simulated {
+        return Err(format!(
+            "the outcome differs: recorded {recorded:?}, re-simulated {simulated:?}"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! Mode `battle` — Bot Wars (../shared/seeds/battle-botwars-kata.txt, sprints 1–2).
+//!
+//! Two players each field a team of three robots chosen blind from a roster. Whenever one
+//! of a player's robots gets its turn (its turn meter passed 1000), the player's bot is asked
+//! for an [`Action`]: attack one of the legal targets, or use the robot's secondary skill.
+
+use crate::protocol::{Game, Mode, Seat};
+use serde::{Deserialize, Serialize};
+
+/// The `battle` mode.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Battle;
+
+impl Game for Battle {
+    const MODE: Mode = Mode::Battle;
+    type Rules = Rules;
+    type SetupRequest = SetupRequest;
+    type SetupChoice = TeamChoice;
+    type Observation = Observation;
+    type Action = Action;
+}
+
+/// The eight robot types of sprints 1–2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotType {
+    /// Aggro Bot: damage dealer.
+    Aggro,
+    /// Stealth Bot: fast, evasive.
+    Stealth,
+    /// Glass Bot: huge power, little integrity.
+    Glass,
+    /// Tank Bot: taunts and soaks.
+    Tank,
+    /// Beaverette Bot: team buffer.
+    Beaverette,
+    /// Kamikaze Bot: bombs the whole enemy team.
+    Kamikaze,
+    /// Nurse Bot: repairs the team.
+    Nurse,
+    /// Doctor Bot: redistributes integrity.
+    Doctor,
+}
+
+impl BotType {
+    /// Every type, in the document's order.
+    pub const ALL: [BotType; 8] = [
+        BotType::Aggro,
+        BotType::Stealth,
+        BotType::Glass,
+        BotType::Tank,
+        BotType::Beaverette,
+        BotType::Kamikaze,
+        BotType::Nurse,
+        BotType::Doctor,
+    ];
+
+    /// The document's name ("Aggro Bot").
+    pub fn name(self) -> &'static str {
+        match self {
+            BotType::Aggro => "Aggro Bot",
+            BotType::Stealth => "Stealth Bot",
+            BotType::Glass => "Glass Bot",
+            BotType::Tank => "Tank Bot",
+            BotType::Beaverette => "Beaverette Bot",
+            BotType::Kamikaze => "Kamikaze Bot",
+            BotType::Nurse => "Nurse Bot",
+            BotType::Doctor => "Doctor Bot",
+        }
+    }
+}
+
+/// The rules configuration of `battle`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// The types a player may pick from (default: all eight).
+    pub roster: Vec<BotType>,
+    /// The game ends after this many unit turns (attacks, skills and stunned turns); see
+    /// docs/rules/battle.md for the tiebreak.
+    pub turn_cap: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            roster: BotType::ALL.to_vec(),
+            turn_cap: 300,
+        }
+    }
+}
+
+/// Base stats of one robot type, straight from the document's tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Integrity (hit points) when undamaged.
+    pub integrity: i32,
+    /// Damage potential.
+    pub power: i32,
+    /// Added to the turn meter every tick.
+    pub speed: i32,
+    /// Subtracted from incoming damage.
+    pub armor: i32,
+    /// Chance in percent to evade an attack completely.
+    pub evasion: i32,
+    /// Chance in percent to deal double damage.
+    pub critical: i32,
+    /// Chance in percent to resist a negative effect.
+    pub resistance: i32,
+    /// Chance in percent that an attack tries to inflict the type's negative effect (0: none).
+    pub effectivity: i32,
+}
+
+/// Sent once before play: choose a team of three from the roster, blind.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SetupRequest {
+    /// The types available.
+    pub roster: Vec<BotType>,
+    /// The base stats of each type in `roster`, same order.
+    pub stats: Vec<Stats>,
+    /// How many robots to pick (3).
+    pub team_size: u32,
+}
+
+/// A team: distinct types from the roster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamChoice {
+    /// The chosen types, in the order they are placed.
+    pub team: Vec<BotType>,
+}
+
+/// Index of a unit in [`Observation::units`]; stable for the whole match.
+pub type UnitId = u8;
+
+/// The effects of sprint 2, negative and positive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Armor and resistance −50%.
+    DefenseDown,
+    /// Power −25%.
+    OffenseDown,
+    /// Loses the inflicter's power in integrity each turn (armor does not help).
+    ContinuousDamage,
+    /// Explodes on expiry: random(0.5..1) × inflicter's power − armor.
+    Bomb,
+    /// Turn meter fills 25% slower.
+    SpeedDown,
+    /// Skips its turns and cannot evade.
+    Stun,
+    /// Armor and resistance +50%.
+    DefenseUp,
+    /// Damage caused +50%.
+    OffenseUp,
+    /// Speed +25%.
+    SpeedUp,
+    /// Enemies must target this unit.
+    Taunt,
+    /// Not targetable while others are; +30% damage.
+    Stealth,
+    /// Counter-attacks when attacked and surviving.
+    Retribution,
+    /// Repairs 10% of the nurse's maximum integrity each turn.
+    ContinuousRepair,
+}
+
+impl Effect {
+    /// Whether the effect hurts its bearer.
+    pub fn is_negative(self) -> bool {
+        matches!(
+            self,
+            Effect::DefenseDown
+                | Effect::OffenseDown
+                | Effect::ContinuousDamage
+                | Effect::Bomb
+                | Effect::SpeedDown
+                | Effect::Stun
+        )
+    }
+}
+
+/// An effect on a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveEffect {
+    /// Which effect.
+    pub effect: Effect,
+    /// Turns of the bearer until it expires.
+    pub turns_left: u32,
+    /// For continuous damage and bombs: the inflicter's power; for continuous repair: the
+    /// amount repaired per turn; otherwise 0.
+    pub magnitude: i32,
+}
+
+/// One unit as seen during play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Its index in [`Observation::units`].
+    pub id: UnitId,
+    /// The seat of the player who owns it.
+    pub owner: Seat,
+    /// Its type.
+    pub kind: BotType,
+    /// Base stats (effects not applied).
+    pub base: Stats,
+    /// Current integrity; 0 means destroyed.
+    pub integrity: i32,
+    /// Current effective armor, power, speed and resistance (effects applied).
+    pub armor: i32,
+    /// See `armor`.
+    pub power: i32,
+    /// See `armor`.
+    pub speed: i32,
+    /// See `armor`.
+    pub resistance: i32,
+    /// Turn meter (a unit acts when it reaches 1000).
+    pub turn_meter: i32,
+    /// Own turns until the secondary skill can be used again (0: ready). Types without a
+    /// skill always show 0 and `has_skill: false`.
+    pub cooldown: u32,
+    /// Whether the type has a secondary skill.
+    pub has_skill: bool,
+    /// Active effects.
+    pub effects: Vec<ActiveEffect>,
+    /// Destroyed units stay in the list (ids are stable) but take no part.
+    pub destroyed: bool,
+}
+
+/// What a bot sees on one of its units' turns.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Observation {
+    /// Unit turns taken so far in the match.
+    pub turn: u32,
+    /// The turn cap of the rules.
+    pub turn_cap: u32,
+    /// The receiving bot's seat.
+    pub seat: Seat,
+    /// The unit whose turn it is (one of the bot's own).
+    pub acting: UnitId,
+    /// All six units.
+    pub units: Vec<Unit>,
+    /// Enemy units the acting unit may attack (taunt and stealth applied).
+    pub legal_targets: Vec<UnitId>,
+    /// Whether [`Action::Skill`] is allowed now.
+    pub skill_ready: bool,
+    /// Why this bot's previous action was rejected, if it was.
+    pub last_rejected: Option<String>,
+}
+
+/// A bot's answer on its unit's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Attack the enemy unit `target`.
+    Attack {
+        /// One of [`Observation::legal_targets`].
+        target: UnitId,
+    },
+    /// Use the acting unit's secondary skill (all skills target the unit itself or its team).
+    Skill,
+}
+
+impl Observation {
+    /// The acting unit.
+    pub fn me(&self) -> &Unit {
+        &self.units[self.acting as usize]
+    }
+
+    /// Living units of the given seat.
+    pub fn team(&self, seat: Seat) -> impl Iterator<Item = &Unit> {
+        self.units
+            .iter()
+            .filter(move |u| u.owner == seat && !u.destroyed)
+    }
+}
+
+impl Unit {
+    /// Whether the unit carries `effect`.
+    pub fn has(&self, effect: Effect) -> bool {
+        self.effects.iter().any(|e| e.effect == effect)
+    }
+}

@@ -1,0 +1,74 @@
+//! # arena-sdk — write a Bot Arena bot in Rust
+//!
+//! A bot is a type that implements [`Bot<G>`] for one or more game modes `G`
+//! ([`battle::Battle`], [`tcg::Tcg`], [`grid::Grid`]). [`export_bot!`] turns it into a
+//! WebAssembly module that speaks the arena's bot ABI (see `docs/abi.md`):
+//!
+//! ```
+//! use arena_sdk::battle::{Action, Battle, Observation, SetupRequest, TeamChoice};
+//! use arena_sdk::Bot;
+//!
+//! #[derive(Default)]
+//! struct FirstTarget;
+//!
+//! impl Bot<Battle> for FirstTarget {
+//!     fn setup(&mut self, request: &SetupRequest) -> TeamChoice {
+//!         TeamChoice { team: request.roster.iter().take(3).copied().collect() }
+//!     }
+//!     fn act(&mut self, observation: &Observation) -> Action {
+//!         Action::Attack { target: observation.legal_targets[0] }
+//!     }
+//! }
+//!
+//! // In the bot's crate (a `cdylib` built for wasm32-unknown-unknown):
+//! // arena_sdk::export_bot!(battle: FirstTarget);
+//! ```
+//!
+//! The same trait is what the arena's built-in AIs implement, so a built-in strategy and
+//! the same strategy compiled to wasm see exactly the same requests.
+
+pub mod battle;
+pub mod protocol;
+
+#[doc(hidden)]
+pub mod abi;
+
+pub use protocol::{ABI_VERSION, Game, MatchEnd, MatchResult, MatchStart, Mode, Request, Seat};
+
+/// A bot for game mode `G`.
+///
+/// The arena creates one bot value per match (with `Default` when exported to wasm), calls
+/// [`Bot::start`] once, [`Bot::setup`] once, [`Bot::act`] for each of its turns and finally
+/// [`Bot::end`]. Everything a bot needs to decide well is in each request: a bot never
+/// needs to remember earlier turns, though it may.
+pub trait Bot<G: Game> {
+    /// The match begins: seat, the bot's own random seed and the rules in force.
+    fn start(&mut self, _start: &MatchStart<G>) {}
+    /// Choose what the mode lets a bot choose before play (team, deck, …).
+    fn setup(&mut self, request: &G::SetupRequest) -> G::SetupChoice;
+    /// Choose an action for the current turn.
+    fn act(&mut self, observation: &G::Observation) -> G::Action;
+    /// The match is over.
+    fn end(&mut self, _end: &MatchEnd) {}
+}
+
+impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
+    fn start(&mut self, start: &MatchStart<G>) {
+        (**self).start(start)
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> G::SetupChoice {
+        (**self).setup(request)
+    }
+    fn act(&mut self, observation: &G::Observation) -> G::Action {
+        (**self).act(observation)
+    }
+    fn end(&mut self, end: &MatchEnd) {
+        (**self).end(end)
+    }
+}
+
+/// Write a line to the arena's per-turn bot log (shown in replays). Outside wasm it is a
+/// no-op, so built-in AIs may call it freely.
+pub fn log(message: &str) {
+    abi::log(message);
+}

@@ -1,0 +1,134 @@
+//! The request envelope every mode shares, and the [`Game`] trait that names a mode's types.
+//!
+//! On the wire (ABI v1) a request is one JSON object with exactly one key naming its kind:
+//! `{"start": {...}}`, `{"setup": {...}}`, `{"turn": {...}}` or `{"end": {...}}`. The
+//! response to `setup` is the mode's setup choice, to `turn` the mode's action; the
+//! responses to `start` and `end` are ignored (an empty response is fine).
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// The ABI version this SDK speaks; sent in every `start` request.
+pub const ABI_VERSION: u32 = 1;
+
+/// A player's seat: 0 moves first where order matters; tournaments play every pairing
+/// from both seats.
+pub type Seat = u8;
+
+/// The game modes of the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Bot Wars: teams of three robots.
+    Battle,
+}
+
+impl Mode {
+    /// Every mode, in a fixed order.
+    pub const ALL: [Mode; 1] = [Mode::Battle];
+
+    /// The mode's name as used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Battle => "battle",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle"))
+    }
+}
+
+/// The types that make up one game mode's protocol.
+pub trait Game: Sized + Copy + Debug + Default + PartialEq + Send + Sync + 'static {
+    /// Which mode this is.
+    const MODE: Mode;
+    /// The mode's rules configuration (variations, caps, map …), sent at match start.
+    type Rules: Serialize + DeserializeOwned + Clone + Debug + Default + PartialEq + Send + Sync;
+    /// What a bot is asked before play.
+    type SetupRequest: Serialize + DeserializeOwned + Clone + Debug + Send;
+    /// A bot's answer to the setup request.
+    type SetupChoice: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    /// What a bot sees on its turn.
+    type Observation: Serialize + DeserializeOwned + Clone + Debug + Send;
+    /// A bot's answer on its turn.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+}
+
+/// Sent once when a match begins.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct MatchStart<G: Game> {
+    /// ABI version of the host.
+    pub abi: u32,
+    /// The mode being played.
+    pub mode: Mode,
+    /// This bot's seat (0 or 1).
+    pub seat: Seat,
+    /// A seed for the bot's own randomness (bots have no other source of randomness).
+    pub seed: u64,
+    /// The rules in force.
+    pub rules: G::Rules,
+}
+
+/// How a match ended, from one bot's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchResult {
+    /// This bot won.
+    Win,
+    /// Nobody won.
+    Draw,
+    /// This bot lost.
+    Loss,
+}
+
+/// Sent once when a match is over.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MatchEnd {
+    /// The result for the receiving bot.
+    pub result: MatchResult,
+    /// Why the match ended, in words (e.g. "team destroyed", "turn cap").
+    pub reason: String,
+}
+
+/// A request from the host, as it travels over the ABI.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", bound = "")]
+pub enum Request<G: Game> {
+    /// The match begins.
+    Start(MatchStart<G>),
+    /// Choose a setup (team, deck …); answer with `G::SetupChoice`.
+    Setup(G::SetupRequest),
+    /// Act; answer with `G::Action`.
+    Turn(G::Observation),
+    /// The match is over.
+    End(MatchEnd),
+}
+
+/// A borrowed request, for serializing without cloning the observation.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "snake_case", bound = "")]
+pub enum RequestRef<'a, G: Game> {
+    /// See [`Request::Start`].
+    Start(&'a MatchStart<G>),
+    /// See [`Request::Setup`].
+    Setup(&'a G::SetupRequest),
+    /// See [`Request::Turn`].
+    Turn(&'a G::Observation),
+    /// See [`Request::End`].
+    End(&'a MatchEnd),
+}
