@@ -24,7 +24,7 @@ mod seed;
 mod table;
 
 pub use arena_sdk as sdk;
-pub use player::{CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
+pub use player::{Answer, CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
 pub use replay::{Outcome, Replay, SeatOutcome};
 pub use seed::derive_seed;
 pub use table::{Finish, Table};

@@ -40,8 +40,8 @@ pub enum FaultKind {
     MemoryLimit,
     /// The response is longer than the limit.
     ResponseTooLarge,
-    /// The response pointer/length lies outside the bot's memory.
-    ResponseOutOfBounds,
+    /// A pointer/length the bot returned (input buffer or response) lies outside its memory.
+    OutOfBounds,
     /// The response is not UTF-8.
     NotUtf8,
     /// The response is not JSON.
@@ -63,7 +63,7 @@ impl FaultKind {
             FaultKind::Trap => "trap",
             FaultKind::MemoryLimit => "memory_limit",
             FaultKind::ResponseTooLarge => "response_too_large",
-            FaultKind::ResponseOutOfBounds => "response_out_of_bounds",
+            FaultKind::OutOfBounds => "out_of_bounds",
             FaultKind::NotUtf8 => "not_utf8",
             FaultKind::NotJson => "not_json",
             FaultKind::WrongShape => "wrong_shape",

@@ -1,0 +1,132 @@
+//! `arena play`: one match between two bots.
+
+use crate::{read_rules, text, SandboxArgs};
+use anyhow::{Context, Result};
+use arena_sdk::Mode;
+use arena_tournament::bots::{BotSpec, Contestant};
+use arena_tournament::game::{self, GameSpec};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game mode.
+    #[arg(long, short)]
+    mode: Mode,
+    /// Seat 0: a .wasm/.wat file, a bot crate directory, or builtin:NAME.
+    a: String,
+    /// Seat 1.
+    b: String,
+    /// The match seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Rules configuration file (TOML or JSON) for the mode.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// Override one rules field, as KEY=VALUE (VALUE is JSON, or a plain string).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rule: Vec<String>,
+    /// Faults in one match that forfeit it.
+    #[arg(long, default_value_t = 3)]
+    max_faults: u32,
+    /// Write the replay to FILE.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Show the match turn by turn.
+    #[arg(long)]
+    watch: bool,
+}
+
+/// Build the rules JSON from a file and KEY=VALUE overrides.
+pub fn rules_json(file: Option<&std::path::Path>, overrides: &[String]) -> Result<serde_json::Value> {
+    let mut rules = match file {
+        Some(path) => read_rules(path)?,
+        None => serde_json::Value::Object(Default::default()),
+    };
+    for item in overrides {
+        let (key, value) = item.split_once('=').with_context(|| format!("--rule `{item}`: expected KEY=VALUE"))?;
+        let value = serde_json::from_str(value).unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
+        rules
+            .as_object_mut()
+            .context("the rules file must hold a table of settings")?
+            .insert(key.to_owned(), value);
+    }
+    Ok(rules)
+}
+
+pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
+    let sandbox = sandbox_args.sandbox()?;
+    let rules = rules_json(args.rules.as_deref(), &args.rule)?;
+    game::check_rules(args.mode, &rules)?;
+    let specs: [BotSpec; 2] = [args.a.parse()?, args.b.parse()?];
+    let names = specs.each_ref().map(BotSpec::short_name);
+    let contestants = [
+        Contestant::resolve(&specs[0], &sandbox).with_context(|| format!("seat 0 ({})", specs[0]))?,
+        Contestant::resolve(&specs[1], &sandbox).with_context(|| format!("seat 1 ({})", specs[1]))?,
+    ];
+    for (seat, c) in contestants.iter().enumerate() {
+        c.check_mode(args.mode).with_context(|| format!("seat {seat}"))?;
+    }
+    let spec = GameSpec { mode: args.mode, rules, seed: args.seed, max_faults: args.max_faults };
+    let want_replay = args.replay.is_some() || args.watch;
+    let result = game::play(&spec, [&contestants[0], &contestants[1]], [&names[0], &names[1]], &sandbox, want_replay)?;
+
+    if let (Some(path), Some(replay)) = (&args.replay, &result.replay) {
+        let bytes = serde_json::to_vec(replay)?;
+        std::fs::write(path, bytes).with_context(|| format!("cannot write replay {}", path.display()))?;
+    }
+    if args.watch {
+        let replay = result.replay.as_ref().expect("asked for a replay");
+        for frame in game::render_replay(replay, true)? {
+            println!("{frame}");
+        }
+        println!();
+    }
+    let outcome = &result.outcome;
+    if args.json {
+        let json = serde_json::json!({
+            "mode": args.mode,
+            "seed": args.seed,
+            "bots": names,
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "turns": outcome.turns,
+            "seats": outcome.seats,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}: {} (seat 0) vs {} (seat 1), seed {}", args.mode, names[0], names[1], args.seed);
+    match outcome.winner {
+        Some(seat) => println!("winner: {} (seat {seat}) — {}, after {} turns", names[usize::from(seat)], outcome.reason, outcome.turns),
+        None => println!("draw — {}, after {} turns", outcome.reason, outcome.turns),
+    }
+    println!();
+    print!("{}", stats_table(&names, outcome));
+    if let Some(path) = &args.replay {
+        println!("\nreplay written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stats_table(names: &[String; 2], outcome: &arena_engine::Outcome) -> String {
+    let mut rows = vec![vec!["statistic".to_owned(), names[0].clone(), names[1].clone()]];
+    let [s0, s1] = &outcome.seats;
+    for (key, v0) in &s0.stats {
+        rows.push(vec![key.clone(), v0.to_string(), s1.stats.get(key).copied().unwrap_or(0).to_string()]);
+    }
+    let fault_kinds = |s: &arena_engine::SeatOutcome| {
+        s.fault_kinds.iter().map(|(k, n)| format!("{k}×{n}")).collect::<Vec<_>>().join(" ")
+    };
+    rows.push(vec!["invalid_actions".into(), s0.invalid_actions.to_string(), s1.invalid_actions.to_string()]);
+    rows.push(vec!["faults".into(), s0.faults.to_string(), s1.faults.to_string()]);
+    if s0.faults + s1.faults > 0 {
+        rows.push(vec!["fault_kinds".into(), fault_kinds(s0), fault_kinds(s1)]);
+    }
+    rows.push(vec!["fuel".into(), s0.fuel.to_string(), s1.fuel.to_string()]);
+    text::table(&rows)
+}

@@ -1,0 +1,257 @@
+//! Loading a bot: read, check size, compile (or take from the cache), validate the ABI.
+
+use crate::bot::{BotState, WasmBot};
+use crate::Sandbox;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use wasmtime::{ExternType, FuncType, InstancePre, Module, ValType};
+
+/// A bot that cannot be used, and why. Every message names the bot and what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The module is larger than [`Limits::module_bytes`](crate::Limits::module_bytes).
+    #[error("{bot}: module is {size} bytes; the limit is {limit} bytes")]
+    TooLarge {
+        /// The bot.
+        bot: String,
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Neither a binary wasm module nor WAT text.
+    #[error("{bot}: not a WebAssembly module (no `\\0asm` header, and not WAT text: {detail})")]
+    NotWasm {
+        /// The bot.
+        bot: String,
+        /// What the WAT parser said, if the file was text.
+        detail: String,
+    },
+    /// wasmtime rejected the module.
+    #[error("{bot}: invalid module: {detail}")]
+    Invalid {
+        /// The bot.
+        bot: String,
+        /// wasmtime's message.
+        detail: String,
+    },
+    /// The module breaks the ABI (imports, exports, memory).
+    #[error("{bot}: {detail} (see docs/abi.md)")]
+    Abi {
+        /// The bot.
+        bot: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+/// What `arena check` reports about a module.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ModuleInfo {
+    /// Size of the module file in bytes.
+    pub size: usize,
+    /// SHA-256 of the module file.
+    pub sha256: String,
+    /// Exports as `name: type`.
+    pub exports: Vec<String>,
+    /// Imports as `module::name: type`.
+    pub imports: Vec<String>,
+    /// Initial memory in bytes.
+    pub initial_memory: u64,
+    /// Time to compile, or to load from the cache.
+    #[serde(serialize_with = "as_millis")]
+    pub load_time: Duration,
+    /// Whether the compiled module came from the cache.
+    pub from_cache: bool,
+}
+
+fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+/// A validated, compiled bot, ready to be instantiated for any number of matches. Cheap to
+/// share between threads.
+#[derive(Clone)]
+pub struct LoadedBot {
+    name: String,
+    info: ModuleInfo,
+    pre: InstancePre<BotState>,
+}
+
+impl std::fmt::Debug for LoadedBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedBot").field("name", &self.name).field("info", &self.info).finish()
+    }
+}
+
+impl LoadedBot {
+    /// The bot's name (its file stem unless given).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What was found while loading.
+    pub fn info(&self) -> &ModuleInfo {
+        &self.info
+    }
+
+    /// A fresh player for one match (instantiated when the match starts).
+    pub fn player(&self, sandbox: &Sandbox) -> WasmBot {
+        WasmBot::new(self.pre.clone(), sandbox)
+    }
+}
+
+/// The ABI's exports: name and (params, results).
+const REQUIRED_FUNCS: &[(&str, &[ValType], &[ValType])] = &[
+    ("arena_abi_version", &[], &[ValType::I32]),
+    ("arena_alloc", &[ValType::I32], &[ValType::I32]),
+    ("arena_call", &[ValType::I32, ValType::I32], &[ValType::I64]),
+];
+
+impl Sandbox {
+    /// Load a bot from a `.wasm` or `.wat` file; its name is the file stem.
+    pub fn load(&self, path: &Path) -> Result<LoadedBot, LoadError> {
+        let bytes = std::fs::read(path)
+            .map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+        let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+        self.load_bytes(&name, &bytes)
+    }
+
+    /// Load a bot from the bytes of a `.wasm` or `.wat` file.
+    pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<LoadedBot, LoadError> {
+        let bot = name.to_owned();
+        if bytes.len() > self.limits.module_bytes {
+            return Err(LoadError::TooLarge { bot, size: bytes.len(), limit: self.limits.module_bytes });
+        }
+        let sha256 = hex::encode(Sha256::digest(bytes));
+        let started = Instant::now();
+        let cached = self.cache.as_ref().and_then(|cache| cache.get(&self.engine, &sha256));
+        let from_cache = cached.is_some();
+        let module = match cached {
+            Some(module) => module,
+            None => {
+                let binary = to_binary(&bot, bytes)?;
+                let module = Module::new(&self.engine, &*binary)
+                    .map_err(|e| LoadError::Invalid { bot: bot.clone(), detail: format!("{e:#}") })?;
+                module
+            }
+        };
+        let load_time = started.elapsed();
+        let initial_memory = validate(&bot, &module, self.limits.memory_bytes)?;
+        if let (false, Some(cache)) = (from_cache, &self.cache) {
+            cache.put(&self.engine, &sha256, &module);
+        }
+        let pre = self
+            .linker
+            .instantiate_pre(&module)
+            .map_err(|e| LoadError::Abi { bot: bot.clone(), detail: format!("{e:#}") })?;
+        let info = ModuleInfo {
+            size: bytes.len(),
+            sha256,
+            exports: module.exports().map(|e| format!("{}: {}", e.name(), describe(&e.ty()))).collect(),
+            imports: module
+                .imports()
+                .map(|i| format!("{}::{}: {}", i.module(), i.name(), describe(&i.ty())))
+                .collect(),
+            initial_memory,
+            load_time,
+            from_cache,
+        };
+        Ok(LoadedBot { name: bot, info, pre })
+    }
+}
+
+fn to_binary<'a>(bot: &str, bytes: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>, LoadError> {
+    if bytes.starts_with(b"\0asm") {
+        return Ok(bytes.into());
+    }
+    let not_wasm = |detail: String| LoadError::NotWasm { bot: bot.to_owned(), detail };
+    let text = std::str::from_utf8(bytes).map_err(|_| not_wasm("the file is binary".into()))?;
+    wat::parse_str(text).map(Into::into).map_err(|e| not_wasm(e.to_string()))
+}
+
+/// Check imports, exports and memory against the ABI; returns the initial memory size.
+fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, LoadError> {
+    let abi = |detail: String| LoadError::Abi { bot: bot.to_owned(), detail };
+    for import in module.imports() {
+        let allowed = import.module() == "arena"
+            && import.name() == "log"
+            && matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, &[ValType::I32, ValType::I32], &[]));
+        if !allowed {
+            return Err(abi(format!(
+                "imports {}::{} ({}); bots may import only arena::log (func (param i32 i32))",
+                import.module(),
+                import.name(),
+                describe(&import.ty())
+            )));
+        }
+    }
+    let memory = match module.get_export("memory") {
+        Some(ExternType::Memory(memory)) => memory,
+        Some(other) => return Err(abi(format!("export `memory` is a {}, expected a memory", describe(&other)))),
+        None => return Err(abi("missing export `memory`".into())),
+    };
+    if memory.is_64() || memory.is_shared() {
+        return Err(abi("export `memory` must be a 32-bit, unshared memory".into()));
+    }
+    let initial_memory = memory.minimum().saturating_mul(memory.page_size());
+    if initial_memory > memory_limit as u64 {
+        return Err(abi(format!(
+            "asks for {} MiB of initial memory; the limit is {} MiB",
+            initial_memory >> 20,
+            memory_limit >> 20
+        )));
+    }
+    for &(name, params, results) in REQUIRED_FUNCS {
+        let expected = signature(params, results);
+        match module.get_export(name) {
+            Some(ExternType::Func(f)) if same_signature(&f, params, results) => {}
+            Some(other) => {
+                return Err(abi(format!("export `{name}` is {}, expected {expected}", describe(&other))));
+            }
+            None => return Err(abi(format!("missing export `{name}` {expected}"))),
+        }
+    }
+    Ok(initial_memory)
+}
+
+fn same_signature(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
+    let eq = |a: ValType, b: &ValType| ValType::eq(&a, b);
+    f.params().len() == params.len()
+        && f.results().len() == results.len()
+        && f.params().zip(params).all(|(a, b)| eq(a, b))
+        && f.results().zip(results).all(|(a, b)| eq(a, b))
+}
+
+fn signature(params: &[ValType], results: &[ValType]) -> String {
+    let list = |types: &[ValType]| types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
+    let mut out = "(func".to_owned();
+    if !params.is_empty() {
+        out += &format!(" (param {})", list(params));
+    }
+    if !results.is_empty() {
+        out += &format!(" (result {})", list(results));
+    }
+    out + ")"
+}
+
+fn describe(ty: &ExternType) -> String {
+    match ty {
+        ExternType::Func(f) => {
+            signature(&f.params().collect::<Vec<_>>(), &f.results().collect::<Vec<_>>())
+        }
+        ExternType::Memory(m) => format!("(memory {} pages)", m.minimum()),
+        ExternType::Table(t) => format!("(table {})", t.minimum()),
+        ExternType::Global(g) => format!("(global {})", g.content()),
+        ExternType::Tag(_) => "(tag)".to_owned(),
+    }
+}

@@ -1,0 +1,169 @@
+//! Bot specs and contestants.
+
+use arena_builtins::Builtins;
+use arena_sandbox::{LoadError, LoadedBot, Sandbox};
+use arena_sdk::Mode;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a user wrote to name a bot.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BotSpec {
+    /// `builtin:NAME`: a built-in AI of the mode being played.
+    Builtin(String),
+    /// A `.wasm` or `.wat` module.
+    Module(PathBuf),
+    /// A directory with a bot crate (Cargo.toml), built for wasm32-unknown-unknown.
+    Crate(PathBuf),
+}
+
+/// A bot spec that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// Not a builtin, module or crate.
+    #[error("`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot crate directory")]
+    Unrecognized(String),
+    /// No such built-in for the mode.
+    #[error("no built-in AI `{name}` for mode {mode}; built-ins of {mode}: {available}")]
+    UnknownBuiltin {
+        /// The name asked for.
+        name: String,
+        /// The mode.
+        mode: Mode,
+        /// What exists.
+        available: String,
+    },
+    /// The module could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// A bot crate failed to build.
+    #[error("cannot build bot crate {dir}: {detail}")]
+    Build {
+        /// The crate directory.
+        dir: String,
+        /// What went wrong.
+        detail: String,
+    },
+}
+
+impl std::str::FromStr for BotSpec {
+    type Err = BotError;
+    fn from_str(s: &str) -> Result<Self, BotError> {
+        if let Some(name) = s.strip_prefix("builtin:") {
+            return Ok(BotSpec::Builtin(name.to_owned()));
+        }
+        let path = PathBuf::from(s);
+        if path.is_dir() && path.join("Cargo.toml").is_file() {
+            return Ok(BotSpec::Crate(path));
+        }
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("wasm" | "wat") => Ok(BotSpec::Module(path)),
+            _ => Err(BotError::Unrecognized(s.to_owned())),
+        }
+    }
+}
+
+impl std::fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotSpec::Builtin(name) => write!(f, "builtin:{name}"),
+            BotSpec::Module(path) | BotSpec::Crate(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+impl BotSpec {
+    /// A short name: `builtin:NAME`, or the file/crate stem.
+    pub fn short_name(&self) -> String {
+        match self {
+            BotSpec::Builtin(name) => format!("builtin:{name}"),
+            BotSpec::Module(path) | BotSpec::Crate(path) => path
+                .file_stem()
+                .or_else(|| path.file_name())
+                .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// A bot ready to play: a built-in, or a compiled module.
+#[derive(Debug, Clone)]
+pub enum Contestant {
+    /// A built-in AI, by name.
+    Builtin(String),
+    /// A loaded, validated, compiled wasm module.
+    Wasm(LoadedBot),
+}
+
+impl Contestant {
+    /// Resolve a spec: load and compile modules, build crates.
+    pub fn resolve(spec: &BotSpec, sandbox: &Sandbox) -> Result<Contestant, BotError> {
+        match spec {
+            BotSpec::Builtin(name) => Ok(Contestant::Builtin(name.clone())),
+            BotSpec::Module(path) => Ok(Contestant::Wasm(sandbox.load(path)?)),
+            BotSpec::Crate(dir) => {
+                let wasm = build_crate(dir)?;
+                Ok(Contestant::Wasm(sandbox.load(&wasm)?))
+            }
+        }
+    }
+
+    /// Check that a built-in exists for `mode` (modules are checked when they start).
+    pub fn check_mode(&self, mode: Mode) -> Result<(), BotError> {
+        let Contestant::Builtin(name) = self else { return Ok(()) };
+        let known = crate::game::builtins_of(mode);
+        if known.iter().any(|b| b.name == name) {
+            return Ok(());
+        }
+        Err(BotError::UnknownBuiltin {
+            name: name.clone(),
+            mode,
+            available: known.iter().map(|b| b.name).collect::<Vec<_>>().join(", "),
+        })
+    }
+
+    /// SHA-256 of the module, for wasm bots.
+    pub fn sha256(&self) -> Option<&str> {
+        match self {
+            Contestant::Builtin(_) => None,
+            Contestant::Wasm(bot) => Some(&bot.info().sha256),
+        }
+    }
+}
+
+/// Build a bot crate for wasm32-unknown-unknown (release) and return the module's path.
+pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
+    let fail = |detail: String| BotError::Build { dir: dir.display().to_string(), detail };
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+    let table: toml::Table = text.parse().map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+    let package = table
+        .get("lib")
+        .and_then(|lib| lib.get("name"))
+        .or_else(|| table.get("package").and_then(|p| p.get("name")))
+        .and_then(|n| n.as_str())
+        .ok_or_else(|| fail(format!("{}: no [package] name", manifest.display())))?
+        .replace('-', "_");
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["build", "--release", "--target", "wasm32-unknown-unknown", "--message-format", "short"])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
+    if !output.status.success() {
+        return Err(fail(String::from_utf8_lossy(&output.stderr).trim().to_owned()));
+    }
+    let metadata = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .map_err(|e| fail(format!("cannot run cargo metadata: {e}")))?;
+    let meta: serde_json::Value = serde_json::from_slice(&metadata.stdout)
+        .map_err(|e| fail(format!("cannot read cargo metadata: {e}")))?;
+    let target_dir = meta["target_directory"].as_str().ok_or_else(|| fail("cargo metadata has no target_directory".into()))?;
+    let wasm = Path::new(target_dir).join("wasm32-unknown-unknown/release").join(format!("{package}.wasm"));
+    if !wasm.is_file() {
+        return Err(fail(format!("built, but {} is missing (is it a cdylib?)", wasm.display())));
+    }
+    Ok(wasm)
+}

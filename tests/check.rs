@@ -1,0 +1,68 @@
+//! `arena check` through the binary.
+
+use arena_tests::{arena, bots, hostile, stdout};
+
+#[test]
+fn check_accepts_the_three_sample_bots() {
+    let cache = tempfile::tempdir().unwrap();
+    for bot in [bots::BATTLE_RANDOM, bots::C_BOT, bots::WAT_BOT] {
+        let out = arena(cache.path(), &["check", bot]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{bot}: {text}");
+        assert!(text.contains("ok: the bot is ready to play"), "{text}");
+        assert!(text.contains("arena_call: (func (param i32 i32) (result i64))"), "{text}");
+        assert!(text.contains("start (battle): ok"), "{text}");
+    }
+}
+
+#[test]
+fn check_json_reports_cache_hits_and_fuel() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = arena(cache.path(), &["check", "--json", bots::BATTLE_RANDOM]);
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let first = run();
+    let second = run();
+    assert_eq!(first["module"]["from_cache"], false);
+    assert_eq!(second["module"]["from_cache"], true);
+    assert_eq!(first["modes"][0]["mode"], "battle");
+    assert!(first["modes"][0]["fuel"].as_u64().unwrap() > 0);
+    assert_eq!(first["modes"][0]["fuel"], second["modes"][0]["fuel"], "fuel is deterministic");
+}
+
+#[test]
+fn check_rejects_each_hostile_bot_with_its_own_message() {
+    let cache = tempfile::tempdir().unwrap();
+    let cases = [
+        ("infinite-loop.wat", "out_of_fuel"),
+        ("start-loop.wat", "out_of_fuel"),
+        ("memory-hog.wat", "memory_limit"),
+        ("recursion.wat", "stack overflow"),
+        ("trap.wat", "unreachable"),
+        ("out-of-bounds.wat", "outside the bot's memory"),
+        ("huge-response.wat", "response of 1073741824 bytes"),
+        ("bad-utf8.wat", "not UTF-8"),
+        ("bad-json.wat", "not_json"),
+        ("forbidden-import.wat", "imports wasi_snapshot_preview1::fd_write; bots may import only arena::log"),
+        ("missing-export.wat", "missing export `arena_call`"),
+        ("not-wasm.wasm", "not a WebAssembly module"),
+        ("huge-memory.wat", "asks for 125 MiB of initial memory"),
+    ];
+    for (name, words) in cases {
+        let out = arena(cache.path(), &["check", hostile(name).to_str().unwrap()]);
+        let text = stdout(&out);
+        assert!(!out.status.success(), "{name} must be rejected: {text}");
+        assert!(text.contains("REJECTED"), "{name}: {text}");
+        assert!(text.contains(words), "{name}: expected `{words}` in:\n{text}");
+    }
+}
+
+#[test]
+fn check_of_a_missing_file_names_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = arena(cache.path(), &["check", "no/such/bot.wasm"]);
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("no/such/bot.wasm: cannot read"), "{}", stdout(&out));
+}

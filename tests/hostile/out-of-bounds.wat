@@ -1,0 +1,7 @@
+;; Hostile bot: returns a response pointer far outside its memory (expect out_of_bounds)
+(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "arena_call") (param i32 i32) (result i64) (i64.or (i64.shl (i64.const 0xfff00000) (i64.const 32)) (i64.const 16)))
+)

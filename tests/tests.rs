@@ -1,0 +1,4 @@
+//! Bot Arena's integration tests: one binary (ripgrep style) so everything links once.
+
+mod check;
+mod sandbox;
