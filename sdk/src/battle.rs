@@ -68,7 +68,140 @@ impl BotType {
             BotType::Doctor => "Doctor Bot",
         }
     }
+
+    /// Base stats from the document's tables (Resistance and Effectivity from sprint 2; a
+    /// type without a negative effect has effectivity 0).
+    pub fn stats(self) -> Stats {
+        let (integrity, power, speed, armor, evasion, critical, resistance, effectivity) =
+            match self {
+                BotType::Aggro => (800, 100, 40, 20, 0, 10, 10, 30),
+                BotType::Stealth => (500, 70, 90, 20, 20, 20, 0, 40),
+                BotType::Glass => (300, 180, 20, 0, 30, 10, 5, 65),
+                BotType::Tank => (1200, 50, 30, 40, 5, 10, 20, 25),
+                BotType::Beaverette => (1000, 70, 35, 30, 5, 15, 10, 0),
+                BotType::Kamikaze => (500, 50, 40, 0, 0, 20, 0, 65),
+                BotType::Nurse => (700, 80, 50, 15, 15, 10, 20, 30),
+                BotType::Doctor => (950, 30, 35, 25, 10, 10, 25, 0),
+            };
+        Stats {
+            integrity,
+            power,
+            speed,
+            armor,
+            evasion,
+            critical,
+            resistance,
+            effectivity,
+        }
+    }
+
+    /// The negative effects a hit of this type may inflict; when there are two, one of
+    /// them is picked at random. Empty for types without one.
+    pub fn inflicts(self) -> &'static [Effect] {
+        match self {
+            BotType::Aggro => &[Effect::DefenseDown, Effect::Stun],
+            BotType::Stealth => &[Effect::SpeedDown, Effect::OffenseDown],
+            BotType::Glass => &[Effect::ContinuousDamage],
+            BotType::Tank => &[Effect::Bomb],
+            BotType::Kamikaze => &[Effect::Bomb],
+            BotType::Nurse => &[Effect::SpeedDown],
+            BotType::Beaverette | BotType::Doctor => &[],
+        }
+    }
+
+    /// Duration (turns of the bearer) of the negative effect of [`BotType::inflicts`].
+    pub fn inflict_turns(self) -> u32 {
+        match self {
+            BotType::Aggro | BotType::Nurse => 1,
+            BotType::Stealth | BotType::Glass | BotType::Kamikaze => 2,
+            BotType::Tank => 3,
+            BotType::Beaverette | BotType::Doctor => 0,
+        }
+    }
+
+    /// Whether the negative effect goes to every living enemy (marked (*) in the document)
+    /// instead of only the unit that was hit.
+    pub fn inflicts_all(self) -> bool {
+        matches!(self, BotType::Glass | BotType::Kamikaze)
+    }
+
+    /// The type's secondary skill, if it has one.
+    pub fn skill(self) -> Option<Skill> {
+        match self {
+            BotType::Aggro => Some(Skill::OffenseUp),
+            BotType::Stealth => Some(Skill::Stealth),
+            BotType::Glass => None,
+            BotType::Tank => Some(Skill::Taunt),
+            BotType::Beaverette => Some(Skill::TeamBoost),
+            BotType::Kamikaze => Some(Skill::Retribution),
+            BotType::Nurse => Some(Skill::Repair),
+            BotType::Doctor => Some(Skill::Redistribute),
+        }
+    }
 }
+
+/// The secondary skills of sprint 2. Every skill targets the caster or its team, never an
+/// enemy, so [`Action::Skill`] needs no target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skill {
+    /// Aggro Bot: Offense Up on itself.
+    OffenseUp,
+    /// Stealth Bot: Stealth on itself.
+    Stealth,
+    /// Tank Bot: Taunt on itself and Defense Up on the whole team.
+    Taunt,
+    /// Beaverette Bot: Defense Up and Speed Up on the whole team.
+    TeamBoost,
+    /// Kamikaze Bot: Retribution on itself.
+    Retribution,
+    /// Nurse Bot: repairs every teammate by 30% of the nurse's maximum integrity, each with a
+    /// 50% chance of Continuous Repair (10% per turn).
+    Repair,
+    /// Doctor Bot: shares the team's integrity equally, then repairs each teammate by 10%
+    /// of the doctor's maximum integrity.
+    Redistribute,
+}
+
+impl Skill {
+    /// Own turns after a use until the skill is ready again.
+    pub fn cooldown(self) -> u32 {
+        match self {
+            Skill::OffenseUp | Skill::Stealth | Skill::Retribution | Skill::Repair => 4,
+            Skill::Taunt | Skill::TeamBoost => 3,
+            Skill::Redistribute => 5,
+        }
+    }
+
+    /// Duration of the positive effects it casts (0 for Redistribute, which casts none).
+    pub fn turns(self) -> u32 {
+        match self {
+            Skill::OffenseUp | Skill::Taunt | Skill::TeamBoost | Skill::Repair => 2,
+            Skill::Stealth => 3,
+            Skill::Retribution => 1,
+            Skill::Redistribute => 0,
+        }
+    }
+
+    /// A readable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Skill::OffenseUp => "Offense Up",
+            Skill::Stealth => "Stealth",
+            Skill::Taunt => "Taunt and Defense Up",
+            Skill::TeamBoost => "Defense Up and Speed Up",
+            Skill::Retribution => "Retribution",
+            Skill::Repair => "Repair",
+            Skill::Redistribute => "Redistribute and Repair",
+        }
+    }
+}
+
+/// Units per team.
+pub const TEAM_SIZE: usize = 3;
+
+/// A unit takes a turn when its turn meter reaches this.
+pub const TURN_METER_FULL: i32 = 1000;
 
 /// The rules configuration of `battle`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,7 +218,7 @@ impl Default for Rules {
     fn default() -> Self {
         Rules {
             roster: BotType::ALL.to_vec(),
-            turn_cap: 300,
+            turn_cap: 600,
         }
     }
 }
@@ -165,6 +298,32 @@ pub enum Effect {
 }
 
 impl Effect {
+    /// A readable name ("Defense Down").
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::DefenseDown => "Defense Down",
+            Effect::OffenseDown => "Offense Down",
+            Effect::ContinuousDamage => "Continuous Damage",
+            Effect::Bomb => "Bomb",
+            Effect::SpeedDown => "Speed Down",
+            Effect::Stun => "Stun",
+            Effect::DefenseUp => "Defense Up",
+            Effect::OffenseUp => "Offense Up",
+            Effect::SpeedUp => "Speed Up",
+            Effect::Taunt => "Taunt",
+            Effect::Stealth => "Stealth",
+            Effect::Retribution => "Retribution",
+            Effect::ContinuousRepair => "Continuous Repair",
+        }
+    }
+
+    /// Whether several instances may sit on one unit (Continuous Damage and Bomb); any
+    /// other effect cast again on its bearer is refused (Defense Down, Offense Down) or
+    /// has its duration reset.
+    pub fn stacks(self) -> bool {
+        matches!(self, Effect::ContinuousDamage | Effect::Bomb)
+    }
+
     /// Whether the effect hurts its bearer.
     pub fn is_negative(self) -> bool {
         matches!(

@@ -4,7 +4,7 @@
 //! rules, a seed and the answers of two [`Player`]s; anything that talks to a bot (the
 //! wasm sandbox, a built-in AI) implements [`Player`].
 //!
-//! ```ignore
+//! ```
 //! use arena_engine::{battle::Battle, run_match, MatchConfig, NativePlayer};
 //! # use arena_sdk::{Bot, battle::*};
 //! # #[derive(Default)] struct First;
@@ -18,6 +18,7 @@
 //! println!("{:?} ({})", record.outcome.winner, record.outcome.reason);
 //! ```
 
+pub mod battle;
 mod player;
 pub mod replay;
 mod seed;
