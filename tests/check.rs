@@ -39,7 +39,7 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ("infinite-loop.wat", "out_of_fuel"),
         ("start-loop.wat", "out_of_fuel"),
         ("memory-hog.wat", "memory_limit"),
-        ("recursion.wat", "stack overflow"),
+        ("recursion.wat", "call stack exhausted"),
         ("trap.wat", "unreachable"),
         ("out-of-bounds.wat", "outside the bot's memory"),
         ("huge-response.wat", "response of 1073741824 bytes"),

@@ -60,7 +60,10 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let ok = loaded.is_ok() && modes.iter().any(|m| m.accepted);
     let error = match &loaded {
         Err(e) => Some(e.clone()),
-        Ok(_) if !ok => Some("the bot's start request failed in every mode".to_owned()),
+        Ok(_) if !ok => Some(match modes.first().and_then(|m| m.fault.as_ref()) {
+            Some(fault) => format!("the start request failed in every mode; in {}: {fault}", modes[0].mode),
+            None => "the start request failed in every mode".to_owned(),
+        }),
         Ok(_) => None,
     };
     let report = Report {

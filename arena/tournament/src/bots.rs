@@ -1,6 +1,5 @@
 //! Bot specs and contestants.
 
-use arena_builtins::Builtins;
 use arena_sandbox::{LoadError, LoadedBot, Sandbox};
 use arena_sdk::Mode;
 use std::path::{Path, PathBuf};
