@@ -22,6 +22,7 @@ mod player;
 pub mod replay;
 mod seed;
 mod table;
+pub mod tcg;
 
 pub use arena_sdk as sdk;
 pub use player::{CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
