@@ -58,14 +58,18 @@ pub struct Card {
     /// Mana it costs.
     pub cost: i32,
     /// Damage dealt as a spell; attack and health as a minion.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub damage: i32,
     /// Health restored.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub heal: i32,
     /// Cards drawn.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub draw: i32,
+}
+
+fn is_zero(value: &i32) -> bool {
+    *value == 0
 }
 
 impl Card {
@@ -324,10 +328,7 @@ impl CardPool {
             let n = copies.entry(id).or_default();
             *n += 1;
             if *n > self.max_copies {
-                return Err(format!(
-                    "more than {} copies of `{id}`",
-                    self.max_copies
-                ));
+                return Err(format!("more than {} copies of `{id}`", self.max_copies));
             }
         }
         if ids.len() != self.deck_size as usize {
@@ -359,10 +360,7 @@ impl Deck {
                 None => order.push((id, 1)),
             }
         }
-        order
-            .iter()
-            .map(|(id, n)| format!("{n}x {id}\n"))
-            .collect()
+        order.iter().map(|(id, n)| format!("{n}x {id}\n")).collect()
     }
 }
 
@@ -735,7 +733,10 @@ mod tests {
         }
         .card_pool();
         assert!(heal.card("potion").is_some());
-        assert!(heal.card("herbs").is_none(), "herbs heal more than they cost");
+        assert!(
+            heal.card("herbs").is_none(),
+            "herbs heal more than they cost"
+        );
         let all = Rules::advanced().card_pool();
         assert_eq!(all.cards.len(), default_pool().len());
     }
@@ -763,12 +764,19 @@ mod tests {
                 id: "frostbolt".into()
             }
         );
-        assert!(e.to_string().starts_with("line 4: unknown card `frostbolt`"));
+        assert!(
+            e.to_string()
+                .starts_with("line 4: unknown card `frostbolt`")
+        );
         let e = err("4x bolt\nbolt # fifth\n");
         assert_eq!(e.line, 2);
         assert!(matches!(
             e.kind,
-            DeckErrorKind::TooManyCopies { count: 5, max: 4, .. }
+            DeckErrorKind::TooManyCopies {
+                count: 5,
+                max: 4,
+                ..
+            }
         ));
         let e = err("4x bolt\n4x blast\n# end\n");
         assert_eq!(e.line, 3);
@@ -780,7 +788,10 @@ mod tests {
             }
         );
         assert_eq!(err("spark\n0x bolt\n").line, 2);
-        assert!(matches!(err("two x bolt").kind, DeckErrorKind::BadCount { .. }));
+        assert!(matches!(
+            err("two x bolt").kind,
+            DeckErrorKind::BadCount { .. }
+        ));
         assert!(matches!(
             err("spark zap bolt blast").kind,
             DeckErrorKind::Syntax { .. }

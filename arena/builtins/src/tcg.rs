@@ -2,8 +2,8 @@
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::tcg::{
-    Action, CardInstance, CardKind, CardPool, DeckChoice, Observation, PlayAs, Rules,
-    SetupRequest, Target, Tcg,
+    Action, CardInstance, CardKind, CardPool, DeckChoice, Observation, PlayAs, Rules, SetupRequest,
+    Target, Tcg,
 };
 use arena_sdk::{Bot, MatchStart, Mode, Seat};
 use rand::SeedableRng;
@@ -150,9 +150,9 @@ fn curve_deck(request: &SetupRequest, value: impl Fn(&arena_sdk::tcg::Card) -> f
 /// What a legal play does, looked up in the observation.
 fn play_effect(observation: &Observation, action: &Action) -> Option<(CardInstance, PlayAs)> {
     match action {
-        Action::PlayCard { card, play_as, .. } => observation
-            .hand_card(*card)
-            .map(|c| (c.clone(), *play_as)),
+        Action::PlayCard { card, play_as, .. } => {
+            observation.hand_card(*card).map(|c| (c.clone(), *play_as))
+        }
         _ => None,
     }
 }
@@ -225,7 +225,13 @@ impl Bot<Tcg> for Greedy {
             let (class, ratio) = match (c.kind, play_as) {
                 (CardKind::Damage, PlayAs::Spell)
                     if c.damage > 0
-                        && matches!(action, Action::PlayCard { target: Target::Hero, .. }) =>
+                        && matches!(
+                            action,
+                            Action::PlayCard {
+                                target: Target::Hero,
+                                ..
+                            }
+                        ) =>
                 {
                     let ratio = if c.cost == 0 {
                         f64::INFINITY
@@ -388,7 +394,11 @@ impl Planner {
                 CardKind::Draw => moves.push(play(PlayAs::Spell, Target::Hero)),
                 CardKind::Damage if c.damage == 0 => moves.push(play(PlayAs::Spell, Target::Hero)),
                 CardKind::Damage => {
-                    let spell_targets = if rules.minions { &targets[..] } else { &targets[..1] };
+                    let spell_targets = if rules.minions {
+                        &targets[..]
+                    } else {
+                        &targets[..1]
+                    };
                     moves.extend(spell_targets.iter().map(|&t| play(PlayAs::Spell, t)));
                     if rules.minions && sim.mine.len() < rules.max_minions as usize {
                         moves.push(play(PlayAs::Minion, Target::Hero));
@@ -438,8 +448,8 @@ impl Planner {
                             (next.my_health + c.amount()).min(self.rules.starting_health);
                     }
                     (CardKind::Draw, _) => {
-                        let space = self.rules.max_hand as i32 - next.hand.len() as i32
-                            - next.drawn;
+                        let space =
+                            self.rules.max_hand as i32 - next.hand.len() as i32 - next.drawn;
                         let cards = c.draw.min(next.deck_left).min(space.max(0));
                         next.drawn += cards;
                         next.deck_left -= c.draw.min(next.deck_left);
@@ -465,7 +475,11 @@ impl Planner {
                 match target {
                     Target::Hero => next.opp_health -= strength,
                     Target::Minion(id) => {
-                        let back = next.theirs.iter().find(|m| m.id == id).map_or(0, |m| m.attack);
+                        let back = next
+                            .theirs
+                            .iter()
+                            .find(|m| m.id == id)
+                            .map_or(0, |m| m.attack);
                         hit(&mut next.theirs, id, strength);
                         hit(&mut next.mine, minion, back);
                     }
@@ -655,6 +669,36 @@ mod tests {
         };
         let (wins, _) = score("planner", "greedy", &custom, 200);
         assert!(rate(wins, 200) >= 0.55, "{wins}/200");
+    }
+
+    /// Prints the win-rate table of docs/rules/tcg.md:
+    /// `cargo test -p arena-builtins tcg::tests::win_rate_table -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement (about 2 s), not a check"]
+    fn win_rate_table() {
+        let minions = Rules {
+            minions: true,
+            ..Rules::default()
+        };
+        let custom = Rules {
+            custom_decks: true,
+            separate_damage: true,
+            ..Rules::default()
+        };
+        for (name, rules) in [
+            ("basic", Rules::default()),
+            ("minions", minions),
+            ("custom decks + separate damage", custom),
+            ("advanced", Rules::advanced()),
+        ] {
+            let pct = |a, b| f64::from(score(a, b, &rules, 200).0) / 2.0;
+            println!(
+                "{name}: planner-random {}%, planner-greedy {}%, greedy-random {}%",
+                pct("planner", "random"),
+                pct("planner", "greedy"),
+                pct("greedy", "random")
+            );
+        }
     }
 
     #[test]

@@ -8,8 +8,8 @@
 use crate::{Finish, Ruleset, Stats, Table};
 use arena_sdk::Seat;
 use arena_sdk::tcg::{
-    Action, CardInstance, CardKind, CardPool, DeckChoice, Hero, Minion, Observation, PlayAs,
-    Rules, SetupRequest, Target,
+    Action, CardInstance, CardKind, CardPool, DeckChoice, Hero, Minion, Observation, PlayAs, Rules,
+    SetupRequest, Target,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -237,8 +237,14 @@ fn validate(rules: &Rules) -> Result<(), String> {
         (1..=1000).contains(&rules.starting_health),
         "starting_health must be 1..=1000",
     )?;
-    check((1..=100).contains(&rules.max_mana), "max_mana must be 1..=100")?;
-    check((1..=20).contains(&rules.max_hand), "max_hand must be 1..=20")?;
+    check(
+        (1..=100).contains(&rules.max_mana),
+        "max_mana must be 1..=100",
+    )?;
+    check(
+        (1..=20).contains(&rules.max_hand),
+        "max_hand must be 1..=20",
+    )?;
     check(
         rules.opening_hand <= rules.max_hand,
         "opening_hand must not exceed max_hand",
@@ -308,7 +314,8 @@ fn validate(rules: &Rules) -> Result<(), String> {
             rules.deck_size
         ));
     }
-    if rules.custom_decks && pool.cards.len() as u64 * u64::from(rules.max_copies) < u64::from(rules.deck_size)
+    if rules.custom_decks
+        && pool.cards.len() as u64 * u64::from(rules.max_copies) < u64::from(rules.deck_size)
     {
         return Err("custom decks: the pool is too small to build a deck".to_owned());
     }
@@ -413,7 +420,10 @@ impl State {
 
     /// Each seat's statistics so far.
     pub fn stats(&self) -> [Stats; 2] {
-        [self.sides[0].stats.to_stats(), self.sides[1].stats.to_stats()]
+        [
+            self.sides[0].stats.to_stats(),
+            self.sides[1].stats.to_stats(),
+        ]
     }
 
     /// Cards of `seat` in deck, hand, discard pile, graveyard and on the board: always the
@@ -1173,8 +1183,7 @@ fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Finish {
             default_deck: rules.deck.clone(),
         };
         let choice = table.setup(seat, &request);
-        let (ids, was_chosen) =
-            choose_deck(rules, &pool, seat, choice, table, &mut last_rejected);
+        let (ids, was_chosen) = choose_deck(rules, &pool, seat, choice, table, &mut last_rejected);
         chosen[usize::from(seat)] = was_chosen;
         // Uids are given in list order before shuffling: seat 0 has 1..=n, seat 1 n+1..=2n.
         let base = u32::from(seat) * rules.deck_size;
@@ -1206,7 +1215,10 @@ fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Finish {
     };
 
     let second = 1 - first;
-    for (seat, extra) in [(first, 0), (second, u32::from(rules.second_player_extra_card))] {
+    for (seat, extra) in [
+        (first, 0),
+        (second, u32::from(rules.second_player_extra_card)),
+    ] {
         for _ in 0..rules.opening_hand + extra {
             game.draw(seat, false);
         }
@@ -1267,8 +1279,14 @@ fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Finish {
     let [h0, h1] = game.state.health();
     let stats = game.state.stats();
     let (winner, reason) = match h0.cmp(&h1) {
-        std::cmp::Ordering::Greater => (Some(0), format!("turn cap: seat 0 has more health ({h0} to {h1})")),
-        std::cmp::Ordering::Less => (Some(1), format!("turn cap: seat 1 has more health ({h1} to {h0})")),
+        std::cmp::Ordering::Greater => (
+            Some(0),
+            format!("turn cap: seat 0 has more health ({h0} to {h1})"),
+        ),
+        std::cmp::Ordering::Less => (
+            Some(1),
+            format!("turn cap: seat 1 has more health ({h1} to {h0})"),
+        ),
         std::cmp::Ordering::Equal => (None, format!("turn cap: equal health ({h0})")),
     };
     Finish {
@@ -1457,7 +1475,7 @@ mod tests {
         let first_of_turn: Vec<_> = seen
             .borrow()
             .iter()
-            .filter(|o| o.hand.len() > 0)
+            .filter(|o| !o.hand.is_empty())
             .map(|o| (o.turn, o.me().mana, o.me().mana_slots))
             .collect();
         let mut last_turn = 0;
@@ -1555,19 +1573,16 @@ mod tests {
         let record = run(&rules, 4, &mut burner(), &mut passive());
         assert_eq!(record.outcome.winner, Some(0));
         assert_eq!(record.outcome.turns, 3);
-        let last_damage = events(&record)
-            .iter()
-            .rev()
-            .find_map(|e| match e {
-                Event::Damage { health, .. } => Some(*health),
-                _ => None,
-            });
+        let last_damage = events(&record).iter().rev().find_map(|e| match e {
+            Event::Damage { health, .. } => Some(*health),
+            _ => None,
+        });
         assert_eq!(last_damage, Some(0));
         assert_eq!(record.outcome.seats[0].stats["damage_dealt"], 3);
-        assert!(!matches!(
-            events(&record).last(),
-            Some(Event::TurnEnd { .. })
-        ), "the game ends mid-turn");
+        assert!(
+            !matches!(events(&record).last(), Some(Event::TurnEnd { .. })),
+            "the game ends mid-turn"
+        );
     }
 
     #[test]
@@ -1634,7 +1649,10 @@ mod tests {
         let state_with_hand = |seat: Seat| {
             let record = run(&rules, 1, &mut passive(), &mut passive());
             let mut state = State::new(record.replay.initial.as_ref().unwrap());
-            for e in events(&record).iter().take_while(|e| !matches!(e, Event::TurnEnd { .. })) {
+            for e in events(&record)
+                .iter()
+                .take_while(|e| !matches!(e, Event::TurnEnd { .. }))
+            {
                 state.apply(e);
             }
             let uid = state.sides[usize::from(seat)].hand[0].uid;
@@ -1659,7 +1677,11 @@ mod tests {
         ] {
             assert!(check(&rules, &rich, 0, &action).unwrap_err().contains(why));
         }
-        assert_eq!(legal_actions(&rules, &rich, 0).len(), 5, "4 bolts + end turn");
+        assert_eq!(
+            legal_actions(&rules, &rich, 0).len(),
+            5,
+            "4 bolts + end turn"
+        );
     }
 
     #[test]
@@ -1671,7 +1693,12 @@ mod tests {
         let record = run(&rules, 9, &mut passive(), &mut burner());
         assert_eq!(record.outcome.turns, 6);
         assert_eq!(record.outcome.winner, Some(1));
-        assert!(record.outcome.reason.starts_with("turn cap: seat 1 has more health"));
+        assert!(
+            record
+                .outcome
+                .reason
+                .starts_with("turn cap: seat 1 has more health")
+        );
         let record = run(&rules, 9, &mut passive(), &mut passive());
         assert_eq!(record.outcome.winner, None);
         assert_eq!(record.outcome.reason, "turn cap: equal health (30)");
@@ -1714,7 +1741,15 @@ mod tests {
         let mut healer = fn_bot(|o| {
             o.legal
                 .iter()
-                .find(|a| matches!(a, Action::PlayCard { play_as: PlayAs::Heal, .. }))
+                .find(|a| {
+                    matches!(
+                        a,
+                        Action::PlayCard {
+                            play_as: PlayAs::Heal,
+                            ..
+                        }
+                    )
+                })
                 .copied()
                 .unwrap_or(Action::EndTurn)
         });
@@ -1731,7 +1766,10 @@ mod tests {
                 heals.push(amount);
             }
         }
-        assert!(heals.contains(&0), "a bandage at full health restores nothing");
+        assert!(
+            heals.contains(&0),
+            "a bandage at full health restores nothing"
+        );
         assert!(heals.contains(&2));
         assert_eq!(
             record.outcome.seats[0].stats["healing"],
@@ -1754,7 +1792,13 @@ mod tests {
         // Seat 1 burns; seat 0 answers every spark with a heal of 1.
         let mut healer = fn_bot(|o| {
             let heal = o.legal.iter().find(|a| {
-                matches!(a, Action::PlayCard { play_as: PlayAs::Heal, .. })
+                matches!(
+                    a,
+                    Action::PlayCard {
+                        play_as: PlayAs::Heal,
+                        ..
+                    }
+                )
             });
             match heal {
                 Some(a) if o.me().health < 30 => *a,
@@ -1796,7 +1840,10 @@ mod tests {
             .filter(|e| matches!(e, Event::Draw { seat: 0, .. }))
             .count();
         assert_eq!(draws, 1 + 2, "turn draw plus insight's two");
-        assert!(evs.iter().any(|e| matches!(e, Event::EmptyDeck { seat: 0 })));
+        assert!(
+            evs.iter()
+                .any(|e| matches!(e, Event::EmptyDeck { seat: 0 }))
+        );
         // Drawers draw from an empty deck without bleeding: seat 0 bleeds only on turns.
         let state = final_state(&record);
         assert_eq!(state.card_count(0), 20);
@@ -1915,7 +1962,12 @@ mod tests {
             .cloned()
             .unwrap();
         assert!(asleep_obs.board[0].asleep && !asleep_obs.board[0].can_attack);
-        assert!(!asleep_obs.legal.iter().any(|a| matches!(a, Action::Attack { .. })));
+        assert!(
+            !asleep_obs
+                .legal
+                .iter()
+                .any(|a| matches!(a, Action::Attack { .. }))
+        );
 
         let evs = events(&record);
         let summary: Vec<String> = evs
@@ -1930,10 +1982,20 @@ mod tests {
                 )
             })
             .map(|e| match e {
-                Event::Summon { seat, attack, health, .. } => format!("summon {seat} {attack}/{health}"),
+                Event::Summon {
+                    seat,
+                    attack,
+                    health,
+                    ..
+                } => format!("summon {seat} {attack}/{health}"),
                 Event::Fight { seat, .. } => format!("fight by {seat}"),
                 Event::MinionDied { seat, .. } => format!("died {seat}"),
-                Event::Damage { source, target, amount, health } => match target {
+                Event::Damage {
+                    source,
+                    target,
+                    amount,
+                    health,
+                } => match target {
                     Victim::Hero(s) => format!("{source} hits hero {s} for {amount} → {health}"),
                     Victim::Minion(_) => format!("{source} hits minion for {amount} → {health}"),
                 },
@@ -1941,21 +2003,21 @@ mod tests {
             })
             .collect();
         let expected = [
-            "summon 1 2/2",                  // turn 4
-            "summon 0 3/3",                  // turn 5
-            "fight by 1",                    // turn 6: zap attacks bolt
-            "1 hits minion for 2 → 1",       // bolt minion 3/3 takes 2
-            "0 hits minion for 3 → -1",      // zap minion takes 3 at the same time
+            "summon 1 2/2",             // turn 4
+            "summon 0 3/3",             // turn 5
+            "fight by 1",               // turn 6: zap attacks bolt
+            "1 hits minion for 2 → 1",  // bolt minion 3/3 takes 2
+            "0 hits minion for 3 → -1", // zap minion takes 3 at the same time
             "died 1",
             "summon 1 2/2",
-            "fight by 0",                    // turn 7: bolt (3/1) attacks the sleeping zap
+            "fight by 0", // turn 7: bolt (3/1) attacks the sleeping zap
             "0 hits minion for 3 → -1",
-            "1 hits minion for 2 → -1",      // it defends itself
+            "1 hits minion for 2 → -1", // it defends itself
             "died 1",
             "died 0",
-            "0 hits hero 1 for 3 → 27",      // bolt spell
-            "summon 1 2/2",                  // turn 8, then the rejected attack
-            "0 hits minion for 3 → -1",      // turn 9: spell, no retaliation
+            "0 hits hero 1 for 3 → 27", // bolt spell
+            "summon 1 2/2",             // turn 8, then the rejected attack
+            "0 hits minion for 3 → -1", // turn 9: spell, no retaliation
             "died 1",
         ];
         assert_eq!(summary[..expected.len()], expected);
@@ -1978,10 +2040,22 @@ mod tests {
         let mut swarm = with_deck(
             fn_bot(|o| {
                 let attack = o.legal.iter().find(|a| {
-                    matches!(a, Action::Attack { target: Target::Hero, .. })
+                    matches!(
+                        a,
+                        Action::Attack {
+                            target: Target::Hero,
+                            ..
+                        }
+                    )
                 });
                 let summon = o.legal.iter().find(|a| {
-                    matches!(a, Action::PlayCard { play_as: PlayAs::Minion, .. })
+                    matches!(
+                        a,
+                        Action::PlayCard {
+                            play_as: PlayAs::Minion,
+                            ..
+                        }
+                    )
                 });
                 attack.or(summon).copied().unwrap_or(Action::EndTurn)
             }),
@@ -1992,7 +2066,13 @@ mod tests {
         for o in seen.borrow().iter() {
             assert!(o.minions_of(0).count() <= 2);
             if o.minions_of(0).count() == 2 {
-                assert!(!o.legal.iter().any(|a| matches!(a, Action::PlayCard { play_as: PlayAs::Minion, .. })));
+                assert!(!o.legal.iter().any(|a| matches!(
+                    a,
+                    Action::PlayCard {
+                        play_as: PlayAs::Minion,
+                        ..
+                    }
+                )));
             }
         }
         // Turn 1: a 1/1 sleeps. Turn 3: it attacks (29), a second one is summoned. Turn 5
@@ -2007,7 +2087,11 @@ mod tests {
                         None
                     }
                     Event::MinionAttack { .. } => Some((turn, 0)),
-                    Event::Damage { target: Victim::Hero(1), health, .. } => Some((turn, *health)),
+                    Event::Damage {
+                        target: Victim::Hero(1),
+                        health,
+                        ..
+                    } => Some((turn, *health)),
                     _ => None,
                 })
                 .filter(|&(_, h)| h != 0)
@@ -2035,7 +2119,11 @@ mod tests {
         let too_many_seen = too_many.seen.clone();
         let record = run(&rules, 2, &mut good, &mut too_many);
         let initial = record.replay.initial.clone().unwrap();
-        assert_eq!(initial.chosen_deck, [false, false], "16 sparks break the copy limit");
+        assert_eq!(
+            initial.chosen_deck,
+            [false, false],
+            "16 sparks break the copy limit"
+        );
         let rejected = rejections(&record);
         assert_eq!(rejected.len(), 2);
         assert!(rejected[0].1.contains("more than 4 copies of `spark`"));
@@ -2061,12 +2149,22 @@ mod tests {
         costs.sort();
         assert_eq!(costs, [[1; 4], [2; 4], [3; 4], [4; 4], [5; 4]].concat());
         let first = unknown_seen.borrow()[0].clone();
-        assert!(first.last_rejected.unwrap().contains("unknown card `frostbolt`"));
+        assert!(
+            first
+                .last_rejected
+                .unwrap()
+                .contains("unknown card `frostbolt`")
+        );
         assert!(too_many_seen.borrow()[0].last_rejected.is_some());
 
         // Off: the choice is ignored and nobody is rejected.
         let off = Rules::default();
-        let record = run(&off, 2, &mut with_deck(passive(), "frostbolt"), &mut passive());
+        let record = run(
+            &off,
+            2,
+            &mut with_deck(passive(), "frostbolt"),
+            &mut passive(),
+        );
         assert!(rejections(&record).is_empty());
         assert_eq!(record.replay.initial.unwrap().chosen_deck, [false, false]);
     }
@@ -2099,7 +2197,11 @@ mod tests {
         let mut b = passive();
         let seen = b.seen.clone();
         run(&rules, 1, &mut passive(), &mut b);
-        assert_eq!(seen.borrow()[0].hand.len(), 5, "3 + 1 extra + the turn's draw");
+        assert_eq!(
+            seen.borrow()[0].hand.len(),
+            5,
+            "3 + 1 extra + the turn's draw"
+        );
 
         let random = Rules {
             random_first_player: true,
@@ -2133,7 +2235,10 @@ mod tests {
         };
         let record = run(&rules, 5, &mut passive(), &mut passive());
         let evs = events(&record);
-        assert!(!evs.iter().any(|e| matches!(e, Event::BleedOut { .. } | Event::Overload { .. })));
+        assert!(
+            !evs.iter()
+                .any(|e| matches!(e, Event::BleedOut { .. } | Event::Overload { .. }))
+        );
         assert_eq!(final_state(&record).hand_size(0), 20);
         assert_eq!(record.outcome.winner, None);
         assert_eq!(record.outcome.turns, 60);
@@ -2142,8 +2247,20 @@ mod tests {
     #[test]
     fn validate_names_what_is_wrong() {
         let bad = |r: Rules| validate(&r).unwrap_err();
-        assert!(bad(Rules { deck_size: 19, ..Rules::default() }).contains("default deck has 20 cards"));
-        assert!(bad(Rules { turn_cap: 0, ..Rules::default() }).contains("turn_cap"));
+        assert!(
+            bad(Rules {
+                deck_size: 19,
+                ..Rules::default()
+            })
+            .contains("default deck has 20 cards")
+        );
+        assert!(
+            bad(Rules {
+                turn_cap: 0,
+                ..Rules::default()
+            })
+            .contains("turn_cap")
+        );
         let mut dup = Rules::default();
         dup.pool.push(Card::damage("bolt", 1, 1));
         assert!(bad(dup).contains("appears twice"));
@@ -2181,7 +2298,15 @@ mod tests {
             fn_bot(|o| {
                 o.legal
                     .iter()
-                    .find(|a| matches!(a, Action::PlayCard { play_as: PlayAs::Minion, .. }))
+                    .find(|a| {
+                        matches!(
+                            a,
+                            Action::PlayCard {
+                                play_as: PlayAs::Minion,
+                                ..
+                            }
+                        )
+                    })
                     .copied()
                     .unwrap_or(Action::EndTurn)
             }),
@@ -2195,7 +2320,10 @@ mod tests {
             .position(|e| matches!(e, Event::TurnEnd { turn: 1, .. }))
             .unwrap();
         let picture = Tcg::picture(initial, &evs[..=cut]).unwrap();
-        assert!(picture.contains("seat 0  health  30/30  mana 0/1"), "{picture}");
+        assert!(
+            picture.contains("seat 0  health  30/30  mana 0/1"),
+            "{picture}"
+        );
         assert!(picture.contains("[spark 1:1]"), "{picture}");
         assert!(picture.contains("spark 1/1 zz]"), "{picture}");
         assert_eq!(picture.lines().count(), 7);
