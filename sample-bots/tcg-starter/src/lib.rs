@@ -58,7 +58,13 @@ impl Bot<Tcg> for Starter {
         // 1. Low on health: heal if we can.
         if me.health * 3 <= self.max_health {
             let heal = observation.legal.iter().find(|action| {
-                matches!(action, Action::PlayCard { play_as: PlayAs::Heal, .. })
+                matches!(
+                    action,
+                    Action::PlayCard {
+                        play_as: PlayAs::Heal,
+                        ..
+                    }
+                )
             });
             if let Some(action) = heal {
                 return *action;
@@ -66,10 +72,15 @@ impl Bot<Tcg> for Starter {
         }
 
         // 2. Minions that may attack hit the enemy hero.
-        let attack = observation
-            .legal
-            .iter()
-            .find(|action| matches!(action, Action::Attack { target: Target::Hero, .. }));
+        let attack = observation.legal.iter().find(|action| {
+            matches!(
+                action,
+                Action::Attack {
+                    target: Target::Hero,
+                    ..
+                }
+            )
+        });
         if let Some(action) = attack {
             return *action;
         }
