@@ -29,6 +29,7 @@
 
 pub mod battle;
 pub mod protocol;
+pub mod tcg;
 
 #[doc(hidden)]
 pub mod abi;

@@ -23,6 +23,7 @@ mod player;
 pub mod replay;
 mod seed;
 mod table;
+pub mod tcg;
 
 pub use arena_sdk as sdk;
 pub use player::{Answer, CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
