@@ -174,4 +174,5 @@ macro_rules! export_bot {
         }
     };
     (@game battle) => { $crate::battle::Battle };
+    (@game grid) => { $crate::grid::Grid };
 }

@@ -22,16 +22,19 @@ pub type Seat = u8;
 pub enum Mode {
     /// Bot Wars: teams of three robots.
     Battle,
+    /// JS Battle: teams of heroes on a board with mines and wells.
+    Grid,
 }
 
 impl Mode {
     /// Every mode, in a fixed order.
-    pub const ALL: [Mode; 1] = [Mode::Battle];
+    pub const ALL: [Mode; 2] = [Mode::Battle, Mode::Grid];
 
     /// The mode's name as used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Battle => "battle",
+            Mode::Grid => "grid",
         }
     }
 }
@@ -48,7 +51,7 @@ impl std::str::FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle"))
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, grid"))
     }
 }
 
