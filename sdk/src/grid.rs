@@ -570,8 +570,8 @@ impl Board {
         dist[start] = Some(0);
         let mut queue = VecDeque::from([from]);
         while let Some(p) = queue.pop_front() {
-            let d = dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)]
-                .unwrap_or(0);
+            let d =
+                dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)].unwrap_or(0);
             for direction in Direction::ALL {
                 let Some(next) = self.step(p, direction) else {
                     continue;
@@ -617,7 +617,10 @@ impl Board {
 
     /// The nearest living hero of the other team.
     pub fn nearest_enemy(&self, from: Pos, team: Seat) -> Option<PathStep> {
-        self.nearest(from, |_, tile| matches!(tile, Tile::Hero(h) if h.team != team))
+        self.nearest(
+            from,
+            |_, tile| matches!(tile, Tile::Hero(h) if h.team != team),
+        )
     }
 
     /// The nearest living enemy with less health than `health`.
@@ -630,7 +633,10 @@ impl Board {
 
     /// The nearest living teammate (other than a hero standing on `from`).
     pub fn nearest_teammate(&self, from: Pos, team: Seat) -> Option<PathStep> {
-        self.nearest(from, |_, tile| matches!(tile, Tile::Hero(h) if h.team == team))
+        self.nearest(
+            from,
+            |_, tile| matches!(tile, Tile::Hero(h) if h.team == team),
+        )
     }
 }
 

@@ -18,6 +18,7 @@
 //! println!("{:?} ({})", record.outcome.winner, record.outcome.reason);
 //! ```
 
+pub mod grid;
 mod player;
 pub mod replay;
 mod seed;
