@@ -11,6 +11,7 @@
 //! ```
 
 pub mod battle;
+pub mod grid;
 
 use arena_sdk::{Bot, Game, Mode};
 
@@ -39,5 +40,6 @@ pub trait Builtins: Game {
 pub fn all() -> Vec<BuiltinInfo> {
     let mut list = Vec::new();
     list.extend_from_slice(<arena_sdk::battle::Battle as Builtins>::builtins());
+    list.extend_from_slice(<arena_sdk::grid::Grid as Builtins>::builtins());
     list
 }

@@ -1,0 +1,453 @@
+//! Built-in AIs for `grid`: the nine strategies of the original JS Battle starter kit
+//! (hero.js, using the path finding of its helpers.js, which [`Board`] reproduces) and
+//! [`Commander`], our team strategy.
+//!
+//! A starter strategy moves every hero of its team the same way, as in the original where
+//! each hero ran one strategy; where the original's helper found nothing (no path), the hero
+//! stays, as the original engine did with an `undefined` direction.
+
+use crate::{BuiltinInfo, Builtins};
+use arena_sdk::grid::{
+    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, MAX_HEALTH,
+    MINE_CAPTURE_DAMAGE, Observation, PathStep, Pos, STAB_DAMAGE, SetupChoice, SetupRequest,
+    Tile, WELL_HEAL,
+};
+use arena_sdk::{Bot, MatchStart, Mode};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+const BUILTINS: &[BuiltinInfo] = &[
+    BuiltinInfo {
+        name: "random-walker",
+        mode: Mode::Grid,
+        summary: "the starter kit's Blind Man: every hero walks north, east, south or west at random",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "coward",
+        mode: Mode::Grid,
+        summary: "walks to the nearest health well and keeps drinking",
+        strength: 2,
+    },
+    BuiltinInfo {
+        name: "priest",
+        mode: Mode::Grid,
+        summary: "below 60 health drinks at a well, else walks into the nearest teammate to heal it",
+        strength: 2,
+    },
+    BuiltinInfo {
+        name: "careful-assassin",
+        mode: Mode::Grid,
+        summary: "below 50 health drinks at a well, else hunts the nearest enemy weaker than itself",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "health-nut",
+        mode: Mode::Grid,
+        summary: "at 75 health or less drinks at a well, else captures the nearest mine not its team's",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "safe-diamond-miner",
+        mode: Mode::Grid,
+        summary: "below 40 health (or hurt next to a well) drinks, else captures the nearest mine not its team's",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "selfish-diamond-miner",
+        mode: Mode::Grid,
+        summary: "like safe-diamond-miner but captures any mine it does not own itself, teammates' too",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "unwise-assassin",
+        mode: Mode::Grid,
+        summary: "below 30 health drinks at a well, else attacks the nearest enemy, whatever its health",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "aggressor",
+        mode: Mode::Grid,
+        summary: "at 30 health or less drinks at a well, else attacks the nearest enemy",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "commander",
+        mode: Mode::Grid,
+        summary: "team tactics: first strikes, focus fire, well-anchored fights, retreats in time, shares out the mines",
+        strength: 6,
+    },
+];
+
+impl Builtins for Grid {
+    fn builtins() -> &'static [BuiltinInfo] {
+        BUILTINS
+    }
+
+    fn create(name: &str) -> Option<Box<dyn Bot<Grid> + Send>> {
+        if name == "commander" {
+            return Some(Box::new(Commander::default()));
+        }
+        Strategy::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .map(|s| Box::new(Starter::new(s)) as Box<dyn Bot<Grid> + Send>)
+    }
+}
+
+/// The strategies of the original starter kit's hero.js.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Health ≤ 30: nearest well; else the nearest enemy.
+    Aggressor,
+    /// Health ≤ 75: nearest well; else the nearest mine not owned by its team.
+    HealthNut,
+    /// Health < 60: nearest well; else the nearest teammate (walking into it heals it).
+    Priest,
+    /// Health < 30: nearest well; else the nearest enemy, no matter what.
+    UnwiseAssassin,
+    /// Health < 50: nearest well; else the nearest enemy with less health than itself.
+    CarefulAssassin,
+    /// Health < 40, or hurt and next to a well: drink; else the nearest mine not its team's.
+    SafeDiamondMiner,
+    /// As the safe miner, but any mine it does not own itself (teammates' included).
+    SelfishDiamondMiner,
+    /// Always the nearest well.
+    Coward,
+    /// A random direction of the four (the starter kit's "Blind Man").
+    RandomWalker,
+}
+
+impl Strategy {
+    /// Every starter strategy.
+    pub const ALL: [Strategy; 9] = [
+        Strategy::Aggressor,
+        Strategy::HealthNut,
+        Strategy::Priest,
+        Strategy::UnwiseAssassin,
+        Strategy::CarefulAssassin,
+        Strategy::SafeDiamondMiner,
+        Strategy::SelfishDiamondMiner,
+        Strategy::Coward,
+        Strategy::RandomWalker,
+    ];
+
+    /// The built-in's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Aggressor => "aggressor",
+            Strategy::HealthNut => "health-nut",
+            Strategy::Priest => "priest",
+            Strategy::UnwiseAssassin => "unwise-assassin",
+            Strategy::CarefulAssassin => "careful-assassin",
+            Strategy::SafeDiamondMiner => "safe-diamond-miner",
+            Strategy::SelfishDiamondMiner => "selfish-diamond-miner",
+            Strategy::Coward => "coward",
+            Strategy::RandomWalker => "random-walker",
+        }
+    }
+
+    /// The strategy's answer for the acting hero (`board` must have observed `obs`).
+    pub fn decide(self, board: &Board, obs: &Observation, rng: &mut ChaCha8Rng) -> Action {
+        let me = obs.me();
+        let (pos, team, health) = (me.pos, me.team, me.health);
+        let well = || board.nearest_well(pos);
+        let step = |found: Option<PathStep>| Action::from(found.map(|s| s.first_step));
+        match self {
+            Strategy::Aggressor if health <= 30 => step(well()),
+            Strategy::Aggressor => step(board.nearest_enemy(pos, team)),
+            Strategy::HealthNut if health <= 75 => step(well()),
+            Strategy::HealthNut => step(board.nearest_non_team_mine(pos, team)),
+            Strategy::Priest if health < 60 => step(well()),
+            Strategy::Priest => step(board.nearest_teammate(pos, team)),
+            Strategy::UnwiseAssassin if health < 30 => step(well()),
+            Strategy::UnwiseAssassin => step(board.nearest_enemy(pos, team)),
+            Strategy::CarefulAssassin if health < 50 => step(well()),
+            Strategy::CarefulAssassin => step(board.nearest_weaker_enemy(pos, team, health)),
+            Strategy::SafeDiamondMiner | Strategy::SelfishDiamondMiner => {
+                let well = well();
+                let near_well = well.is_some_and(|w| w.distance == 1);
+                if health < 40 || (health < MAX_HEALTH && near_well) {
+                    step(well)
+                } else if self == Strategy::SafeDiamondMiner {
+                    step(board.nearest_non_team_mine(pos, team))
+                } else {
+                    step(board.nearest_mine_not_owned_by(pos, me.id))
+                }
+            }
+            Strategy::Coward => step(well()),
+            Strategy::RandomWalker => {
+                // The original's order: north, south, east, west.
+                const CHOICES: [Action; 4] =
+                    [Action::North, Action::South, Action::East, Action::West];
+                *CHOICES.choose(rng).unwrap_or(&Action::Stay)
+            }
+        }
+    }
+}
+
+/// A bot playing one of the starter kit's [`Strategy`]s with all its heroes.
+#[derive(Debug, Clone)]
+pub struct Starter {
+    strategy: Strategy,
+    board: Option<Board>,
+    rng: ChaCha8Rng,
+}
+
+impl Starter {
+    /// A bot for `strategy`.
+    pub fn new(strategy: Strategy) -> Self {
+        Starter {
+            strategy,
+            board: None,
+            rng: ChaCha8Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl Bot<Grid> for Starter {
+    fn start(&mut self, start: &MatchStart<Grid>) {
+        self.rng = ChaCha8Rng::seed_from_u64(start.seed);
+    }
+
+    fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
+        self.board = Some(Board::new(request));
+        SetupChoice {}
+    }
+
+    fn act(&mut self, observation: &Observation) -> Action {
+        let Some(board) = self.board.as_mut() else {
+            return Action::Stay;
+        };
+        board.observe(observation);
+        self.strategy.decide(board, observation, &mut self.rng)
+    }
+}
+
+/// Our team strategy. Each hero's turn, the commander
+///
+/// 1. gives the hero a goal: a health well when it is hurt (≤ 45 health), else a mine its
+///    team does not hold (mines are shared out, nearest hero first, so heroes do not chase
+///    the same one), else the nearest well to stand guard by;
+/// 2. scores all five answers by simulating the hero's own turn with the real rules
+///    (stab, capture, drink, heal, adjacent damage, kills) against the danger of the spot it
+///    ends on (each enemy that could stab it there, 30, or step next to it, 20, before its
+///    next turn) plus the progress towards its goal, and plays the best.
+///
+/// The scoring makes the tactics: stepping next to an enemy first (20 free damage), finishing
+/// off weak enemies, ganging up on one enemy (focus fire: the weakest in reach scores
+/// best), drinking or healing a hurt teammate while still dealing adjacent damage, and
+/// backing off before a fight it would lose.
+#[derive(Debug, Clone, Default)]
+pub struct Commander {
+    board: Option<Board>,
+    mines: Vec<Pos>,
+}
+
+/// Health at or below which a hero heads for a well.
+const RETREAT_HEALTH: u32 = 45;
+/// Score per step of distance to the hero's goal.
+const GOAL_WEIGHT: f64 = 6.0;
+
+/// The outcome of one candidate answer for the acting hero.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outcome {
+    pos: Option<Pos>,
+    health: u32,
+    died: bool,
+    dealt: u32,
+    kills: u32,
+    captured: bool,
+    captured_from_enemy: bool,
+    drank: u32,
+    healed: u32,
+    healed_hurt: bool,
+    threat: u32,
+}
+
+impl Commander {
+    fn goal(&self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = obs.me();
+        if me.health <= RETREAT_HEALTH {
+            return board.nearest_well(me.pos).map(|s| s.target);
+        }
+        let team = me.team;
+        // Share out the mines the team does not hold: repeatedly pair the closest
+        // (hero, mine) among healthy heroes, and take this hero's pairing.
+        let open: Vec<Pos> = self
+            .mines
+            .iter()
+            .zip(&obs.mines)
+            .filter(|(_, m)| m.team != Some(team))
+            .map(|(p, _)| *p)
+            .collect();
+        if !open.is_empty() {
+            let heroes: Vec<&Hero> = obs
+                .alive(team)
+                .filter(|h| h.health > RETREAT_HEALTH)
+                .collect();
+            let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
+            for (m, &mine) in open.iter().enumerate() {
+                let dist = board.distances(mine);
+                for (h, hero) in heroes.iter().enumerate() {
+                    if let Some(d) = board.distance_index(hero.pos).and_then(|i| dist[i]) {
+                        pairs.push((d, h, m));
+                    }
+                }
+            }
+            pairs.sort_unstable();
+            let mut hero_taken = vec![false; heroes.len()];
+            let mut mine_taken = vec![false; open.len()];
+            for (_, h, m) in pairs {
+                if hero_taken[h] || mine_taken[m] {
+                    continue;
+                }
+                if heroes[h].id == me.id {
+                    return Some(open[m]);
+                }
+                hero_taken[h] = true;
+                mine_taken[m] = true;
+            }
+        }
+        board.nearest_well(me.pos).map(|s| s.target)
+    }
+
+    /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
+    fn simulate(board: &Board, obs: &Observation, action: Action) -> Outcome {
+        let me = *obs.me();
+        let mut health: Vec<u32> = obs.heroes.iter().map(|h| h.health).collect();
+        let mut out = Outcome {
+            pos: Some(me.pos),
+            health: me.health,
+            ..Outcome::default()
+        };
+        let mut pos = me.pos;
+        let target = action.direction().and_then(|d| board.step(me.pos, d));
+        match target.and_then(|t| board.tile(t).map(|tile| (t, tile))) {
+            Some((_, Tile::Well)) => {
+                out.drank = WELL_HEAL.min(MAX_HEALTH - me.health);
+                out.health += out.drank;
+            }
+            Some((_, Tile::Mine { mine, .. })) if mine.owner != Some(me.id) => {
+                if me.health <= MINE_CAPTURE_DAMAGE {
+                    out.died = true;
+                    return out;
+                }
+                out.health -= MINE_CAPTURE_DAMAGE;
+                out.captured = true;
+                out.captured_from_enemy = mine.team.is_some_and(|t| t != me.team);
+            }
+            Some((_, Tile::Hero(other))) if other.team != me.team => {
+                let hp = &mut health[usize::from(other.id)];
+                let damage = STAB_DAMAGE.min(*hp);
+                *hp -= damage;
+                out.dealt += damage;
+                out.kills += u32::from(*hp == 0);
+            }
+            Some((_, Tile::Hero(friend))) => {
+                out.healed = FRIEND_HEAL.min(MAX_HEALTH - friend.health);
+                out.healed_hurt = friend.health <= 60;
+            }
+            Some((t, Tile::Empty | Tile::Grave)) => pos = t,
+            _ => {}
+        }
+        out.pos = Some(pos);
+        for direction in Direction::ALL {
+            if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
+                && other.team != me.team
+            {
+                let hp = &mut health[usize::from(other.id)];
+                if *hp > 0 {
+                    let damage = ADJACENT_DAMAGE.min(*hp);
+                    *hp -= damage;
+                    out.dealt += damage;
+                    out.kills += u32::from(*hp == 0);
+                }
+            }
+        }
+        // Danger before the hero's next turn: every surviving enemy may act once.
+        for enemy in obs.enemies() {
+            if health[usize::from(enemy.id)] == 0 {
+                continue;
+            }
+            let gap = enemy.pos.manhattan(pos);
+            if gap == 1 {
+                out.threat += STAB_DAMAGE + ADJACENT_DAMAGE;
+            } else if gap == 2 && Self::can_close_in(board, enemy.pos, pos, me.pos) {
+                out.threat += ADJACENT_DAMAGE;
+            }
+        }
+        out
+    }
+
+    /// Whether an enemy at `from` can step onto a free tile next to `to` (`vacated`: the
+    /// tile the acting hero leaves, free by then).
+    fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
+        Direction::ALL.into_iter().any(|d| {
+            board.step(from, d).is_some_and(|n| {
+                n.manhattan(to) == 1
+                    && (n == vacated || board.tile(n).is_some_and(|t| t.walkable()))
+            })
+        })
+    }
+
+    fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> f64 {
+        if out.died {
+            return -1e6;
+        }
+        let mut score = 1.5 * f64::from(out.dealt) + 120.0 * f64::from(out.kills);
+        if out.captured {
+            score += 45.0 + if out.captured_from_enemy { 35.0 } else { 0.0 };
+        }
+        let thirst = if start_health < 60 { 1.6 } else { 0.6 };
+        score += thirst * f64::from(out.drank);
+        score += if out.healed_hurt { 1.2 } else { 0.4 } * f64::from(out.healed);
+        let threat = out.threat;
+        score -= 0.5 * f64::from(threat);
+        if threat >= out.health {
+            score -= 250.0;
+        } else if out.health - threat < 20 {
+            score -= 40.0;
+        }
+        if let Some(d) = goal_distance {
+            score -= GOAL_WEIGHT * f64::from(d);
+        }
+        score
+    }
+}
+
+impl Bot<Grid> for Commander {
+    fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
+        self.board = Some(Board::new(request));
+        self.mines = request.mines.clone();
+        SetupChoice {}
+    }
+
+    fn act(&mut self, observation: &Observation) -> Action {
+        let Some(mut board) = self.board.take() else {
+            return Action::Stay;
+        };
+        board.observe(observation);
+        let goal = self.goal(&board, observation);
+        let field = goal.map(|g| board.distances(g));
+        let start_health = observation.me().health;
+        let mut best = (f64::NEG_INFINITY, Action::Stay);
+        for action in Action::ALL {
+            let out = Self::simulate(&board, observation, action);
+            let goal_distance = match (&field, out.pos) {
+                (Some(field), Some(p)) => board.distance_index(p).and_then(|i| field[i]),
+                _ => None,
+            };
+            let score = Self::score(&out, start_health, goal_distance);
+            if score > best.0 {
+                best = (score, action);
+            }
+        }
+        self.board = Some(board);
+        best.1
+    }
+}
+
+#[cfg(test)]
+mod tests;
