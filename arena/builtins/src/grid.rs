@@ -243,10 +243,17 @@ impl Bot<Grid> for Starter {
 pub struct Commander {
     board: Option<Board>,
     mines: Vec<Pos>,
+    wells: Vec<Pos>,
 }
 
 /// Health at or below which a hero heads for a well.
 const RETREAT_HEALTH: u32 = 45;
+/// Health from which a hero may go and heal a hurt teammate.
+const HEALER_HEALTH: u32 = 70;
+/// How far a healer walks to a hurt teammate.
+const HEALER_REACH: u32 = 6;
+/// Extra steps a well counts for each enemy near it.
+const WELL_DANGER: u32 = 6;
 /// Score per step of distance to the hero's goal.
 const GOAL_WEIGHT: f64 = 6.0;
 
@@ -269,10 +276,28 @@ struct Outcome {
 impl Commander {
     fn goal(&self, board: &Board, obs: &Observation) -> Option<Pos> {
         let me = obs.me();
-        if me.health <= RETREAT_HEALTH {
-            return board.nearest_well(me.pos).map(|s| s.target);
-        }
         let team = me.team;
+        if me.health <= RETREAT_HEALTH {
+            return self
+                .safest_well(board, obs)
+                .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
+        }
+        // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
+        for hurt in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
+            let dist = board.distances(hurt.pos);
+            let reach = |h: &Hero| board.distance_index(h.pos).and_then(|i| dist[i]);
+            let healer = obs
+                .alive(team)
+                .filter(|h| h.health >= HEALER_HEALTH)
+                .filter_map(|h| reach(h).map(|d| (d, h.id)))
+                .min();
+            if let Some((d, id)) = healer
+                && id == me.id
+                && d <= HEALER_REACH
+            {
+                return Some(hurt.pos);
+            }
+        }
         // Share out the mines the team does not hold: repeatedly pair the closest
         // (hero, mine) among healthy heroes, and take this hero's pairing.
         let open: Vec<Pos> = self
@@ -310,7 +335,23 @@ impl Commander {
                 mine_taken[m] = true;
             }
         }
-        board.nearest_well(me.pos).map(|s| s.target)
+        self.safest_well(board, obs)
+    }
+
+    /// The well that is cheapest to reach, counting each enemy within two steps of it as
+    /// a detour of [`WELL_DANGER`] steps.
+    fn safest_well(&self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = obs.me();
+        let here = board.distance_index(me.pos)?;
+        self.wells
+            .iter()
+            .filter_map(|&well| {
+                let d = board.distances(well)[here]?;
+                let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+                Some((d + WELL_DANGER * guards as u32, well))
+            })
+            .min()
+            .map(|(_, well)| well)
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
@@ -335,7 +376,8 @@ impl Commander {
                     return out;
                 }
                 out.health -= MINE_CAPTURE_DAMAGE;
-                out.captured = true;
+                // Taking a teammate's mine gains the team nothing and costs 20 health.
+                out.captured = mine.team != Some(me.team);
                 out.captured_from_enemy = mine.team.is_some_and(|t| t != me.team);
             }
             Some((_, Tile::Hero(other))) if other.team != me.team => {
@@ -421,6 +463,7 @@ impl Bot<Grid> for Commander {
     fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
         self.board = Some(Board::new(request));
         self.mines = request.mines.clone();
+        self.wells = request.wells.clone();
         SetupChoice {}
     }
 

@@ -212,8 +212,16 @@ fn grid_win_rates() {
             },
         ),
     ];
+    let only_map = std::env::var("GRID_MAP").unwrap_or_default();
+    let only_opp = std::env::var("GRID_OPP").unwrap_or_default();
     for (map, rules) in &maps {
+        if !map.contains(&only_map) {
+            continue;
+        }
         for strategy in Strategy::ALL {
+            if !strategy.name().contains(&only_opp) {
+                continue;
+            }
             let tally = record("commander", strategy.name(), games, rules, 7_000);
             println!(
                 "{map:<11} commander vs {:<22} W/D/L {:?}  {:.0}%",
@@ -223,4 +231,49 @@ fn grid_win_rates() {
             );
         }
     }
+}
+
+#[test]
+#[ignore = "scratch"]
+fn grid_inspect() {
+    let opp = std::env::var("OPP").unwrap_or("health-nut".into());
+    let map = std::env::var("MAP").unwrap_or_default();
+    let rules = if map.is_empty() { Rules::default() } else { Rules { map: std::fs::read_to_string(map).unwrap(), ..Rules::default() } };
+    for game in 0..10u64 {
+        let mut a = NativePlayer::new(Grid::create("commander").unwrap());
+        let mut b = NativePlayer::new(Grid::create(&opp).unwrap());
+        let seat = (game % 2) as u8;
+        let players: [&mut dyn Player<Grid>; 2] = if seat == 0 { [&mut a, &mut b] } else { [&mut b, &mut a] };
+        let rec = run_match::<Grid>(&MatchConfig::new(rules.clone(), 7000 + game / 2), players);
+        let o = &rec.outcome;
+        println!("commander seat {seat}: winner {:?} {} turns {}", o.winner, o.reason, o.turns);
+        for s in 0..2 { println!("   seat {s}: {:?}", o.seats[s].stats); }
+    }
+}
+
+#[test]
+#[ignore = "scratch"]
+fn grid_watch() {
+    use arena_engine::Ruleset;
+    let opp = std::env::var("OPP").unwrap_or("health-nut".into());
+    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
+    let seat: u8 = std::env::var("SEAT").unwrap().parse().unwrap();
+    let every: usize = std::env::var("EVERY").unwrap_or("50".into()).parse().unwrap();
+    let mut a = NativePlayer::new(Grid::create("commander").unwrap());
+    let mut b = NativePlayer::new(Grid::create(&opp).unwrap());
+    let players: [&mut dyn Player<Grid>; 2] = if seat == 0 { [&mut a, &mut b] } else { [&mut b, &mut a] };
+    let rec = run_match::<Grid>(&MatchConfig::new(Rules::default(), seed), players);
+    let initial = rec.replay.initial.clone().unwrap();
+    let events: Vec<_> = rec.replay.events().cloned().collect();
+    let mut turns = 0;
+    for (i, e) in events.iter().enumerate() {
+        if let arena_engine::grid::Event::HeroTurn { turn, .. } = e {
+            turns = *turn;
+            if (*turn as usize) % every == 0 {
+                println!("{}", Grid::picture(&initial, &events[..i]).unwrap());
+            }
+        }
+        if matches!(e, arena_engine::grid::Event::Death { .. }) { println!("turn {turns}: {}", Grid::describe(e)); }
+    }
+    println!("{:?}", rec.outcome.reason);
 }
