@@ -103,7 +103,9 @@ pub type MineId = u16;
 
 /// A tile's coordinates: `x` grows east (0 is the west edge), `y` grows south (0 is the
 /// north edge).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Pos {
     /// Column, from the west edge.
     pub x: u8,
@@ -589,6 +591,36 @@ impl Board {
         dist
     }
 
+    /// Like [`Board::distances`] but over the static terrain only: heroes and graves are
+    /// ignored, so the answer does not change during a match (worth caching). Good for
+    /// long-range planning, where a hero in the way will have moved on by then.
+    pub fn terrain_distances(&self, from: Pos) -> Vec<Option<u32>> {
+        let mut dist = vec![None; self.terrain.len()];
+        let Some(start) = self.index(from) else {
+            return dist;
+        };
+        dist[start] = Some(0);
+        let mut queue = VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            let d = dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)]
+                .unwrap_or(0);
+            for direction in Direction::ALL {
+                let Some(next) = self.step(p, direction) else {
+                    continue;
+                };
+                let i = usize::from(next.y) * usize::from(self.width) + usize::from(next.x);
+                if dist[i].is_some() {
+                    continue;
+                }
+                dist[i] = Some(d + 1);
+                if self.terrain[i] == Terrain::Empty {
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
     /// Index of `p` into [`Board::distances`].
     pub fn distance_index(&self, p: Pos) -> Option<usize> {
         self.index(p)
@@ -745,5 +777,9 @@ mod tests {
         assert_eq!(at(2, 1), Some(1));
         assert_eq!(at(4, 3), Some(5));
         assert_eq!(at(3, 3), Some(6));
+        // Over the terrain alone, heroes do not block: (0,3) is 2 steps below (0,1).
+        let static_dist = board.terrain_distances(Pos::new(0, 0));
+        assert_eq!(static_dist[board.distance_index(Pos::new(0, 2)).unwrap()], Some(2));
+        assert_eq!(static_dist[board.distance_index(Pos::new(0, 3)).unwrap()], Some(3));
     }
 }

@@ -227,23 +227,26 @@ impl Bot<Grid> for Starter {
 
 /// Our team strategy. Each hero's turn, the commander
 ///
-/// 1. gives the hero a goal: a health well when it is hurt (≤ 45 health), else a mine its
-///    team does not hold (mines are shared out, nearest hero first, so heroes do not chase
-///    the same one), else the nearest well to stand guard by;
+/// 1. gives the hero a goal: a health well when it is hurt (the safest one: enemies near a
+///    well make it count as farther), else a hurt teammate to heal if it is the nearest
+///    healthy hero, else a mine its team does not hold (mines are shared out, nearest hero
+///    first, so heroes do not chase the same one), else the weakest enemy in reach (focus
+///    fire), else the safest well to stand guard by;
 /// 2. scores all five answers by simulating the hero's own turn with the real rules
 ///    (stab, capture, drink, heal, adjacent damage, kills) against the danger of the spot it
 ///    ends on (each enemy that could stab it there, 30, or step next to it, 20, before its
 ///    next turn) plus the progress towards its goal, and plays the best.
 ///
-/// The scoring makes the tactics: stepping next to an enemy first (20 free damage), finishing
-/// off weak enemies, ganging up on one enemy (focus fire: the weakest in reach scores
-/// best), drinking or healing a hurt teammate while still dealing adjacent damage, and
-/// backing off before a fight it would lose.
+/// The scoring makes the tactics: stepping next to an enemy first (20 free damage),
+/// finishing off weak enemies, drinking or healing a hurt teammate while still dealing
+/// adjacent damage, and backing off before a fight it would lose.
 #[derive(Debug, Clone, Default)]
 pub struct Commander {
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
+    /// Terrain distance fields by goal tile (row-major index), computed on first use.
+    fields: Vec<Option<Vec<Option<u32>>>>,
 }
 
 /// Health at or below which a hero heads for a well.
@@ -252,6 +255,8 @@ const RETREAT_HEALTH: u32 = 45;
 const HEALER_HEALTH: u32 = 70;
 /// How far a healer walks to a hurt teammate.
 const HEALER_REACH: u32 = 6;
+/// Health from which an idle hero hunts enemies.
+const HUNTER_HEALTH: u32 = 70;
 /// Extra steps a well counts for each enemy near it.
 const WELL_DANGER: u32 = 6;
 /// Score per step of distance to the hero's goal.
@@ -260,7 +265,7 @@ const GOAL_WEIGHT: f64 = 6.0;
 /// The outcome of one candidate answer for the acting hero.
 #[derive(Debug, Clone, Copy, Default)]
 struct Outcome {
-    pos: Option<Pos>,
+    pos: Pos,
     health: u32,
     died: bool,
     dealt: u32,
@@ -274,8 +279,23 @@ struct Outcome {
 }
 
 impl Commander {
-    fn goal(&self, board: &Board, obs: &Observation) -> Option<Pos> {
-        let me = obs.me();
+    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
+    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
+        let tiles = usize::from(board.width()) * usize::from(board.height());
+        if self.fields.len() != tiles {
+            self.fields = vec![None; tiles];
+        }
+        let g = board.distance_index(goal)?;
+        let f = board.distance_index(from)?;
+        self.fields[g]
+            .get_or_insert_with(|| board.terrain_distances(goal))
+            .get(f)
+            .copied()
+            .flatten()
+    }
+
+    fn goal(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
             return self
@@ -283,23 +303,30 @@ impl Commander {
                 .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
         }
         // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
-        for hurt in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
-            let dist = board.distances(hurt.pos);
-            let reach = |h: &Hero| board.distance_index(h.pos).and_then(|i| dist[i]);
-            let healer = obs
-                .alive(team)
-                .filter(|h| h.health >= HEALER_HEALTH)
-                .filter_map(|h| reach(h).map(|d| (d, h.id)))
+        let hurt: Vec<Hero> = obs
+            .alive(team)
+            .filter(|h| h.health <= RETREAT_HEALTH)
+            .copied()
+            .collect();
+        let healthy: Vec<Hero> = obs
+            .alive(team)
+            .filter(|h| h.health >= HEALER_HEALTH)
+            .copied()
+            .collect();
+        for patient in &hurt {
+            let healer = healthy
+                .iter()
+                .filter_map(|h| self.distance(board, patient.pos, h.pos).map(|d| (d, h.id)))
                 .min();
             if let Some((d, id)) = healer
                 && id == me.id
                 && d <= HEALER_REACH
             {
-                return Some(hurt.pos);
+                return Some(patient.pos);
             }
         }
         // Share out the mines the team does not hold: repeatedly pair the closest
-        // (hero, mine) among healthy heroes, and take this hero's pairing.
+        // (hero, mine) among heroes fit to capture, and take this hero's pairing.
         let open: Vec<Pos> = self
             .mines
             .iter()
@@ -308,31 +335,43 @@ impl Commander {
             .map(|(p, _)| *p)
             .collect();
         if !open.is_empty() {
-            let heroes: Vec<&Hero> = obs
+            let miners: Vec<Hero> = obs
                 .alive(team)
                 .filter(|h| h.health > RETREAT_HEALTH)
+                .copied()
                 .collect();
             let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
             for (m, &mine) in open.iter().enumerate() {
-                let dist = board.distances(mine);
-                for (h, hero) in heroes.iter().enumerate() {
-                    if let Some(d) = board.distance_index(hero.pos).and_then(|i| dist[i]) {
+                for (h, hero) in miners.iter().enumerate() {
+                    if let Some(d) = self.distance(board, mine, hero.pos) {
                         pairs.push((d, h, m));
                     }
                 }
             }
             pairs.sort_unstable();
-            let mut hero_taken = vec![false; heroes.len()];
+            let mut hero_taken = vec![false; miners.len()];
             let mut mine_taken = vec![false; open.len()];
             for (_, h, m) in pairs {
                 if hero_taken[h] || mine_taken[m] {
                     continue;
                 }
-                if heroes[h].id == me.id {
+                if miners[h].id == me.id {
                     return Some(open[m]);
                 }
                 hero_taken[h] = true;
                 mine_taken[m] = true;
+            }
+        }
+        if me.health >= HUNTER_HEALTH {
+            let prey = obs
+                .enemies()
+                .filter_map(|e| {
+                    self.distance(board, e.pos, me.pos)
+                        .map(|d| (e.health + 8 * d, e.pos))
+                })
+                .min();
+            if let Some((_, pos)) = prey {
+                return Some(pos);
             }
         }
         self.safest_well(board, obs)
@@ -340,13 +379,13 @@ impl Commander {
 
     /// The well that is cheapest to reach, counting each enemy within two steps of it as
     /// a detour of [`WELL_DANGER`] steps.
-    fn safest_well(&self, board: &Board, obs: &Observation) -> Option<Pos> {
-        let me = obs.me();
-        let here = board.distance_index(me.pos)?;
-        self.wells
-            .iter()
-            .filter_map(|&well| {
-                let d = board.distances(well)[here]?;
+    fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = *obs.me();
+        let wells = self.wells.clone();
+        wells
+            .into_iter()
+            .filter_map(|well| {
+                let d = self.distance(board, well, me.pos)?;
                 let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
                 Some((d + WELL_DANGER * guards as u32, well))
             })
@@ -355,15 +394,14 @@ impl Commander {
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
-    fn simulate(board: &Board, obs: &Observation, action: Action) -> Outcome {
+    fn simulate(board: &Board, obs: &Observation, health: &mut [u32], action: Action) -> Outcome {
         let me = *obs.me();
-        let mut health: Vec<u32> = obs.heroes.iter().map(|h| h.health).collect();
+        health.iter_mut().zip(&obs.heroes).for_each(|(hp, h)| *hp = h.health);
         let mut out = Outcome {
-            pos: Some(me.pos),
+            pos: me.pos,
             health: me.health,
             ..Outcome::default()
         };
-        let mut pos = me.pos;
         let target = action.direction().and_then(|d| board.step(me.pos, d));
         match target.and_then(|t| board.tile(t).map(|tile| (t, tile))) {
             Some((_, Tile::Well)) => {
@@ -391,10 +429,10 @@ impl Commander {
                 out.healed = FRIEND_HEAL.min(MAX_HEALTH - friend.health);
                 out.healed_hurt = friend.health <= 60;
             }
-            Some((t, Tile::Empty | Tile::Grave)) => pos = t,
+            Some((t, Tile::Empty | Tile::Grave)) => out.pos = t,
             _ => {}
         }
-        out.pos = Some(pos);
+        let pos = out.pos;
         for direction in Direction::ALL {
             if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
                 && other.team != me.team
@@ -464,6 +502,7 @@ impl Bot<Grid> for Commander {
         self.board = Some(Board::new(request));
         self.mines = request.mines.clone();
         self.wells = request.wells.clone();
+        self.fields.clear();
         SetupChoice {}
     }
 
@@ -473,15 +512,12 @@ impl Bot<Grid> for Commander {
         };
         board.observe(observation);
         let goal = self.goal(&board, observation);
-        let field = goal.map(|g| board.distances(g));
         let start_health = observation.me().health;
+        let mut health = vec![0; observation.heroes.len()];
         let mut best = (f64::NEG_INFINITY, Action::Stay);
         for action in Action::ALL {
-            let out = Self::simulate(&board, observation, action);
-            let goal_distance = match (&field, out.pos) {
-                (Some(field), Some(p)) => board.distance_index(p).and_then(|i| field[i]),
-                _ => None,
-            };
+            let out = Self::simulate(&board, observation, &mut health, action);
+            let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);

@@ -262,7 +262,9 @@ fn grid_watch() {
     let mut a = NativePlayer::new(Grid::create("commander").unwrap());
     let mut b = NativePlayer::new(Grid::create(&opp).unwrap());
     let players: [&mut dyn Player<Grid>; 2] = if seat == 0 { [&mut a, &mut b] } else { [&mut b, &mut a] };
-    let rec = run_match::<Grid>(&MatchConfig::new(Rules::default(), seed), players);
+    let map = std::env::var("MAP").unwrap_or_default();
+    let rules = if map.is_empty() { Rules::default() } else { Rules { map: std::fs::read_to_string(map).unwrap(), ..Rules::default() } };
+    let rec = run_match::<Grid>(&MatchConfig::new(rules, seed), players);
     let initial = rec.replay.initial.clone().unwrap();
     let events: Vec<_> = rec.replay.events().cloned().collect();
     let mut turns = 0;
