@@ -254,7 +254,7 @@ const RETREAT_HEALTH: u32 = 45;
 /// Health from which a hero may go and heal a hurt teammate.
 const HEALER_HEALTH: u32 = 70;
 /// How far a healer walks to a hurt teammate.
-const HEALER_REACH: u32 = 6;
+const HEALER_REACH: u32 = 10;
 /// Health from which an idle hero hunts enemies.
 const HUNTER_HEALTH: u32 = 70;
 /// Extra steps a well counts for each enemy near it.
@@ -268,7 +268,9 @@ struct Outcome {
     pos: Pos,
     health: u32,
     died: bool,
-    dealt: u32,
+    /// Damage dealt, weighted: damage to an enemy that can drink from a well next turn
+    /// mostly washes out, unless it dies.
+    damage_value: f64,
     kills: u32,
     captured: bool,
     captured_from_enemy: bool,
@@ -276,6 +278,27 @@ struct Outcome {
     healed: u32,
     healed_hurt: bool,
     threat: u32,
+}
+
+impl Outcome {
+    /// Deal `amount` damage to enemy `target` (whose health is in `health`).
+    fn hit(&mut self, health: &mut [u32], at_well: &[bool], target: u8, amount: u32) {
+        let hp = &mut health[usize::from(target)];
+        if *hp == 0 {
+            return;
+        }
+        let damage = amount.min(*hp);
+        *hp -= damage;
+        if *hp == 0 {
+            self.kills += 1;
+        }
+        let weight = if at_well[usize::from(target)] && *hp > 0 {
+            0.5
+        } else {
+            1.5
+        };
+        self.damage_value += weight * f64::from(damage);
+    }
 }
 
 impl Commander {
@@ -366,8 +389,9 @@ impl Commander {
             let prey = obs
                 .enemies()
                 .filter_map(|e| {
+                    let camping = self.wells.iter().any(|w| w.manhattan(e.pos) == 1);
                     self.distance(board, e.pos, me.pos)
-                        .map(|d| (e.health + 8 * d, e.pos))
+                        .map(|d| (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos))
                 })
                 .min();
             if let Some((_, pos)) = prey {
@@ -394,7 +418,13 @@ impl Commander {
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
-    fn simulate(board: &Board, obs: &Observation, health: &mut [u32], action: Action) -> Outcome {
+    fn simulate(
+        board: &Board,
+        obs: &Observation,
+        health: &mut [u32],
+        at_well: &[bool],
+        action: Action,
+    ) -> Outcome {
         let me = *obs.me();
         health.iter_mut().zip(&obs.heroes).for_each(|(hp, h)| *hp = h.health);
         let mut out = Outcome {
@@ -419,11 +449,7 @@ impl Commander {
                 out.captured_from_enemy = mine.team.is_some_and(|t| t != me.team);
             }
             Some((_, Tile::Hero(other))) if other.team != me.team => {
-                let hp = &mut health[usize::from(other.id)];
-                let damage = STAB_DAMAGE.min(*hp);
-                *hp -= damage;
-                out.dealt += damage;
-                out.kills += u32::from(*hp == 0);
+                out.hit(health, at_well, other.id, STAB_DAMAGE);
             }
             Some((_, Tile::Hero(friend))) => {
                 out.healed = FRIEND_HEAL.min(MAX_HEALTH - friend.health);
@@ -437,13 +463,7 @@ impl Commander {
             if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
                 && other.team != me.team
             {
-                let hp = &mut health[usize::from(other.id)];
-                if *hp > 0 {
-                    let damage = ADJACENT_DAMAGE.min(*hp);
-                    *hp -= damage;
-                    out.dealt += damage;
-                    out.kills += u32::from(*hp == 0);
-                }
+                out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
             }
         }
         // Danger before the hero's next turn: every surviving enemy may act once.
@@ -476,7 +496,7 @@ impl Commander {
         if out.died {
             return -1e6;
         }
-        let mut score = 1.5 * f64::from(out.dealt) + 120.0 * f64::from(out.kills);
+        let mut score = out.damage_value + 120.0 * f64::from(out.kills);
         if out.captured {
             score += 45.0 + if out.captured_from_enemy { 35.0 } else { 0.0 };
         }
@@ -514,9 +534,18 @@ impl Bot<Grid> for Commander {
         let goal = self.goal(&board, observation);
         let start_health = observation.me().health;
         let mut health = vec![0; observation.heroes.len()];
+        let at_well: Vec<bool> = observation
+            .heroes
+            .iter()
+            .map(|h| {
+                h.team != observation.team
+                    && h.health < MAX_HEALTH
+                    && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
+            })
+            .collect();
         let mut best = (f64::NEG_INFINITY, Action::Stay);
         for action in Action::ALL {
-            let out = Self::simulate(&board, observation, &mut health, action);
+            let out = Self::simulate(&board, observation, &mut health, &at_well, action);
             let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
