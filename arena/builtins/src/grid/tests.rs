@@ -172,18 +172,35 @@ fn commander_beats_random_walker_in_90_percent_of_200_games() {
     assert!(win_rate(tally) >= 0.9, "commander vs random-walker: {tally:?}");
 }
 
+fn shipped_maps() -> [(&'static str, Rules); 3] {
+    let with_map = |text: &str| Rules {
+        map: text.to_owned(),
+        ..Rules::default()
+    };
+    [
+        ("default-12x12", Rules::default()),
+        (
+            "arena-8x8",
+            with_map(include_str!("../../../../tournaments/maps/arena-8x8.map")),
+        ),
+        (
+            "open-16x16",
+            with_map(include_str!("../../../../tournaments/maps/open-16x16.map")),
+        ),
+    ]
+}
+
 #[test]
-fn commander_beats_every_starter_strategy() {
-    for strategy in Strategy::ALL {
-        if strategy == Strategy::RandomWalker {
-            continue;
+fn commander_beats_every_starter_strategy_on_every_shipped_map() {
+    for (map, rules) in shipped_maps() {
+        for strategy in Strategy::ALL {
+            let tally = record("commander", strategy.name(), 30, &rules, 2_000);
+            assert!(
+                win_rate(tally) >= 0.6,
+                "commander vs {} on {map}: {tally:?} (wins, draws, losses)",
+                strategy.name()
+            );
         }
-        let tally = record("commander", strategy.name(), 20, &Rules::default(), 2_000);
-        assert!(
-            win_rate(tally) >= 0.6,
-            "commander vs {}: {tally:?} (wins, draws, losses)",
-            strategy.name()
-        );
     }
 }
 
@@ -195,23 +212,7 @@ fn grid_win_rates() {
         .ok()
         .and_then(|g| g.parse().ok())
         .unwrap_or(100);
-    let maps = [
-        ("default", Rules::default()),
-        (
-            "arena-8x8",
-            Rules {
-                map: include_str!("../../../../tournaments/maps/arena-8x8.map").to_owned(),
-                ..Rules::default()
-            },
-        ),
-        (
-            "open-16x16",
-            Rules {
-                map: include_str!("../../../../tournaments/maps/open-16x16.map").to_owned(),
-                ..Rules::default()
-            },
-        ),
-    ];
+    let maps = shipped_maps();
     let only_map = std::env::var("GRID_MAP").unwrap_or_default();
     let only_opp = std::env::var("GRID_OPP").unwrap_or_default();
     for (map, rules) in &maps {
@@ -224,58 +225,11 @@ fn grid_win_rates() {
             }
             let tally = record("commander", strategy.name(), games, rules, 7_000);
             println!(
-                "{map:<11} commander vs {:<22} W/D/L {:?}  {:.0}%",
+                "{map:<13} commander vs {:<22} W/D/L {:?}  {:.0}%",
                 strategy.name(),
                 tally,
                 100.0 * win_rate(tally)
             );
         }
     }
-}
-
-#[test]
-#[ignore = "scratch"]
-fn grid_inspect() {
-    let opp = std::env::var("OPP").unwrap_or("health-nut".into());
-    let map = std::env::var("MAP").unwrap_or_default();
-    let rules = if map.is_empty() { Rules::default() } else { Rules { map: std::fs::read_to_string(map).unwrap(), ..Rules::default() } };
-    for game in 0..10u64 {
-        let mut a = NativePlayer::new(Grid::create("commander").unwrap());
-        let mut b = NativePlayer::new(Grid::create(&opp).unwrap());
-        let seat = (game % 2) as u8;
-        let players: [&mut dyn Player<Grid>; 2] = if seat == 0 { [&mut a, &mut b] } else { [&mut b, &mut a] };
-        let rec = run_match::<Grid>(&MatchConfig::new(rules.clone(), 7000 + game / 2), players);
-        let o = &rec.outcome;
-        println!("commander seat {seat}: winner {:?} {} turns {}", o.winner, o.reason, o.turns);
-        for s in 0..2 { println!("   seat {s}: {:?}", o.seats[s].stats); }
-    }
-}
-
-#[test]
-#[ignore = "scratch"]
-fn grid_watch() {
-    use arena_engine::Ruleset;
-    let opp = std::env::var("OPP").unwrap_or("health-nut".into());
-    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
-    let seat: u8 = std::env::var("SEAT").unwrap().parse().unwrap();
-    let every: usize = std::env::var("EVERY").unwrap_or("50".into()).parse().unwrap();
-    let mut a = NativePlayer::new(Grid::create("commander").unwrap());
-    let mut b = NativePlayer::new(Grid::create(&opp).unwrap());
-    let players: [&mut dyn Player<Grid>; 2] = if seat == 0 { [&mut a, &mut b] } else { [&mut b, &mut a] };
-    let map = std::env::var("MAP").unwrap_or_default();
-    let rules = if map.is_empty() { Rules::default() } else { Rules { map: std::fs::read_to_string(map).unwrap(), ..Rules::default() } };
-    let rec = run_match::<Grid>(&MatchConfig::new(rules, seed), players);
-    let initial = rec.replay.initial.clone().unwrap();
-    let events: Vec<_> = rec.replay.events().cloned().collect();
-    let mut turns = 0;
-    for (i, e) in events.iter().enumerate() {
-        if let arena_engine::grid::Event::HeroTurn { turn, .. } = e {
-            turns = *turn;
-            if (*turn as usize) % every == 0 {
-                println!("{}", Grid::picture(&initial, &events[..i]).unwrap());
-            }
-        }
-        if matches!(e, arena_engine::grid::Event::Death { .. }) { println!("turn {turns}: {}", Grid::describe(e)); }
-    }
-    println!("{:?}", rec.outcome.reason);
 }
