@@ -19,21 +19,21 @@ use rand_chacha::ChaCha8Rng;
 
 const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
-        name: "random-walker",
+        name: "priest",
         mode: Mode::Grid,
-        summary: "the starter kit's Blind Man: every hero walks north, east, south or west at random",
+        summary: "below 60 health drinks at a well, else walks into the nearest teammate to heal it",
         strength: 1,
     },
     BuiltinInfo {
         name: "coward",
         mode: Mode::Grid,
         summary: "walks to the nearest health well and keeps drinking",
-        strength: 2,
+        strength: 1,
     },
     BuiltinInfo {
-        name: "priest",
+        name: "random-walker",
         mode: Mode::Grid,
-        summary: "below 60 health drinks at a well, else walks into the nearest teammate to heal it",
+        summary: "the starter kit's Blind Man: every hero walks north, east, south or west at random",
         strength: 2,
     },
     BuiltinInfo {
@@ -43,21 +43,15 @@ const BUILTINS: &[BuiltinInfo] = &[
         strength: 3,
     },
     BuiltinInfo {
-        name: "health-nut",
+        name: "selfish-diamond-miner",
         mode: Mode::Grid,
-        summary: "at 75 health or less drinks at a well, else captures the nearest mine not its team's",
+        summary: "like safe-diamond-miner but captures any mine it does not own itself, teammates' too",
         strength: 3,
     },
     BuiltinInfo {
         name: "safe-diamond-miner",
         mode: Mode::Grid,
         summary: "below 40 health (or hurt next to a well) drinks, else captures the nearest mine not its team's",
-        strength: 3,
-    },
-    BuiltinInfo {
-        name: "selfish-diamond-miner",
-        mode: Mode::Grid,
-        summary: "like safe-diamond-miner but captures any mine it does not own itself, teammates' too",
         strength: 3,
     },
     BuiltinInfo {
@@ -70,6 +64,12 @@ const BUILTINS: &[BuiltinInfo] = &[
         name: "aggressor",
         mode: Mode::Grid,
         summary: "at 30 health or less drinks at a well, else attacks the nearest enemy",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "health-nut",
+        mode: Mode::Grid,
+        summary: "at 75 health or less drinks at a well, else captures the nearest mine not its team's",
         strength: 4,
     },
     BuiltinInfo {

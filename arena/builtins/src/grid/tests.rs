@@ -204,7 +204,9 @@ fn commander_beats_every_starter_strategy_on_every_shipped_map() {
     }
 }
 
-/// `cargo test -p arena-builtins --release -- --ignored --nocapture grid_win_rates`
+/// `cargo test -p arena-builtins --release -- --ignored --nocapture grid_win_rates`;
+/// environment: `GRID_GAMES` (default 100), `GRID_BOT` (default commander), `GRID_MAP` and
+/// `GRID_OPP` (substrings selecting maps and opponents).
 #[test]
 #[ignore = "measurement: prints win rates over many games"]
 fn grid_win_rates() {
@@ -215,6 +217,7 @@ fn grid_win_rates() {
     let maps = shipped_maps();
     let only_map = std::env::var("GRID_MAP").unwrap_or_default();
     let only_opp = std::env::var("GRID_OPP").unwrap_or_default();
+    let bot = std::env::var("GRID_BOT").unwrap_or_else(|_| "commander".to_owned());
     for (map, rules) in &maps {
         if !map.contains(&only_map) {
             continue;
@@ -223,9 +226,9 @@ fn grid_win_rates() {
             if !strategy.name().contains(&only_opp) {
                 continue;
             }
-            let tally = record("commander", strategy.name(), games, rules, 7_000);
+            let tally = record(&bot, strategy.name(), games, rules, 7_000);
             println!(
-                "{map:<13} commander vs {:<22} W/D/L {:?}  {:.0}%",
+                "{map:<13} {bot} vs {:<22} W/D/L {:?}  {:.0}%",
                 strategy.name(),
                 tally,
                 100.0 * win_rate(tally)
