@@ -602,8 +602,8 @@ impl Board {
         dist[start] = Some(0);
         let mut queue = VecDeque::from([from]);
         while let Some(p) = queue.pop_front() {
-            let d = dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)]
-                .unwrap_or(0);
+            let d =
+                dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)].unwrap_or(0);
             for direction in Direction::ALL {
                 let Some(next) = self.step(p, direction) else {
                     continue;
@@ -779,7 +779,13 @@ mod tests {
         assert_eq!(at(3, 3), Some(6));
         // Over the terrain alone, heroes do not block: (0,3) is 2 steps below (0,1).
         let static_dist = board.terrain_distances(Pos::new(0, 0));
-        assert_eq!(static_dist[board.distance_index(Pos::new(0, 2)).unwrap()], Some(2));
-        assert_eq!(static_dist[board.distance_index(Pos::new(0, 3)).unwrap()], Some(3));
+        assert_eq!(
+            static_dist[board.distance_index(Pos::new(0, 2)).unwrap()],
+            Some(2)
+        );
+        assert_eq!(
+            static_dist[board.distance_index(Pos::new(0, 3)).unwrap()],
+            Some(3)
+        );
     }
 }

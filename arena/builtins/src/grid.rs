@@ -9,8 +9,8 @@
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::grid::{
     ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, MAX_HEALTH,
-    MINE_CAPTURE_DAMAGE, Observation, PathStep, Pos, STAB_DAMAGE, SetupChoice, SetupRequest,
-    Tile, WELL_HEAL,
+    MINE_CAPTURE_DAMAGE, Observation, PathStep, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Tile,
+    WELL_HEAL,
 };
 use arena_sdk::{Bot, MatchStart, Mode};
 use rand::SeedableRng;
@@ -426,7 +426,10 @@ impl Commander {
         action: Action,
     ) -> Outcome {
         let me = *obs.me();
-        health.iter_mut().zip(&obs.heroes).for_each(|(hp, h)| *hp = h.health);
+        health
+            .iter_mut()
+            .zip(&obs.heroes)
+            .for_each(|(hp, h)| *hp = h.health);
         let mut out = Outcome {
             pos: me.pos,
             health: me.health,

@@ -97,7 +97,10 @@ fn starters_follow_the_original_thresholds() {
     // The careful assassin only hunts enemies weaker than itself.
     assert_eq!(decide(Strategy::CarefulAssassin, &at(100)), Action::Stay);
     let weak_enemy = scene(&[(2, 0, 90), (2, 3, 80)], unowned.clone());
-    assert_eq!(decide(Strategy::CarefulAssassin, &weak_enemy), Action::South);
+    assert_eq!(
+        decide(Strategy::CarefulAssassin, &weak_enemy),
+        Action::South
+    );
     assert_eq!(decide(Strategy::CarefulAssassin, &at(49)), Action::West);
 }
 
@@ -151,7 +154,10 @@ fn commander_finishes_off_a_weak_enemy_and_backs_off_when_losing() {
     let action = commander.act(&obs);
     assert!(matches!(action, Action::East | Action::Stay), "{action:?}");
     // With 30 health next to a full-health enemy, it backs off towards the well.
-    let obs = scene(&[(2, 2, 30), (3, 2, 100), (5, 5, 100)], vec![Mine::default(); 2]);
+    let obs = scene(
+        &[(2, 2, 30), (3, 2, 100), (5, 5, 100)],
+        vec![Mine::default(); 2],
+    );
     let action = commander.act(&obs);
     assert!(matches!(action, Action::North | Action::West), "{action:?}");
 }
@@ -169,7 +175,10 @@ fn every_builtin_is_listed_and_creatable() {
 #[test]
 fn commander_beats_random_walker_in_90_percent_of_200_games() {
     let tally = record("commander", "random-walker", 200, &Rules::default(), 1_000);
-    assert!(win_rate(tally) >= 0.9, "commander vs random-walker: {tally:?}");
+    assert!(
+        win_rate(tally) >= 0.9,
+        "commander vs random-walker: {tally:?}"
+    );
 }
 
 fn shipped_maps() -> [(&'static str, Rules); 3] {
