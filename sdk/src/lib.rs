@@ -28,6 +28,7 @@
 //! the same strategy compiled to wasm see exactly the same requests.
 
 pub mod battle;
+pub mod grid;
 pub mod protocol;
 pub mod tcg;
 

@@ -24,17 +24,20 @@ pub enum Mode {
     Battle,
     /// Trading card game: heroes, mana and a 20-card deck.
     Tcg,
+    /// JS Battle: teams of heroes on a board with mines and wells.
+    Grid,
 }
 
 impl Mode {
     /// Every mode, in a fixed order.
-    pub const ALL: [Mode; 2] = [Mode::Battle, Mode::Tcg];
+    pub const ALL: [Mode; 3] = [Mode::Battle, Mode::Tcg, Mode::Grid];
 
     /// The mode's name as used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Battle => "battle",
             Mode::Tcg => "tcg",
+            Mode::Grid => "grid",
         }
     }
 }
@@ -51,7 +54,7 @@ impl std::str::FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg"))
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid"))
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod battle;
 pub mod tcg;
+pub mod grid;
 
 use arena_sdk::{Bot, Game, Mode};
 
@@ -41,5 +42,6 @@ pub fn all() -> Vec<BuiltinInfo> {
     let mut list = Vec::new();
     list.extend_from_slice(<arena_sdk::battle::Battle as Builtins>::builtins());
     list.extend_from_slice(<arena_sdk::tcg::Tcg as Builtins>::builtins());
+    list.extend_from_slice(<arena_sdk::grid::Grid as Builtins>::builtins());
     list
 }

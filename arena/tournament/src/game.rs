@@ -20,6 +20,14 @@ macro_rules! for_mode {
                 type $G = arena_sdk::battle::Battle;
                 $body
             }
+            arena_sdk::Mode::Tcg => {
+                type $G = arena_sdk::tcg::Tcg;
+                $body
+            }
+            arena_sdk::Mode::Grid => {
+                type $G = arena_sdk::grid::Grid;
+                $body
+            }
         }
     };
 }

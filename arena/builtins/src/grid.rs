@@ -1,0 +1,564 @@
+//! Built-in AIs for `grid`: the nine strategies of the original JS Battle starter kit
+//! (hero.js, using the path finding of its helpers.js, which [`Board`] reproduces) and
+//! [`Commander`], our team strategy.
+//!
+//! A starter strategy moves every hero of its team the same way, as in the original where
+//! each hero ran one strategy; where the original's helper found nothing (no path), the hero
+//! stays, as the original engine did with an `undefined` direction.
+
+use crate::{BuiltinInfo, Builtins};
+use arena_sdk::grid::{
+    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, MAX_HEALTH,
+    MINE_CAPTURE_DAMAGE, Observation, PathStep, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Tile,
+    WELL_HEAL,
+};
+use arena_sdk::{Bot, MatchStart, Mode};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+const BUILTINS: &[BuiltinInfo] = &[
+    BuiltinInfo {
+        name: "priest",
+        mode: Mode::Grid,
+        summary: "below 60 health drinks at a well, else walks into the nearest teammate to heal it",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "coward",
+        mode: Mode::Grid,
+        summary: "walks to the nearest health well and keeps drinking",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "random-walker",
+        mode: Mode::Grid,
+        summary: "the starter kit's Blind Man: every hero walks north, east, south or west at random",
+        strength: 2,
+    },
+    BuiltinInfo {
+        name: "careful-assassin",
+        mode: Mode::Grid,
+        summary: "below 50 health drinks at a well, else hunts the nearest enemy weaker than itself",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "selfish-diamond-miner",
+        mode: Mode::Grid,
+        summary: "like safe-diamond-miner but captures any mine it does not own itself, teammates' too",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "safe-diamond-miner",
+        mode: Mode::Grid,
+        summary: "below 40 health (or hurt next to a well) drinks, else captures the nearest mine not its team's",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "unwise-assassin",
+        mode: Mode::Grid,
+        summary: "below 30 health drinks at a well, else attacks the nearest enemy, whatever its health",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "aggressor",
+        mode: Mode::Grid,
+        summary: "at 30 health or less drinks at a well, else attacks the nearest enemy",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "health-nut",
+        mode: Mode::Grid,
+        summary: "at 75 health or less drinks at a well, else captures the nearest mine not its team's",
+        strength: 4,
+    },
+    BuiltinInfo {
+        name: "commander",
+        mode: Mode::Grid,
+        summary: "team tactics: first strikes, focus fire, well-anchored fights, retreats in time, shares out the mines",
+        strength: 6,
+    },
+];
+
+impl Builtins for Grid {
+    fn builtins() -> &'static [BuiltinInfo] {
+        BUILTINS
+    }
+
+    fn create(name: &str) -> Option<Box<dyn Bot<Grid> + Send>> {
+        if name == "commander" {
+            return Some(Box::new(Commander::default()));
+        }
+        Strategy::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .map(|s| Box::new(Starter::new(s)) as Box<dyn Bot<Grid> + Send>)
+    }
+}
+
+/// The strategies of the original starter kit's hero.js.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Health ≤ 30: nearest well; else the nearest enemy.
+    Aggressor,
+    /// Health ≤ 75: nearest well; else the nearest mine not owned by its team.
+    HealthNut,
+    /// Health < 60: nearest well; else the nearest teammate (walking into it heals it).
+    Priest,
+    /// Health < 30: nearest well; else the nearest enemy, no matter what.
+    UnwiseAssassin,
+    /// Health < 50: nearest well; else the nearest enemy with less health than itself.
+    CarefulAssassin,
+    /// Health < 40, or hurt and next to a well: drink; else the nearest mine not its team's.
+    SafeDiamondMiner,
+    /// As the safe miner, but any mine it does not own itself (teammates' included).
+    SelfishDiamondMiner,
+    /// Always the nearest well.
+    Coward,
+    /// A random direction of the four (the starter kit's "Blind Man").
+    RandomWalker,
+}
+
+impl Strategy {
+    /// Every starter strategy.
+    pub const ALL: [Strategy; 9] = [
+        Strategy::Aggressor,
+        Strategy::HealthNut,
+        Strategy::Priest,
+        Strategy::UnwiseAssassin,
+        Strategy::CarefulAssassin,
+        Strategy::SafeDiamondMiner,
+        Strategy::SelfishDiamondMiner,
+        Strategy::Coward,
+        Strategy::RandomWalker,
+    ];
+
+    /// The built-in's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Aggressor => "aggressor",
+            Strategy::HealthNut => "health-nut",
+            Strategy::Priest => "priest",
+            Strategy::UnwiseAssassin => "unwise-assassin",
+            Strategy::CarefulAssassin => "careful-assassin",
+            Strategy::SafeDiamondMiner => "safe-diamond-miner",
+            Strategy::SelfishDiamondMiner => "selfish-diamond-miner",
+            Strategy::Coward => "coward",
+            Strategy::RandomWalker => "random-walker",
+        }
+    }
+
+    /// The strategy's answer for the acting hero (`board` must have observed `obs`).
+    pub fn decide(self, board: &Board, obs: &Observation, rng: &mut ChaCha8Rng) -> Action {
+        let me = obs.me();
+        let (pos, team, health) = (me.pos, me.team, me.health);
+        let well = || board.nearest_well(pos);
+        let step = |found: Option<PathStep>| Action::from(found.map(|s| s.first_step));
+        match self {
+            Strategy::Aggressor if health <= 30 => step(well()),
+            Strategy::Aggressor => step(board.nearest_enemy(pos, team)),
+            Strategy::HealthNut if health <= 75 => step(well()),
+            Strategy::HealthNut => step(board.nearest_non_team_mine(pos, team)),
+            Strategy::Priest if health < 60 => step(well()),
+            Strategy::Priest => step(board.nearest_teammate(pos, team)),
+            Strategy::UnwiseAssassin if health < 30 => step(well()),
+            Strategy::UnwiseAssassin => step(board.nearest_enemy(pos, team)),
+            Strategy::CarefulAssassin if health < 50 => step(well()),
+            Strategy::CarefulAssassin => step(board.nearest_weaker_enemy(pos, team, health)),
+            Strategy::SafeDiamondMiner | Strategy::SelfishDiamondMiner => {
+                let well = well();
+                let near_well = well.is_some_and(|w| w.distance == 1);
+                if health < 40 || (health < MAX_HEALTH && near_well) {
+                    step(well)
+                } else if self == Strategy::SafeDiamondMiner {
+                    step(board.nearest_non_team_mine(pos, team))
+                } else {
+                    step(board.nearest_mine_not_owned_by(pos, me.id))
+                }
+            }
+            Strategy::Coward => step(well()),
+            Strategy::RandomWalker => {
+                // The original's order: north, south, east, west.
+                const CHOICES: [Action; 4] =
+                    [Action::North, Action::South, Action::East, Action::West];
+                *CHOICES.choose(rng).unwrap_or(&Action::Stay)
+            }
+        }
+    }
+}
+
+/// A bot playing one of the starter kit's [`Strategy`]s with all its heroes.
+#[derive(Debug, Clone)]
+pub struct Starter {
+    strategy: Strategy,
+    board: Option<Board>,
+    rng: ChaCha8Rng,
+}
+
+impl Starter {
+    /// A bot for `strategy`.
+    pub fn new(strategy: Strategy) -> Self {
+        Starter {
+            strategy,
+            board: None,
+            rng: ChaCha8Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl Bot<Grid> for Starter {
+    fn start(&mut self, start: &MatchStart<Grid>) {
+        self.rng = ChaCha8Rng::seed_from_u64(start.seed);
+    }
+
+    fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
+        self.board = Some(Board::new(request));
+        SetupChoice {}
+    }
+
+    fn act(&mut self, observation: &Observation) -> Action {
+        let Some(board) = self.board.as_mut() else {
+            return Action::Stay;
+        };
+        board.observe(observation);
+        self.strategy.decide(board, observation, &mut self.rng)
+    }
+}
+
+/// Our team strategy. Each hero's turn, the commander
+///
+/// 1. gives the hero a goal: a health well when it is hurt (the safest one: enemies near a
+///    well make it count as farther), else a hurt teammate to heal if it is the nearest
+///    healthy hero, else a mine its team does not hold (mines are shared out, nearest hero
+///    first, so heroes do not chase the same one), else the weakest enemy in reach (focus
+///    fire), else the safest well to stand guard by;
+/// 2. scores all five answers by simulating the hero's own turn with the real rules
+///    (stab, capture, drink, heal, adjacent damage, kills) against the danger of the spot it
+///    ends on (each enemy that could stab it there, 30, or step next to it, 20, before its
+///    next turn) plus the progress towards its goal, and plays the best.
+///
+/// The scoring makes the tactics: stepping next to an enemy first (20 free damage),
+/// finishing off weak enemies, drinking or healing a hurt teammate while still dealing
+/// adjacent damage, and backing off before a fight it would lose.
+#[derive(Debug, Clone, Default)]
+pub struct Commander {
+    board: Option<Board>,
+    mines: Vec<Pos>,
+    wells: Vec<Pos>,
+    /// Terrain distance fields by goal tile (row-major index), computed on first use.
+    fields: Vec<Option<Vec<Option<u32>>>>,
+}
+
+/// Health at or below which a hero heads for a well.
+const RETREAT_HEALTH: u32 = 45;
+/// Health from which a hero may go and heal a hurt teammate.
+const HEALER_HEALTH: u32 = 70;
+/// How far a healer walks to a hurt teammate.
+const HEALER_REACH: u32 = 10;
+/// Health from which an idle hero hunts enemies.
+const HUNTER_HEALTH: u32 = 70;
+/// Extra steps a well counts for each enemy near it.
+const WELL_DANGER: u32 = 6;
+/// Score per step of distance to the hero's goal.
+const GOAL_WEIGHT: f64 = 6.0;
+
+/// The outcome of one candidate answer for the acting hero.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outcome {
+    pos: Pos,
+    health: u32,
+    died: bool,
+    /// Damage dealt, weighted: damage to an enemy that can drink from a well next turn
+    /// mostly washes out, unless it dies.
+    damage_value: f64,
+    kills: u32,
+    captured: bool,
+    captured_from_enemy: bool,
+    drank: u32,
+    healed: u32,
+    healed_hurt: bool,
+    threat: u32,
+}
+
+impl Outcome {
+    /// Deal `amount` damage to enemy `target` (whose health is in `health`).
+    fn hit(&mut self, health: &mut [u32], at_well: &[bool], target: u8, amount: u32) {
+        let hp = &mut health[usize::from(target)];
+        if *hp == 0 {
+            return;
+        }
+        let damage = amount.min(*hp);
+        *hp -= damage;
+        if *hp == 0 {
+            self.kills += 1;
+        }
+        let weight = if at_well[usize::from(target)] && *hp > 0 {
+            0.5
+        } else {
+            1.5
+        };
+        self.damage_value += weight * f64::from(damage);
+    }
+}
+
+impl Commander {
+    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
+    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
+        let tiles = usize::from(board.width()) * usize::from(board.height());
+        if self.fields.len() != tiles {
+            self.fields = vec![None; tiles];
+        }
+        let g = board.distance_index(goal)?;
+        let f = board.distance_index(from)?;
+        self.fields[g]
+            .get_or_insert_with(|| board.terrain_distances(goal))
+            .get(f)
+            .copied()
+            .flatten()
+    }
+
+    fn goal(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = *obs.me();
+        let team = me.team;
+        if me.health <= RETREAT_HEALTH {
+            return self
+                .safest_well(board, obs)
+                .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
+        }
+        // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
+        let hurt: Vec<Hero> = obs
+            .alive(team)
+            .filter(|h| h.health <= RETREAT_HEALTH)
+            .copied()
+            .collect();
+        let healthy: Vec<Hero> = obs
+            .alive(team)
+            .filter(|h| h.health >= HEALER_HEALTH)
+            .copied()
+            .collect();
+        for patient in &hurt {
+            let healer = healthy
+                .iter()
+                .filter_map(|h| self.distance(board, patient.pos, h.pos).map(|d| (d, h.id)))
+                .min();
+            if let Some((d, id)) = healer
+                && id == me.id
+                && d <= HEALER_REACH
+            {
+                return Some(patient.pos);
+            }
+        }
+        // Share out the mines the team does not hold: repeatedly pair the closest
+        // (hero, mine) among heroes fit to capture, and take this hero's pairing.
+        let open: Vec<Pos> = self
+            .mines
+            .iter()
+            .zip(&obs.mines)
+            .filter(|(_, m)| m.team != Some(team))
+            .map(|(p, _)| *p)
+            .collect();
+        if !open.is_empty() {
+            let miners: Vec<Hero> = obs
+                .alive(team)
+                .filter(|h| h.health > RETREAT_HEALTH)
+                .copied()
+                .collect();
+            let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
+            for (m, &mine) in open.iter().enumerate() {
+                for (h, hero) in miners.iter().enumerate() {
+                    if let Some(d) = self.distance(board, mine, hero.pos) {
+                        pairs.push((d, h, m));
+                    }
+                }
+            }
+            pairs.sort_unstable();
+            let mut hero_taken = vec![false; miners.len()];
+            let mut mine_taken = vec![false; open.len()];
+            for (_, h, m) in pairs {
+                if hero_taken[h] || mine_taken[m] {
+                    continue;
+                }
+                if miners[h].id == me.id {
+                    return Some(open[m]);
+                }
+                hero_taken[h] = true;
+                mine_taken[m] = true;
+            }
+        }
+        if me.health >= HUNTER_HEALTH {
+            let prey = obs
+                .enemies()
+                .filter_map(|e| {
+                    let camping = self.wells.iter().any(|w| w.manhattan(e.pos) == 1);
+                    self.distance(board, e.pos, me.pos)
+                        .map(|d| (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos))
+                })
+                .min();
+            if let Some((_, pos)) = prey {
+                return Some(pos);
+            }
+        }
+        self.safest_well(board, obs)
+    }
+
+    /// The well that is cheapest to reach, counting each enemy within two steps of it as
+    /// a detour of [`WELL_DANGER`] steps.
+    fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+        let me = *obs.me();
+        let wells = self.wells.clone();
+        wells
+            .into_iter()
+            .filter_map(|well| {
+                let d = self.distance(board, well, me.pos)?;
+                let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+                Some((d + WELL_DANGER * guards as u32, well))
+            })
+            .min()
+            .map(|(_, well)| well)
+    }
+
+    /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
+    fn simulate(
+        board: &Board,
+        obs: &Observation,
+        health: &mut [u32],
+        at_well: &[bool],
+        action: Action,
+    ) -> Outcome {
+        let me = *obs.me();
+        health
+            .iter_mut()
+            .zip(&obs.heroes)
+            .for_each(|(hp, h)| *hp = h.health);
+        let mut out = Outcome {
+            pos: me.pos,
+            health: me.health,
+            ..Outcome::default()
+        };
+        let target = action.direction().and_then(|d| board.step(me.pos, d));
+        match target.and_then(|t| board.tile(t).map(|tile| (t, tile))) {
+            Some((_, Tile::Well)) => {
+                out.drank = WELL_HEAL.min(MAX_HEALTH - me.health);
+                out.health += out.drank;
+            }
+            Some((_, Tile::Mine { mine, .. })) if mine.owner != Some(me.id) => {
+                if me.health <= MINE_CAPTURE_DAMAGE {
+                    out.died = true;
+                    return out;
+                }
+                out.health -= MINE_CAPTURE_DAMAGE;
+                // Taking a teammate's mine gains the team nothing and costs 20 health.
+                out.captured = mine.team != Some(me.team);
+                out.captured_from_enemy = mine.team.is_some_and(|t| t != me.team);
+            }
+            Some((_, Tile::Hero(other))) if other.team != me.team => {
+                out.hit(health, at_well, other.id, STAB_DAMAGE);
+            }
+            Some((_, Tile::Hero(friend))) => {
+                out.healed = FRIEND_HEAL.min(MAX_HEALTH - friend.health);
+                out.healed_hurt = friend.health <= 60;
+            }
+            Some((t, Tile::Empty | Tile::Grave)) => out.pos = t,
+            _ => {}
+        }
+        let pos = out.pos;
+        for direction in Direction::ALL {
+            if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
+                && other.team != me.team
+            {
+                out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
+            }
+        }
+        // Danger before the hero's next turn: every surviving enemy may act once.
+        for enemy in obs.enemies() {
+            if health[usize::from(enemy.id)] == 0 {
+                continue;
+            }
+            let gap = enemy.pos.manhattan(pos);
+            if gap == 1 {
+                out.threat += STAB_DAMAGE + ADJACENT_DAMAGE;
+            } else if gap == 2 && Self::can_close_in(board, enemy.pos, pos, me.pos) {
+                out.threat += ADJACENT_DAMAGE;
+            }
+        }
+        out
+    }
+
+    /// Whether an enemy at `from` can step onto a free tile next to `to` (`vacated`: the
+    /// tile the acting hero leaves, free by then).
+    fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
+        Direction::ALL.into_iter().any(|d| {
+            board.step(from, d).is_some_and(|n| {
+                n.manhattan(to) == 1
+                    && (n == vacated || board.tile(n).is_some_and(|t| t.walkable()))
+            })
+        })
+    }
+
+    fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> f64 {
+        if out.died {
+            return -1e6;
+        }
+        let mut score = out.damage_value + 120.0 * f64::from(out.kills);
+        if out.captured {
+            score += 45.0 + if out.captured_from_enemy { 35.0 } else { 0.0 };
+        }
+        let thirst = if start_health < 60 { 1.6 } else { 0.6 };
+        score += thirst * f64::from(out.drank);
+        score += if out.healed_hurt { 1.2 } else { 0.4 } * f64::from(out.healed);
+        let threat = out.threat;
+        score -= 0.5 * f64::from(threat);
+        if threat >= out.health {
+            score -= 250.0;
+        } else if out.health - threat < 20 {
+            score -= 40.0;
+        }
+        if let Some(d) = goal_distance {
+            score -= GOAL_WEIGHT * f64::from(d);
+        }
+        score
+    }
+}
+
+impl Bot<Grid> for Commander {
+    fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
+        self.board = Some(Board::new(request));
+        self.mines = request.mines.clone();
+        self.wells = request.wells.clone();
+        self.fields.clear();
+        SetupChoice {}
+    }
+
+    fn act(&mut self, observation: &Observation) -> Action {
+        let Some(mut board) = self.board.take() else {
+            return Action::Stay;
+        };
+        board.observe(observation);
+        let goal = self.goal(&board, observation);
+        let start_health = observation.me().health;
+        let mut health = vec![0; observation.heroes.len()];
+        let at_well: Vec<bool> = observation
+            .heroes
+            .iter()
+            .map(|h| {
+                h.team != observation.team
+                    && h.health < MAX_HEALTH
+                    && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
+            })
+            .collect();
+        let mut best = (f64::NEG_INFINITY, Action::Stay);
+        for action in Action::ALL {
+            let out = Self::simulate(&board, observation, &mut health, &at_well, action);
+            let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
+            let score = Self::score(&out, start_health, goal_distance);
+            if score > best.0 {
+                best = (score, action);
+            }
+        }
+        self.board = Some(board);
+        best.1
+    }
+}
+
+#[cfg(test)]
+mod tests;
