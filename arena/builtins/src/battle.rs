@@ -601,7 +601,7 @@ mod tests {
                 }
             }
         }
-        scores.sort_by(|a, b| b.0.cmp(&a.0));
+        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
         for (total, row, team) in scores {
             println!("{total:>4} {row:?} {team:?}");
         }
