@@ -2126,7 +2126,9 @@ mod tests {
 
     #[test]
     fn invalid_teams_are_rejected_and_replaced_by_the_default() {
-        struct Twice;
+        struct Twice {
+            observations: u32,
+        }
         impl Bot<Battle> for Twice {
             fn setup(&mut self, _: &SetupRequest) -> TeamChoice {
                 TeamChoice {
@@ -2134,13 +2136,19 @@ mod tests {
                 }
             }
             fn act(&mut self, o: &Observation) -> Action {
-                assert!(o.turn > 1 || o.last_rejected.is_some() || o.seat == 1);
+                self.observations += 1;
+                if self.observations == 1 {
+                    let told = o.last_rejected.as_deref().unwrap_or_default();
+                    assert!(told.contains("in the team twice"), "{told}");
+                } else {
+                    assert_eq!(o.last_rejected, None);
+                }
                 Action::Attack {
                     target: o.legal_targets[0],
                 }
             }
         }
-        let mut a = NativePlayer::new(Twice);
+        let mut a = NativePlayer::new(Twice { observations: 0 });
         let mut b = NativePlayer::new(Chaos::new(0));
         let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
         let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 3), players);
@@ -2237,6 +2245,77 @@ mod tests {
             }
         }
         crate::replay::verify(&record.replay).expect("verifies");
+    }
+
+    /// A player whose every turn answer is a fault.
+    struct Broken;
+
+    impl Player<Battle> for Broken {
+        fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, _: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Trap, "setup trapped"))
+        }
+        fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::OutOfFuel, "no fuel"))
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+
+    #[test]
+    fn faults_play_the_default_and_repeated_faults_forfeit() {
+        let mut config = MatchConfig::new(Rules::default(), 8);
+        config.max_faults = 10_000;
+        let mut a = NativePlayer::new(Chaos::new(0));
+        let mut b = Broken;
+        let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+        let record = run_match::<Battle>(&config, players);
+        let initial = record.replay.initial.clone().expect("recorded");
+        let kinds: Vec<BotType> = initial.units[3..].iter().map(|u| u.kind).collect();
+        assert_eq!(kinds, vec![Aggro, Stealth, Glass], "the default team");
+        let evs = events(&record.replay);
+        let defaults = evs
+            .iter()
+            .filter(|e| matches!(e, Event::DefaultAction { reason, .. } if reason == "no answer"))
+            .count();
+        // Every fault after the setup's is a turn that played the default.
+        let faults = record
+            .replay
+            .log
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Entry::Answer {
+                        seat: 1,
+                        answer: crate::player::Answer::Fault(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(defaults > 0);
+        assert_eq!(defaults, faults - 1);
+        assert_eq!(
+            record.outcome.seats[1].invalid_actions, 0,
+            "faults are not rejections"
+        );
+        crate::replay::verify(&record.replay).expect("verifies");
+
+        // With the default tolerance the broken seat forfeits after 3 faults.
+        let mut a = NativePlayer::new(Chaos::new(0));
+        let mut b = Broken;
+        let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+        let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 8), players);
+        assert_eq!(record.outcome.winner, Some(0));
+        assert!(
+            record.outcome.reason.starts_with("forfeit"),
+            "{}",
+            record.outcome.reason
+        );
+        assert!(record.outcome.seats[1].forfeited);
+        assert_eq!(record.outcome.seats[0].stats.len(), STAT_KEYS.len());
     }
 
     #[test]
@@ -2368,7 +2447,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
+        #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
         fn integrity_stays_in_bounds_and_matches_end(seed in any::<u64>(), cap in 1u32..700, illegal in 0u32..30) {
