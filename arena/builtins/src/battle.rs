@@ -396,32 +396,35 @@ impl Bot<Battle> for Strong {
     }
 }
 
+/// The sample bot `sample-bots/battle-starter`, compiled here so its code is checked and
+/// its win rate measured by these tests.
+#[cfg(test)]
+#[path = "../../../sample-bots/battle-starter/src/lib.rs"]
+mod starter;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use BotType::*;
     use arena_engine::{MatchConfig, NativePlayer, Player, run_match};
     use arena_sdk::battle::Rules;
 
-    static CAPPED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-
-    /// Wins of `a` over `games` games against `b`, seats alternating.
-    fn wins<A: Bot<Battle>, B: Bot<Battle>>(
-        make_a: impl FnMut() -> A,
-        make_b: impl FnMut() -> B,
-        games: u64,
-        seed: u64,
-    ) -> (u32, u32, u32, u64) {
-        wins_with(make_a, make_b, games, seed, &Rules::default())
+    /// Result of `a` against `b` over `games` games, seats alternating, seeds `seed..`.
+    #[derive(Debug, Default)]
+    struct Tally {
+        won: u32,
+        lost: u32,
+        drawn: u32,
+        invalid: u32,
     }
 
-    fn wins_with<A: Bot<Battle>, B: Bot<Battle>>(
+    fn versus<A: Bot<Battle>, B: Bot<Battle>>(
         mut make_a: impl FnMut() -> A,
         mut make_b: impl FnMut() -> B,
         games: u64,
         seed: u64,
-        rules: &Rules,
-    ) -> (u32, u32, u32, u64) {
-        let (mut won, mut lost, mut drawn, mut turns) = (0, 0, 0, 0);
+    ) -> Tally {
+        let mut tally = Tally::default();
         for game in 0..games {
             let mut a = NativePlayer::new(make_a());
             let mut b = NativePlayer::new(make_b());
@@ -431,49 +434,141 @@ mod tests {
             } else {
                 [&mut b, &mut a]
             };
-            let config = MatchConfig::new(rules.clone(), seed.wrapping_add(game));
-            let record = run_match::<Battle>(&config, players);
-            turns += u64::from(record.outcome.turns);
-            if record.outcome.reason.starts_with("turn cap") {
-                CAPPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            match record.outcome.winner {
-                Some(w) if w == a_seat => won += 1,
-                Some(_) => lost += 1,
-                None => drawn += 1,
+            let config = MatchConfig::new(Rules::default(), seed + game);
+            let outcome = run_match::<Battle>(&config, players).outcome;
+            tally.invalid += outcome.seats[usize::from(a_seat)].invalid_actions;
+            match outcome.winner {
+                Some(w) if w == a_seat => tally.won += 1,
+                Some(_) => tally.lost += 1,
+                None => tally.drawn += 1,
             }
         }
-        (won, lost, drawn, turns)
+        tally
+    }
+
+    fn unit(kind: BotType) -> Unit {
+        let base = kind.stats();
+        Unit {
+            id: 0,
+            owner: 0,
+            kind,
+            base,
+            integrity: base.integrity,
+            armor: base.armor,
+            power: base.power,
+            speed: base.speed,
+            resistance: base.resistance,
+            turn_meter: 0,
+            cooldown: 0,
+            has_skill: kind.skill().is_some(),
+            effects: Vec::new(),
+            destroyed: false,
+        }
+    }
+
+    fn request(roster: &[BotType]) -> SetupRequest {
+        SetupRequest {
+            roster: roster.to_vec(),
+            stats: roster.iter().map(|k| k.stats()).collect(),
+            team_size: 3,
+        }
     }
 
     #[test]
-    #[ignore = "experiment: strong against heuristic and random"]
-    fn compare() {
-        use BotType::*;
-        for team in [
-            vec![Stealth, Tank, Nurse],
-            vec![Tank, Beaverette, Nurse],
-            vec![Aggro, Tank, Nurse],
-            vec![Glass, Tank, Nurse],
-        ] {
-            let (w, l, d, t) = wins(
-                || Strong::with_team(team.clone()),
-                Heuristic::default,
-                400,
-                1,
-            );
-            println!("{team:?} vs heuristic: {w}-{l}-{d}, {} turns avg", t / 400);
-            let (w, l, d, t) = wins(|| Strong::with_team(team.clone()), Random::default, 400, 1);
-            println!("{team:?} vs random: {w}-{l}-{d}, {} turns avg", t / 400);
+    fn builtins_are_listed_and_created() {
+        let names: Vec<&str> = Battle::builtins().iter().map(|b| b.name).collect();
+        assert_eq!(names, vec!["random", "heuristic", "strong"]);
+        for name in names {
+            assert!(Battle::create(name).is_some(), "{name}");
         }
-        let (w, l, d, t) = wins(Heuristic::default, Random::default, 400, 1);
-        println!("heuristic vs random: {w}-{l}-{d}, {} turns avg", t / 400);
+        assert!(Battle::create("nope").is_none());
     }
 
     #[test]
-    #[ignore = "experiment: strong's teams against the best heuristic teams"]
-    fn strong_teams() {
-        use BotType::*;
+    fn expected_damage_counts_armor_crits_and_evasion() {
+        // Glass (180) on Tank (armor 40, evasion 5%): 0.75·180 − 40 = 95, crit
+        // 0.75·360 − 40 = 230; 10% crits; 95% of attacks hit.
+        let hit = expected_hit(&unit(Glass), &unit(Tank));
+        assert!(
+            (hit - (0.9 * 95.0 + 0.1 * 230.0) * 0.95).abs() < 1e-9,
+            "{hit}"
+        );
+        // Partly absorbed: Doctor (30) on Kamikaze (armor 0) is 22.5 + crits.
+        assert!((mean_after_armor(30.0, 0.0) - 22.5).abs() < 1e-9);
+        // Armor between half and full power: only the rolls above armor count.
+        assert!((mean_after_armor(100.0, 75.0) - 6.25).abs() < 1e-9);
+        assert_eq!(mean_after_armor(50.0, 60.0), 0.0);
+        // Kill chances: Glass always destroys a 50-integrity Kamikaze; a 150 one 40%.
+        let mut kamikaze = unit(Kamikaze);
+        kamikaze.integrity = 50;
+        assert!((kill_chance(&unit(Glass), &kamikaze) - 1.0).abs() < 1e-9);
+        kamikaze.integrity = 150;
+        let chance = kill_chance(&unit(Glass), &kamikaze);
+        assert!((chance - (0.9 / 3.0 + 0.1)).abs() < 1e-9, "{chance}");
+    }
+
+    #[test]
+    fn teams() {
+        let all = request(&BotType::ALL);
+        assert_eq!(Strong::default().setup(&all).team, vec![Nurse, Tank, Glass]);
+        assert_eq!(
+            Heuristic::default().setup(&all).team,
+            vec![Aggro, Tank, Nurse]
+        );
+        assert_eq!(
+            starter::Starter.setup(&all).team,
+            vec![Aggro, Stealth, Nurse]
+        );
+        let small = request(&[Kamikaze, Doctor, Stealth, Beaverette]);
+        assert_eq!(
+            Strong::default().setup(&small).team,
+            vec![Stealth, Beaverette, Doctor]
+        );
+        assert_eq!(
+            starter::Starter.setup(&small).team,
+            vec![Stealth, Kamikaze, Doctor]
+        );
+        let mut random = Random::default();
+        let team = random.setup(&all).team;
+        assert_eq!(team.len(), 3);
+        assert!(team.iter().enumerate().all(|(i, k)| !team[..i].contains(k)));
+    }
+
+    #[test]
+    fn strong_beats_random_in_nine_of_ten_games() {
+        let t = versus(Strong::default, Random::default, 200, 1000);
+        println!("{t:?}");
+        assert!(t.won >= 180, "{t:?}");
+        assert_eq!(t.invalid, 0);
+    }
+
+    #[test]
+    fn strong_beats_heuristic_clearly() {
+        let t = versus(Strong::default, Heuristic::default, 200, 2000);
+        println!("{t:?}");
+        assert!(t.won >= 160, "{t:?}");
+        assert_eq!(t.invalid, 0);
+    }
+
+    #[test]
+    fn heuristic_beats_random() {
+        let t = versus(Heuristic::default, Random::default, 200, 3000);
+        println!("{t:?}");
+        assert!(t.won >= 170, "{t:?}");
+        assert_eq!(t.invalid, 0);
+    }
+
+    #[test]
+    fn starter_beats_random_in_nine_of_ten_games() {
+        let t = versus(|| starter::Starter, Random::default, 200, 4000);
+        println!("{t:?}");
+        assert!(t.won >= 180, "{t:?}");
+        assert_eq!(t.invalid, 0);
+    }
+
+    #[test]
+    #[ignore = "experiment (about 10 s in release): strong's play with each of the 56 teams against the heuristic's play with the best teams"]
+    fn team_survey() {
         let opponents = [
             vec![Aggro, Tank, Nurse],
             vec![Aggro, Stealth, Nurse],
@@ -485,111 +580,30 @@ mod tests {
             vec![Stealth, Glass, Nurse],
             vec![Glass, Tank, Nurse],
         ];
-        let rules = Rules {
-            turn_cap: std::env::var("CAP")
-                .map(|c| c.parse().unwrap())
-                .unwrap_or(300),
-            ..Rules::default()
-        };
         let mut scores = Vec::new();
         for a in 0..8 {
             for b in a + 1..8 {
                 for c in b + 1..8 {
                     let team = vec![BotType::ALL[a], BotType::ALL[b], BotType::ALL[c]];
-                    let mut row = Vec::new();
-                    let mut total = 0;
-                    for other in &opponents {
-                        let (w, _, d, _) = wins_with(
-                            || Strong::with_team(team.clone()),
-                            || Heuristic::with_team(other.clone()),
-                            10,
-                            3,
-                            &rules,
-                        );
-                        row.push(w * 2 + d);
-                        total += w * 2 + d;
-                    }
-                    scores.push((total, row, team));
+                    let row: Vec<u32> = opponents
+                        .iter()
+                        .map(|other| {
+                            let t = versus(
+                                || Strong::with_team(team.clone()),
+                                || Heuristic::with_team(other.clone()),
+                                20,
+                                3,
+                            );
+                            2 * t.won + t.drawn
+                        })
+                        .collect();
+                    scores.push((row.iter().sum::<u32>(), row, team));
                 }
             }
         }
-        scores.sort_by(|a, b| b.0.cmp(&a.0));
-        for (total, row, team) in scores.iter().take(25) {
+        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
+        for (total, row, team) in scores {
             println!("{total:>4} {row:?} {team:?}");
-        }
-        println!(
-            "capped: {}",
-            CAPPED.load(std::sync::atomic::Ordering::Relaxed)
-        );
-    }
-
-    #[test]
-    #[ignore = "experiment: strong's play against the heuristic's with the same teams"]
-    fn mirrors() {
-        use BotType::*;
-        let teams = [
-            vec![Aggro, Tank, Nurse],
-            vec![Aggro, Stealth, Nurse],
-            vec![Stealth, Tank, Nurse],
-            vec![Stealth, Nurse, Doctor],
-            vec![Glass, Tank, Nurse],
-            vec![Tank, Nurse, Doctor],
-            vec![Stealth, Glass, Tank],
-            vec![Aggro, Glass, Kamikaze],
-        ];
-        let rules = Rules {
-            turn_cap: 600,
-            ..Rules::default()
-        };
-        let mut sum = 0;
-        for team in &teams {
-            let (w, l, d, t) = wins_with(
-                || Strong::with_team(team.clone()),
-                || Heuristic::with_team(team.clone()),
-                60,
-                11,
-                &rules,
-            );
-            sum += w;
-            println!("{w:>3}-{l:>3}-{d:>2} {:>4} {team:?}", t / 60);
-        }
-        println!("total {sum}/{}", 60 * teams.len());
-    }
-
-    #[test]
-    #[ignore = "experiment: team strengths under the heuristic's play"]
-    fn team_matrix() {
-        let mut teams = Vec::new();
-        for a in 0..8 {
-            for b in a + 1..8 {
-                for c in b + 1..8 {
-                    teams.push(vec![BotType::ALL[a], BotType::ALL[b], BotType::ALL[c]]);
-                }
-            }
-        }
-        let mut scores: Vec<(f64, Vec<BotType>, u64)> = Vec::new();
-        for team in &teams {
-            let mut total = 0.0;
-            let mut turns = 0;
-            for other in &teams {
-                let (w, l, d, t) = wins(
-                    || Heuristic::with_team(team.clone()),
-                    || Heuristic::with_team(other.clone()),
-                    4,
-                    7,
-                );
-                total += f64::from(w) + 0.5 * f64::from(d) - 0.0 * f64::from(l);
-                turns += t;
-            }
-            scores.push((
-                total / (teams.len() as f64 * 4.0),
-                team.clone(),
-                turns / (teams.len() as u64 * 4),
-            ));
-        }
-        scores.sort_by(|a, b| b.0.total_cmp(&a.0));
-        for (score, team, turns) in scores {
-            println!("{score:.3} {turns:>4} {team:?}");
         }
     }
 }
