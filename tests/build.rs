@@ -20,20 +20,36 @@ fn main() {
     let crates = sample_crates(&root.join("sample-bots"));
     let target_dir = out_dir.join("wasm-bots");
     let mut build = Command::new(&cargo);
-    build.args(["build", "--release", "--target", TARGET]).arg("--target-dir").arg(&target_dir).current_dir(&root);
+    build
+        .args(["build", "--release", "--target", TARGET])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .current_dir(&root);
     for (package, _) in &crates {
         build.args(["-p", package]);
     }
     // The outer build's flags are for the host; the bots get a clean environment.
-    for var in ["CARGO_ENCODED_RUSTFLAGS", "RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "CARGO_TARGET_DIR", "CARGO_MAKEFLAGS"] {
+    for var in [
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_TARGET_DIR",
+        "CARGO_MAKEFLAGS",
+    ] {
         build.env_remove(var);
     }
     let status = build.status().expect("run cargo to build the sample bots");
-    assert!(status.success(), "building the sample bots for {TARGET} failed");
+    assert!(
+        status.success(),
+        "building the sample bots for {TARGET} failed"
+    );
 
     let mut consts = String::new();
     for (package, _) in &crates {
-        let wasm = target_dir.join(TARGET).join("release").join(format!("{}.wasm", package.replace('-', "_")));
+        let wasm = target_dir
+            .join(TARGET)
+            .join("release")
+            .join(format!("{}.wasm", package.replace('-', "_")));
         assert!(wasm.is_file(), "{} was not built", wasm.display());
         consts += &format!(
             "/// `sample-bots/{package}` built to wasm.\npub const {}: &str = {:?};\n",
@@ -42,9 +58,15 @@ fn main() {
         );
     }
     let c_bot = build_c_bot(&root, &out_dir);
-    consts += &format!("/// `sample-bots/c-bot` built with clang.\npub const C_BOT: &str = {:?};\n", c_bot.display().to_string());
+    consts += &format!(
+        "/// `sample-bots/c-bot` built with clang.\npub const C_BOT: &str = {:?};\n",
+        c_bot.display().to_string()
+    );
     let wat = root.join("sample-bots/wat-bot/bot.wat");
-    consts += &format!("/// `sample-bots/wat-bot` (WAT text).\npub const WAT_BOT: &str = {:?};\n", wat.display().to_string());
+    consts += &format!(
+        "/// `sample-bots/wat-bot` (WAT text).\npub const WAT_BOT: &str = {:?};\n",
+        wat.display().to_string()
+    );
     std::fs::write(out_dir.join("bots.rs"), consts).unwrap();
 }
 
@@ -52,13 +74,20 @@ fn main() {
 /// repository's rust-toolchain.toml asks for it too).
 fn ensure_wasm_target() {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output().expect("run rustc");
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("run rustc");
     let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
     if sysroot.join("lib/rustlib").join(TARGET).is_dir() {
         return;
     }
-    println!("cargo:warning=installing the {TARGET} target with rustup (needed to build sample bots)");
-    let status = Command::new("rustup").args(["target", "add", TARGET]).status();
+    println!(
+        "cargo:warning=installing the {TARGET} target with rustup (needed to build sample bots)"
+    );
+    let status = Command::new("rustup")
+        .args(["target", "add", TARGET])
+        .status();
     assert!(
         matches!(status, Ok(s) if s.success()),
         "the {TARGET} target is missing and `rustup target add {TARGET}` failed; install it and rebuild"
@@ -77,7 +106,11 @@ fn sample_crates(dir: &Path) -> Vec<(String, PathBuf)> {
         let text = std::fs::read_to_string(&manifest).unwrap();
         let name = text
             .lines()
-            .find_map(|l| l.trim().strip_prefix("name = ").map(|n| n.trim_matches('"').to_owned()))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("name = ")
+                    .map(|n| n.trim_matches('"').to_owned())
+            })
             .unwrap_or_else(|| panic!("{}: no package name", manifest.display()));
         crates.push((name, path));
     }
@@ -91,7 +124,13 @@ fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
     let source = root.join("sample-bots/c-bot/bot.c");
     let output = out_dir.join("c-bot.wasm");
     let built = Command::new("clang")
-        .args(["--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-I"])
+        .args([
+            "--target=wasm32",
+            "-O2",
+            "-nostdlib",
+            "-Wl,--no-entry",
+            "-I",
+        ])
         .arg(root.join("sdk/c"))
         .arg("-o")
         .arg(&output)

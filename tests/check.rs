@@ -10,7 +10,10 @@ fn check_accepts_the_three_sample_bots() {
         let text = stdout(&out);
         assert!(out.status.success(), "{bot}: {text}");
         assert!(text.contains("ok: the bot is ready to play"), "{text}");
-        assert!(text.contains("arena_call: (func (param i32 i32) (result i64))"), "{text}");
+        assert!(
+            text.contains("arena_call: (func (param i32 i32) (result i64))"),
+            "{text}"
+        );
         assert!(text.contains("start (battle): ok"), "{text}");
     }
 }
@@ -29,7 +32,10 @@ fn check_json_reports_cache_hits_and_fuel() {
     assert_eq!(second["module"]["from_cache"], true);
     assert_eq!(first["modes"][0]["mode"], "battle");
     assert!(first["modes"][0]["fuel"].as_u64().unwrap() > 0);
-    assert_eq!(first["modes"][0]["fuel"], second["modes"][0]["fuel"], "fuel is deterministic");
+    assert_eq!(
+        first["modes"][0]["fuel"], second["modes"][0]["fuel"],
+        "fuel is deterministic"
+    );
 }
 
 #[test]
@@ -45,7 +51,10 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ("huge-response.wat", "response of 1073741824 bytes"),
         ("bad-utf8.wat", "not UTF-8"),
         ("bad-json.wat", "not_json"),
-        ("forbidden-import.wat", "imports wasi_snapshot_preview1::fd_write; bots may import only arena::log"),
+        (
+            "forbidden-import.wat",
+            "imports wasi_snapshot_preview1::fd_write; bots may import only arena::log",
+        ),
         ("missing-export.wat", "missing export `arena_call`"),
         ("not-wasm.wasm", "not a WebAssembly module"),
         ("huge-memory.wat", "asks for 125 MiB of initial memory"),
@@ -55,7 +64,10 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         let text = stdout(&out);
         assert!(!out.status.success(), "{name} must be rejected: {text}");
         assert!(text.contains("REJECTED"), "{name}: {text}");
-        assert!(text.contains(words), "{name}: expected `{words}` in:\n{text}");
+        assert!(
+            text.contains(words),
+            "{name}: expected `{words}` in:\n{text}"
+        );
     }
 }
 
@@ -64,5 +76,9 @@ fn check_of_a_missing_file_names_it() {
     let cache = tempfile::tempdir().unwrap();
     let out = arena(cache.path(), &["check", "no/such/bot.wasm"]);
     assert!(!out.status.success());
-    assert!(stdout(&out).contains("no/such/bot.wasm: cannot read"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("no/such/bot.wasm: cannot read"),
+        "{}",
+        stdout(&out)
+    );
 }

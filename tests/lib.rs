@@ -12,7 +12,9 @@ pub mod bots {
 
 /// The repository root.
 pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
 }
 
 /// A hostile bot from `tests/hostile/`.
@@ -26,14 +28,26 @@ pub fn arena_bin() -> &'static Path {
     BIN.get_or_init(|| {
         let exe = std::env::current_exe().expect("test executable path");
         // target/<profile>/deps/tests-HASH
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>");
         let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
             Some("debug") => "dev".to_owned(),
             Some(other) => other.to_owned(),
             None => "dev".to_owned(),
         };
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "arena-cli", "--bin", "arena", "--profile", &profile])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "arena-cli",
+                "--bin",
+                "arena",
+                "--profile",
+                &profile,
+            ])
             .current_dir(root())
             .status()
             .expect("run cargo to build the arena binary");

@@ -3,7 +3,7 @@
 use arena_engine::{Fault, FaultKind, Player};
 use arena_sandbox::{Limits, LoadError, ModuleCache, Sandbox};
 use arena_sdk::battle::{Action, Battle, BotType, Observation, SetupRequest, Stats, Unit};
-use arena_sdk::{MatchStart, ABI_VERSION};
+use arena_sdk::{ABI_VERSION, MatchStart};
 use arena_tests::{bots, hostile};
 use std::path::Path;
 
@@ -12,15 +12,34 @@ fn sandbox() -> Sandbox {
 }
 
 fn start() -> MatchStart<Battle> {
-    MatchStart { abi: ABI_VERSION, mode: arena_sdk::Mode::Battle, seat: 0, seed: 9, rules: Default::default() }
+    MatchStart {
+        abi: ABI_VERSION,
+        mode: arena_sdk::Mode::Battle,
+        seat: 0,
+        seed: 9,
+        rules: Default::default(),
+    }
 }
 
 fn setup_request() -> SetupRequest {
-    SetupRequest { roster: BotType::ALL.to_vec(), stats: vec![stats(); 8], team_size: 3 }
+    SetupRequest {
+        roster: BotType::ALL.to_vec(),
+        stats: vec![stats(); 8],
+        team_size: 3,
+    }
 }
 
 fn stats() -> Stats {
-    Stats { integrity: 800, power: 100, speed: 40, armor: 20, evasion: 0, critical: 10, resistance: 10, effectivity: 30 }
+    Stats {
+        integrity: 800,
+        power: 100,
+        speed: 40,
+        armor: 20,
+        evasion: 0,
+        critical: 10,
+        resistance: 10,
+        effectivity: 30,
+    }
 }
 
 fn observation() -> Observation {
@@ -41,7 +60,9 @@ fn observation() -> Observation {
         destroyed: false,
     };
     let kinds = [BotType::Aggro, BotType::Tank, BotType::Nurse];
-    let units: Vec<Unit> = (0..6u8).map(|id| unit(id, id / 3, kinds[usize::from(id % 3)])).collect();
+    let units: Vec<Unit> = (0..6u8)
+        .map(|id| unit(id, id / 3, kinds[usize::from(id % 3)]))
+        .collect();
     Observation {
         turn: 4,
         turn_cap: 300,
@@ -56,7 +77,9 @@ fn observation() -> Observation {
 
 /// Start a bot in battle and return its player (panics if start fails).
 fn started(sandbox: &Sandbox, path: &str) -> arena_sandbox::WasmBot {
-    let bot = sandbox.load(Path::new(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let bot = sandbox
+        .load(Path::new(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut player = bot.player(sandbox);
     Player::<Battle>::start(&mut player, &start()).unwrap_or_else(|e| panic!("{path}: start: {e}"));
     player
@@ -74,7 +97,10 @@ fn sample_bots_in_three_languages_play_a_turn() {
             Action::Attack { target } => assert!([3, 4, 5].contains(&target), "{path}: {action:?}"),
             Action::Skill => panic!("{path}: skill is not ready, yet the bot used it"),
         }
-        assert!(Player::<Battle>::last_call(&mut player).fuel > 0, "{path}: fuel is counted");
+        assert!(
+            Player::<Battle>::last_call(&mut player).fuel > 0,
+            "{path}: fuel is counted"
+        );
     }
 }
 
@@ -82,12 +108,21 @@ fn sample_bots_in_three_languages_play_a_turn() {
 fn wat_and_c_bots_pick_the_targets_their_source_says() {
     let sandbox = sandbox();
     let mut wat = started(&sandbox, bots::WAT_BOT);
-    assert_eq!(Player::<Battle>::act(&mut wat, &observation()).unwrap(), Action::Attack { target: 3 });
+    assert_eq!(
+        Player::<Battle>::act(&mut wat, &observation()).unwrap(),
+        Action::Attack { target: 3 }
+    );
     let mut c = started(&sandbox, bots::C_BOT);
-    assert_eq!(Player::<Battle>::act(&mut c, &observation()).unwrap(), Action::Attack { target: 5 });
+    assert_eq!(
+        Player::<Battle>::act(&mut c, &observation()).unwrap(),
+        Action::Attack { target: 5 }
+    );
     let mut ready = observation();
     ready.skill_ready = true;
-    assert_eq!(Player::<Battle>::act(&mut c, &ready).unwrap(), Action::Skill);
+    assert_eq!(
+        Player::<Battle>::act(&mut c, &ready).unwrap(),
+        Action::Skill
+    );
 }
 
 #[test]
@@ -99,12 +134,18 @@ fn bot_log_is_captured_per_call() {
     let report = Player::<Battle>::last_call(&mut player);
     assert_eq!(report.log, "wat-bot: hello from WebAssembly text");
     Player::<Battle>::act(&mut player, &observation()).unwrap();
-    assert_eq!(Player::<Battle>::last_call(&mut player).log, "", "the log is per call");
+    assert_eq!(
+        Player::<Battle>::last_call(&mut player).log,
+        "",
+        "the log is per call"
+    );
 }
 
 /// The fault a hostile bot produces on its first request (start, or a turn if it starts).
 fn first_fault(sandbox: &Sandbox, name: &str) -> Fault {
-    let bot = sandbox.load(&hostile(name)).unwrap_or_else(|e| panic!("{name} should load: {e}"));
+    let bot = sandbox
+        .load(&hostile(name))
+        .unwrap_or_else(|e| panic!("{name} should load: {e}"));
     let mut player = bot.player(sandbox);
     match Player::<Battle>::start(&mut player, &start()) {
         Err(fault) => fault,
@@ -121,8 +162,16 @@ fn hostile_bots_end_in_their_documented_faults() {
         ("memory-hog.wat", FaultKind::MemoryLimit, "could not grow"),
         ("recursion.wat", FaultKind::Trap, "stack"),
         ("trap.wat", FaultKind::Trap, "unreachable"),
-        ("out-of-bounds.wat", FaultKind::OutOfBounds, "outside the bot's memory"),
-        ("huge-response.wat", FaultKind::ResponseTooLarge, "1073741824 bytes"),
+        (
+            "out-of-bounds.wat",
+            FaultKind::OutOfBounds,
+            "outside the bot's memory",
+        ),
+        (
+            "huge-response.wat",
+            FaultKind::ResponseTooLarge,
+            "1073741824 bytes",
+        ),
         ("bad-utf8.wat", FaultKind::NotUtf8, "not UTF-8"),
         ("bad-json.wat", FaultKind::NotJson, "key must be a string"),
         ("wrong-shape.wat", FaultKind::WrongShape, "dance"),
@@ -130,7 +179,11 @@ fn hostile_bots_end_in_their_documented_faults() {
     for (name, kind, words) in cases {
         let fault = first_fault(&sandbox, name);
         assert_eq!(fault.kind, kind, "{name}: {fault}");
-        assert!(fault.message.contains(words), "{name}: `{}` should mention `{words}`", fault.message);
+        assert!(
+            fault.message.contains(words),
+            "{name}: `{}` should mention `{words}`",
+            fault.message
+        );
     }
     // The host carries on: a good bot still plays in the same sandbox.
     let mut good = started(&sandbox, bots::BATTLE_RANDOM);
@@ -151,14 +204,22 @@ fn a_faulted_bot_answers_again_on_its_next_turn() {
 
 #[test]
 fn out_of_fuel_happens_at_the_same_fuel_count_every_run() {
-    let limits = Limits { fuel_per_turn: 1_000_000, ..Limits::default() };
+    let limits = Limits {
+        fuel_per_turn: 1_000_000,
+        ..Limits::default()
+    };
     let sandbox = Sandbox::new(limits.clone(), None).unwrap();
     let bot = sandbox.load(&hostile("infinite-loop.wat")).unwrap();
     let mut used = Vec::new();
     for _ in 0..3 {
         let mut player = bot.player(&sandbox);
         // Start also loops: it uses the whole setup budget.
-        assert_eq!(Player::<Battle>::start(&mut player, &start()).unwrap_err().kind, FaultKind::OutOfFuel);
+        assert_eq!(
+            Player::<Battle>::start(&mut player, &start())
+                .unwrap_err()
+                .kind,
+            FaultKind::OutOfFuel
+        );
         used.push(Player::<Battle>::last_call(&mut player).fuel);
     }
     assert_eq!(used, vec![limits.fuel_per_setup; 3]);
@@ -180,26 +241,61 @@ fn out_of_fuel_happens_at_the_same_fuel_count_every_run() {
 fn rejected_modules_say_what_is_wrong() {
     let sandbox = sandbox();
     let cases = [
-        ("forbidden-import.wat", "imports wasi_snapshot_preview1::fd_write"),
+        (
+            "forbidden-import.wat",
+            "imports wasi_snapshot_preview1::fd_write",
+        ),
         ("forbidden-import.wat", "bots may import only arena::log"),
         ("missing-export.wat", "missing export `arena_call`"),
         ("not-wasm.wasm", "not a WebAssembly module"),
-        ("huge-memory.wat", "asks for 125 MiB of initial memory; the limit is 64 MiB"),
+        (
+            "huge-memory.wat",
+            "asks for 125 MiB of initial memory; the limit is 64 MiB",
+        ),
     ];
     for (name, words) in cases {
         let error = sandbox.load(&hostile(name)).expect_err(name).to_string();
-        assert!(error.contains(words), "{name}: `{error}` should contain `{words}`");
-        assert!(error.starts_with(name.split('.').next().unwrap()), "{name}: `{error}` names the bot");
+        assert!(
+            error.contains(words),
+            "{name}: `{error}` should contain `{words}`"
+        );
+        assert!(
+            error.starts_with(name.split('.').next().unwrap()),
+            "{name}: `{error}` names the bot"
+        );
     }
-    let small = Sandbox::new(Limits { module_bytes: 100, ..Limits::default() }, None).unwrap();
-    assert!(matches!(small.load(Path::new(bots::BATTLE_RANDOM)), Err(LoadError::TooLarge { .. })));
+    let small = Sandbox::new(
+        Limits {
+            module_bytes: 100,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    assert!(matches!(
+        small.load(Path::new(bots::BATTLE_RANDOM)),
+        Err(LoadError::TooLarge { .. })
+    ));
 }
 
 #[test]
 fn a_memory_limit_below_the_initial_memory_is_a_load_error() {
-    let sandbox = Sandbox::new(Limits { memory_bytes: 1 << 20, ..Limits::default() }, None).unwrap();
-    let error = sandbox.load(Path::new(bots::BATTLE_RANDOM)).unwrap_err().to_string();
-    assert!(error.contains("initial memory; the limit is 1 MiB"), "{error}");
+    let sandbox = Sandbox::new(
+        Limits {
+            memory_bytes: 1 << 20,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let error = sandbox
+        .load(Path::new(bots::BATTLE_RANDOM))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("initial memory; the limit is 1 MiB"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -209,13 +305,19 @@ fn compiled_modules_are_cached_on_disk() {
     let first = cached().load(Path::new(bots::BATTLE_RANDOM)).unwrap();
     assert!(!first.info().from_cache);
     let second = cached().load(Path::new(bots::BATTLE_RANDOM)).unwrap();
-    assert!(second.info().from_cache, "the second load does not recompile");
+    assert!(
+        second.info().from_cache,
+        "the second load does not recompile"
+    );
     assert_eq!(first.info().sha256, second.info().sha256);
     let entries = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(entries, 1);
     // A cached module plays like a fresh one.
     let sandbox = cached();
-    let mut player = sandbox.load(Path::new(bots::BATTLE_RANDOM)).unwrap().player(&sandbox);
+    let mut player = sandbox
+        .load(Path::new(bots::BATTLE_RANDOM))
+        .unwrap()
+        .player(&sandbox);
     Player::<Battle>::start(&mut player, &start()).unwrap();
     assert!(Player::<Battle>::act(&mut player, &observation()).is_ok());
 }

@@ -11,8 +11,8 @@
 //! ```
 
 pub mod battle;
-pub mod tcg;
 pub mod grid;
+pub mod tcg;
 
 use arena_sdk::{Bot, Game, Mode};
 

@@ -4,7 +4,7 @@ use crate::SandboxArgs;
 use anyhow::{Context, Result};
 use arena_engine::{Fault, FaultKind, Player};
 use arena_sandbox::{LoadedBot, Sandbox};
-use arena_sdk::{MatchStart, Mode, ABI_VERSION};
+use arena_sdk::{ABI_VERSION, MatchStart, Mode};
 use arena_tournament::for_mode;
 use clap::Args;
 use serde::Serialize;
@@ -45,7 +45,9 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         .to_str()
         .context("bot path is not UTF-8")?
         .parse()
-        .or_else(|_| Ok::<_, anyhow::Error>(arena_tournament::bots::BotSpec::Module(args.bot.clone())))?;
+        .or_else(|_| {
+            Ok::<_, anyhow::Error>(arena_tournament::bots::BotSpec::Module(args.bot.clone()))
+        })?;
     let loaded = match arena_tournament::bots::Contestant::resolve(&spec, &sandbox) {
         Ok(arena_tournament::bots::Contestant::Wasm(bot)) => Ok(bot),
         Ok(arena_tournament::bots::Contestant::Builtin(name)) => {
@@ -54,14 +56,20 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         Err(error) => Err(error.to_string()),
     };
     let modes = match &loaded {
-        Ok(bot) => Mode::ALL.into_iter().map(|mode| start_in(mode, bot, &sandbox)).collect(),
+        Ok(bot) => Mode::ALL
+            .into_iter()
+            .map(|mode| start_in(mode, bot, &sandbox))
+            .collect(),
         Err(_) => Vec::new(),
     };
     let ok = loaded.is_ok() && modes.iter().any(|m| m.accepted);
     let error = match &loaded {
         Err(e) => Some(e.clone()),
         Ok(_) if !ok => Some(match modes.first().and_then(|m| m.fault.as_ref()) {
-            Some(fault) => format!("the start request failed in every mode; in {}: {fault}", modes[0].mode),
+            Some(fault) => format!(
+                "the start request failed in every mode; in {}: {fault}",
+                modes[0].mode
+            ),
             None => "the start request failed in every mode".to_owned(),
         }),
         Ok(_) => None,
@@ -78,7 +86,11 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     } else {
         print_report(&report);
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
@@ -97,11 +109,22 @@ fn print_report(report: &Report<'_>) {
         println!("size: {} bytes, sha256 {}", info.size, info.sha256);
         println!(
             "{}: {:.1} ms",
-            if info.from_cache { "loaded from cache" } else { "compiled" },
+            if info.from_cache {
+                "loaded from cache"
+            } else {
+                "compiled"
+            },
             info.load_time.as_secs_f64() * 1000.0
         );
         println!("initial memory: {} KiB", info.initial_memory >> 10);
-        println!("imports: {}", if info.imports.is_empty() { "none".to_owned() } else { info.imports.join(", ") });
+        println!(
+            "imports: {}",
+            if info.imports.is_empty() {
+                "none".to_owned()
+            } else {
+                info.imports.join(", ")
+            }
+        );
         println!("exports:");
         for export in &info.exports {
             println!("  {export}");
@@ -113,7 +136,10 @@ fn print_report(report: &Report<'_>) {
             Some(fault) if fault.kind == FaultKind::BotError => {
                 println!("start ({}): not played — {}", check.mode, fault.message)
             }
-            Some(fault) => println!("start ({}): FAULT {fault} ({} fuel)", check.mode, check.fuel),
+            Some(fault) => println!(
+                "start ({}): FAULT {fault} ({} fuel)",
+                check.mode, check.fuel
+            ),
         }
         if !check.log.is_empty() {
             println!("  log: {}", check.log);
@@ -136,7 +162,10 @@ pub struct BuiltinsArgs {
 }
 
 pub fn builtins(args: BuiltinsArgs) -> Result<ExitCode> {
-    let list: Vec<_> = arena_builtins::all().into_iter().filter(|b| args.mode.is_none_or(|m| m == b.mode)).collect();
+    let list: Vec<_> = arena_builtins::all()
+        .into_iter()
+        .filter(|b| args.mode.is_none_or(|m| m == b.mode))
+        .collect();
     if args.json {
         let rows: Vec<_> = list
             .iter()

@@ -4,6 +4,7 @@ mod check;
 mod play;
 mod replay;
 mod text;
+mod tournament;
 
 use anyhow::{Context, Result};
 use arena_sandbox::{Limits, ModuleCache, Sandbox};
@@ -56,13 +57,27 @@ impl SandboxArgs {
         limits
     }
 
+    fn cache(&self) -> Option<ModuleCache> {
+        if self.no_cache {
+            return None;
+        }
+        self.cache_dir
+            .clone()
+            .or_else(ModuleCache::default_location)
+            .map(ModuleCache::new)
+    }
+
     fn sandbox(&self) -> Result<Sandbox> {
-        let cache = if self.no_cache {
-            None
-        } else {
-            self.cache_dir.clone().or_else(ModuleCache::default_location).map(ModuleCache::new)
-        };
-        Ok(Sandbox::new(self.limits(), cache)?)
+        Ok(Sandbox::new(self.limits(), self.cache())?)
+    }
+
+    /// The limits given on the command line, for tournaments (whose files may set them too).
+    fn limits_config(&self) -> arena_tournament::config::LimitsConfig {
+        arena_tournament::config::LimitsConfig {
+            fuel_per_turn: self.fuel_per_turn,
+            fuel_per_setup: self.fuel_per_setup,
+            memory_mib: self.memory_mib,
+        }
     }
 }
 
@@ -77,13 +92,49 @@ enum Command {
     /// Show or verify a replay file.
     #[command(subcommand)]
     Replay(replay::ReplayCommand),
+    /// Plan, run, report and merge tournaments.
+    #[command(subcommand)]
+    Tournament(tournament::TournamentCommand),
+    /// Play a bot against every built-in AI of its modes and report its score and Elo vs each.
+    Gauntlet(tournament::GauntletArgs),
+    /// Check a grid map file and draw it.
+    #[command(subcommand)]
+    Map(MapCommand),
+    /// Check a tcg deck file against a card pool.
+    #[command(subcommand)]
+    Deck(DeckCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum MapCommand {
+    /// Parse a map file; print it, or say exactly what is wrong and where.
+    Check {
+        /// The map file.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum DeckCommand {
+    /// Parse a deck file against the card pool of the rules; print it, or say what is wrong.
+    Check {
+        /// The deck file.
+        file: PathBuf,
+        /// tcg rules file (TOML or JSON) whose card pool applies.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Override one rules field, as KEY=VALUE.
+        #[arg(long = "rule", value_name = "KEY=VALUE")]
+        rule: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ARENA_LOG").unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_env("ARENA_LOG")
+                .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -102,16 +153,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Builtins(args) => check::builtins(args),
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => replay::replay(command),
+        Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
+        Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
+        Command::Map(MapCommand::Check { file }) => {
+            let text = play::read_map(&file)?;
+            let map = arena_engine::grid::parse_map(&text).expect("read_map checked it");
+            println!("{}: ok, {}x{}", file.display(), map.width, map.height);
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Deck(DeckCommand::Check { file, rules, rule }) => {
+            let rules = play::rules_json(rules.as_deref(), &rule)?;
+            let deck = play::read_deck(&file, &rules)?;
+            println!("{}: ok, {} cards", file.display(), deck.cards.len());
+            print!("{}", deck.to_text());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
 /// Read a JSON or TOML rules file into the JSON form the engine takes.
 fn read_rules(path: &std::path::Path) -> Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read rules file {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read rules file {}", path.display()))?;
     if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text).with_context(|| format!("{}: invalid JSON", path.display()))
     } else {
-        let table: toml::Table = text.parse().with_context(|| format!("{}: invalid TOML", path.display()))?;
+        let table: toml::Table = text
+            .parse()
+            .with_context(|| format!("{}: invalid TOML", path.display()))?;
         Ok(serde_json::to_value(table)?)
     }
 }

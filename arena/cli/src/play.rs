@@ -1,6 +1,6 @@
 //! `arena play`: one match between two bots.
 
-use crate::{read_rules, text, SandboxArgs};
+use crate::{SandboxArgs, read_rules, text};
 use anyhow::{Context, Result};
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
@@ -27,6 +27,13 @@ pub struct PlayArgs {
     /// Override one rules field, as KEY=VALUE (VALUE is JSON, or a plain string).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rule: Vec<String>,
+    /// grid: the map file (see docs/rules/grid.md); sets the `map` rule.
+    #[arg(long, value_name = "FILE")]
+    map: Option<PathBuf>,
+    /// tcg: a deck file (see docs/rules/tcg.md); sets the `deck` rule, the deck both
+    /// players use unless custom decks are on.
+    #[arg(long, value_name = "FILE")]
+    deck: Option<PathBuf>,
     /// Faults in one match that forfeit it.
     #[arg(long, default_value_t = 3)]
     max_faults: u32,
@@ -42,14 +49,20 @@ pub struct PlayArgs {
 }
 
 /// Build the rules JSON from a file and KEY=VALUE overrides.
-pub fn rules_json(file: Option<&std::path::Path>, overrides: &[String]) -> Result<serde_json::Value> {
+pub fn rules_json(
+    file: Option<&std::path::Path>,
+    overrides: &[String],
+) -> Result<serde_json::Value> {
     let mut rules = match file {
         Some(path) => read_rules(path)?,
         None => serde_json::Value::Object(Default::default()),
     };
     for item in overrides {
-        let (key, value) = item.split_once('=').with_context(|| format!("--rule `{item}`: expected KEY=VALUE"))?;
-        let value = serde_json::from_str(value).unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
+        let (key, value) = item
+            .split_once('=')
+            .with_context(|| format!("--rule `{item}`: expected KEY=VALUE"))?;
+        let value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_owned()));
         rules
             .as_object_mut()
             .context("the rules file must hold a table of settings")?
@@ -58,26 +71,82 @@ pub fn rules_json(file: Option<&std::path::Path>, overrides: &[String]) -> Resul
     Ok(rules)
 }
 
+fn set_rule(rules: &mut serde_json::Value, key: &str, value: serde_json::Value) -> Result<()> {
+    rules
+        .as_object_mut()
+        .context("the rules must be a table of settings")?
+        .insert(key.to_owned(), value);
+    Ok(())
+}
+
+/// Read and check a grid map file; errors name the file, line and column.
+pub fn read_map(path: &std::path::Path) -> Result<String> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read map {}", path.display()))?;
+    arena_engine::grid::parse_map(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(text)
+}
+
+/// Read and check a tcg deck file against the card pool of `rules`.
+pub fn read_deck(
+    path: &std::path::Path,
+    rules: &serde_json::Value,
+) -> Result<arena_sdk::tcg::Deck> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read deck {}", path.display()))?;
+    let rules: arena_sdk::tcg::Rules = if rules.as_object().is_some_and(|o| o.is_empty()) {
+        Default::default()
+    } else {
+        serde_json::from_value(rules.clone()).context("tcg rules")?
+    };
+    arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let sandbox = sandbox_args.sandbox()?;
-    let rules = rules_json(args.rules.as_deref(), &args.rule)?;
+    let mut rules = rules_json(args.rules.as_deref(), &args.rule)?;
+    if let Some(path) = &args.map {
+        anyhow::ensure!(args.mode == Mode::Grid, "--map is for mode grid");
+        set_rule(&mut rules, "map", read_map(path)?.into())?;
+    }
+    if let Some(path) = &args.deck {
+        anyhow::ensure!(args.mode == Mode::Tcg, "--deck is for mode tcg");
+        let deck = read_deck(path, &rules)?;
+        set_rule(&mut rules, "deck", serde_json::to_value(deck.cards)?)?;
+    }
     game::check_rules(args.mode, &rules)?;
     let specs: [BotSpec; 2] = [args.a.parse()?, args.b.parse()?];
     let names = specs.each_ref().map(BotSpec::short_name);
     let contestants = [
-        Contestant::resolve(&specs[0], &sandbox).with_context(|| format!("seat 0 ({})", specs[0]))?,
-        Contestant::resolve(&specs[1], &sandbox).with_context(|| format!("seat 1 ({})", specs[1]))?,
+        Contestant::resolve(&specs[0], &sandbox)
+            .with_context(|| format!("seat 0 ({})", specs[0]))?,
+        Contestant::resolve(&specs[1], &sandbox)
+            .with_context(|| format!("seat 1 ({})", specs[1]))?,
     ];
     for (seat, c) in contestants.iter().enumerate() {
-        c.check_mode(args.mode).with_context(|| format!("seat {seat}"))?;
+        c.check_mode(args.mode)
+            .with_context(|| format!("seat {seat}"))?;
     }
-    let spec = GameSpec { mode: args.mode, rules, seed: args.seed, max_faults: args.max_faults };
+    let spec = GameSpec {
+        mode: args.mode,
+        rules,
+        seed: args.seed,
+        max_faults: args.max_faults,
+    };
     let want_replay = args.replay.is_some() || args.watch;
-    let result = game::play(&spec, [&contestants[0], &contestants[1]], [&names[0], &names[1]], &sandbox, want_replay)?;
+    let result = game::play(
+        &spec,
+        [&contestants[0], &contestants[1]],
+        [&names[0], &names[1]],
+        &sandbox,
+        want_replay,
+    )?;
 
     if let (Some(path), Some(replay)) = (&args.replay, &result.replay) {
         let bytes = serde_json::to_vec(replay)?;
-        std::fs::write(path, bytes).with_context(|| format!("cannot write replay {}", path.display()))?;
+        std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
     if args.watch {
         let replay = result.replay.as_ref().expect("asked for a replay");
@@ -100,9 +169,17 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{}: {} (seat 0) vs {} (seat 1), seed {}", args.mode, names[0], names[1], args.seed);
+    println!(
+        "{}: {} (seat 0) vs {} (seat 1), seed {}",
+        args.mode, names[0], names[1], args.seed
+    );
     match outcome.winner {
-        Some(seat) => println!("winner: {} (seat {seat}) — {}, after {} turns", names[usize::from(seat)], outcome.reason, outcome.turns),
+        Some(seat) => println!(
+            "winner: {} (seat {seat}) — {}, after {} turns",
+            names[usize::from(seat)],
+            outcome.reason,
+            outcome.turns
+        ),
         None => println!("draw — {}, after {} turns", outcome.reason, outcome.turns),
     }
     println!();
@@ -114,19 +191,43 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
 }
 
 fn stats_table(names: &[String; 2], outcome: &arena_engine::Outcome) -> String {
-    let mut rows = vec![vec!["statistic".to_owned(), names[0].clone(), names[1].clone()]];
+    let mut rows = vec![vec![
+        "statistic".to_owned(),
+        names[0].clone(),
+        names[1].clone(),
+    ]];
     let [s0, s1] = &outcome.seats;
     for (key, v0) in &s0.stats {
-        rows.push(vec![key.clone(), v0.to_string(), s1.stats.get(key).copied().unwrap_or(0).to_string()]);
+        rows.push(vec![
+            key.clone(),
+            v0.to_string(),
+            s1.stats.get(key).copied().unwrap_or(0).to_string(),
+        ]);
     }
     let fault_kinds = |s: &arena_engine::SeatOutcome| {
-        s.fault_kinds.iter().map(|(k, n)| format!("{k}×{n}")).collect::<Vec<_>>().join(" ")
+        s.fault_kinds
+            .iter()
+            .map(|(k, n)| format!("{k}×{n}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
-    rows.push(vec!["invalid_actions".into(), s0.invalid_actions.to_string(), s1.invalid_actions.to_string()]);
-    rows.push(vec!["faults".into(), s0.faults.to_string(), s1.faults.to_string()]);
+    rows.push(vec![
+        "invalid_actions".into(),
+        s0.invalid_actions.to_string(),
+        s1.invalid_actions.to_string(),
+    ]);
+    rows.push(vec![
+        "faults".into(),
+        s0.faults.to_string(),
+        s1.faults.to_string(),
+    ]);
     if s0.faults + s1.faults > 0 {
         rows.push(vec!["fault_kinds".into(), fault_kinds(s0), fault_kinds(s1)]);
     }
-    rows.push(vec!["fuel".into(), s0.fuel.to_string(), s1.fuel.to_string()]);
+    rows.push(vec![
+        "fuel".into(),
+        s0.fuel.to_string(),
+        s1.fuel.to_string(),
+    ]);
     text::table(&rows)
 }

@@ -32,7 +32,9 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
     match command {
         ReplayCommand::Show { file, pictures } => {
             let json = read(&file)?;
-            for frame in game::render_replay(&json, pictures).with_context(|| file.display().to_string())? {
+            for frame in
+                game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
+            {
                 println!("{frame}");
             }
             Ok(ExitCode::SUCCESS)
@@ -45,7 +47,10 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
                         Some(seat) => format!("seat {seat} wins ({})", outcome.reason),
                         None => format!("draw ({})", outcome.reason),
                     };
-                    println!("{}: verified — identical events and result: {result}", file.display());
+                    println!(
+                        "{}: verified — identical events and result: {result}",
+                        file.display()
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(error) => {

@@ -25,12 +25,22 @@ struct BotLimiter {
 }
 
 impl ResourceLimiter for BotLimiter {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         let ok = desired <= self.memory_bytes;
         self.growth_refused |= !ok;
         Ok(ok)
     }
-    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         let ok = desired <= self.table_elements;
         self.growth_refused |= !ok;
         Ok(ok)
@@ -49,24 +59,30 @@ impl ResourceLimiter for BotLimiter {
 /// The host functions a bot may import: only `arena::log`.
 pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
-    linker.func_wrap("arena", "log", |mut caller: Caller<'_, BotState>, ptr: i32, len: i32| {
-        let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else {
-            return;
-        };
-        let (data, state) = memory.data_and_store_mut(&mut caller);
-        let (start, len) = (ptr as u32 as usize, len as u32 as usize);
-        // An out-of-bounds log call is ignored: logging must never fault a bot.
-        let Some(bytes) = data.get(start..start.saturating_add(len)) else { return };
-        let room = state.log_cap.saturating_sub(state.log.len());
-        if room == 0 {
-            return;
-        }
-        if !state.log.is_empty() {
-            state.log.push('\n');
-        }
-        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(room)]);
-        state.log.push_str(&text);
-    })?;
+    linker.func_wrap(
+        "arena",
+        "log",
+        |mut caller: Caller<'_, BotState>, ptr: i32, len: i32| {
+            let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else {
+                return;
+            };
+            let (data, state) = memory.data_and_store_mut(&mut caller);
+            let (start, len) = (ptr as u32 as usize, len as u32 as usize);
+            // An out-of-bounds log call is ignored: logging must never fault a bot.
+            let Some(bytes) = data.get(start..start.saturating_add(len)) else {
+                return;
+            };
+            let room = state.log_cap.saturating_sub(state.log.len());
+            if room == 0 {
+                return;
+            }
+            if !state.log.is_empty() {
+                state.log.push('\n');
+            }
+            let text = String::from_utf8_lossy(&bytes[..bytes.len().min(room)]);
+            state.log.push_str(&text);
+        },
+    )?;
     Ok(linker)
 }
 
@@ -92,7 +108,9 @@ pub struct WasmBot {
 
 impl std::fmt::Debug for WasmBot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WasmBot").field("instantiated", &self.exports.is_some()).finish()
+        f.debug_struct("WasmBot")
+            .field("instantiated", &self.exports.is_some())
+            .finish()
     }
 }
 
@@ -126,7 +144,9 @@ impl WasmBot {
 
     /// Arm the limits for one call.
     fn arm(&mut self, fuel: u64) {
-        self.store.set_fuel(fuel).expect("fuel is enabled in the engine config");
+        self.store
+            .set_fuel(fuel)
+            .expect("fuel is enabled in the engine config");
         self.store.set_epoch_deadline(self.deadline_ticks);
         self.store.data_mut().limiter.growth_refused = false;
         self.store.data_mut().log.clear();
@@ -137,8 +157,13 @@ impl WasmBot {
     }
 
     fn instantiate(&mut self) -> Result<(), Fault> {
-        let instance = self.pre.instantiate(&mut self.store).map_err(|e| self.fault(e))?;
-        let exports = self.exports_of(instance).map_err(|e| Fault::new(FaultKind::Instantiation, e))?;
+        let instance = self
+            .pre
+            .instantiate(&mut self.store)
+            .map_err(|e| self.fault(e))?;
+        let exports = self
+            .exports_of(instance)
+            .map_err(|e| Fault::new(FaultKind::Instantiation, e))?;
         let version = instance
             .get_typed_func::<(), i32>(&mut self.store, "arena_abi_version")
             .and_then(|f| f.call(&mut self.store, ()))
@@ -146,7 +171,10 @@ impl WasmBot {
         if version != arena_sdk::ABI_VERSION as i32 {
             return Err(Fault::new(
                 FaultKind::Instantiation,
-                format!("bot speaks ABI version {version}; this arena speaks {}", arena_sdk::ABI_VERSION),
+                format!(
+                    "bot speaks ABI version {version}; this arena speaks {}",
+                    arena_sdk::ABI_VERSION
+                ),
             ));
         }
         self.exports = Some(exports);
@@ -156,22 +184,43 @@ impl WasmBot {
     fn exports_of(&mut self, instance: Instance) -> Result<Exports, String> {
         let store = &mut self.store;
         Ok(Exports {
-            memory: instance.get_memory(&mut *store, "memory").ok_or("no memory export")?,
-            alloc: instance.get_typed_func(&mut *store, "arena_alloc").map_err(|e| format!("{e:#}"))?,
-            call: instance.get_typed_func(&mut *store, "arena_call").map_err(|e| format!("{e:#}"))?,
+            memory: instance
+                .get_memory(&mut *store, "memory")
+                .ok_or("no memory export")?,
+            alloc: instance
+                .get_typed_func(&mut *store, "arena_alloc")
+                .map_err(|e| format!("{e:#}"))?,
+            call: instance
+                .get_typed_func(&mut *store, "arena_call")
+                .map_err(|e| format!("{e:#}"))?,
         })
     }
 
     /// Turn a wasmtime error from a bot call into a fault.
     fn fault(&self, error: wasmtime::Error) -> Fault {
         let trap = error.downcast_ref::<Trap>().copied();
-        let last_log = self.store.data().log.lines().last().map(|l| format!("; bot's last log line: {l}")).unwrap_or_default();
+        let last_log = self
+            .store
+            .data()
+            .log
+            .lines()
+            .last()
+            .map(|l| format!("; bot's last log line: {l}"))
+            .unwrap_or_default();
         match trap {
-            Some(Trap::OutOfFuel) => Fault::new(FaultKind::OutOfFuel, "used its whole fuel budget for the call"),
-            Some(Trap::Interrupt) => Fault::new(FaultKind::Timeout, "the wall-clock backstop interrupted the call"),
+            Some(Trap::OutOfFuel) => Fault::new(
+                FaultKind::OutOfFuel,
+                "used its whole fuel budget for the call",
+            ),
+            Some(Trap::Interrupt) => Fault::new(
+                FaultKind::Timeout,
+                "the wall-clock backstop interrupted the call",
+            ),
             _ if self.store.data().limiter.growth_refused => Fault::new(
                 FaultKind::MemoryLimit,
-                format!("failed after its memory could not grow past the limit: {error:#}{last_log}"),
+                format!(
+                    "failed after its memory could not grow past the limit: {error:#}{last_log}"
+                ),
             ),
             Some(trap) => Fault::new(FaultKind::Trap, format!("{trap}{last_log}")),
             None => Fault::new(FaultKind::Trap, format!("{error:#}{last_log}")),
@@ -181,7 +230,10 @@ impl WasmBot {
     /// Send the request in `self.request`; returns the response bytes.
     fn exchange(&mut self, fuel: u64) -> Result<Vec<u8>, Fault> {
         let Some(exports) = &self.exports else {
-            return Err(Fault::new(FaultKind::Instantiation, "the bot was not instantiated (its start failed)"));
+            return Err(Fault::new(
+                FaultKind::Instantiation,
+                "the bot was not instantiated (its start failed)",
+            ));
         };
         let (memory, alloc, call) = (exports.memory, exports.alloc.clone(), exports.call.clone());
         self.arm(fuel);
@@ -198,19 +250,31 @@ impl WasmBot {
     ) -> Result<Vec<u8>, Fault> {
         let len = i32::try_from(self.request.len())
             .map_err(|_| Fault::new(FaultKind::WrongShape, "request too large for a 32-bit bot"))?;
-        let ptr = alloc.call(&mut self.store, len).map_err(|e| self.fault(e))?;
-        memory.write(&mut self.store, ptr as u32 as usize, &self.request).map_err(|_| {
-            Fault::new(
-                FaultKind::OutOfBounds,
-                format!("arena_alloc({len}) returned {ptr}, a buffer outside the bot's memory"),
-            )
-        })?;
-        let packed = call.call(&mut self.store, (ptr, len)).map_err(|e| self.fault(e))?;
-        let (resp_ptr, resp_len) = ((packed as u64 >> 32) as usize, (packed as u64 & 0xffff_ffff) as usize);
+        let ptr = alloc
+            .call(&mut self.store, len)
+            .map_err(|e| self.fault(e))?;
+        memory
+            .write(&mut self.store, ptr as u32 as usize, &self.request)
+            .map_err(|_| {
+                Fault::new(
+                    FaultKind::OutOfBounds,
+                    format!("arena_alloc({len}) returned {ptr}, a buffer outside the bot's memory"),
+                )
+            })?;
+        let packed = call
+            .call(&mut self.store, (ptr, len))
+            .map_err(|e| self.fault(e))?;
+        let (resp_ptr, resp_len) = (
+            (packed as u64 >> 32) as usize,
+            (packed as u64 & 0xffff_ffff) as usize,
+        );
         if resp_len > self.response_bytes {
             return Err(Fault::new(
                 FaultKind::ResponseTooLarge,
-                format!("response of {resp_len} bytes; the limit is {} bytes", self.response_bytes),
+                format!(
+                    "response of {resp_len} bytes; the limit is {} bytes",
+                    self.response_bytes
+                ),
             ));
         }
         let data = memory.data(&self.store);
@@ -232,7 +296,11 @@ impl WasmBot {
             .map_err(|e| Fault::new(FaultKind::WrongShape, format!("cannot encode request: {e}")))
     }
 
-    fn ask<T: DeserializeOwned, G: Game>(&mut self, request: RequestRef<'_, G>, fuel: u64) -> Result<T, Fault> {
+    fn ask<T: DeserializeOwned, G: Game>(
+        &mut self,
+        request: RequestRef<'_, G>,
+        fuel: u64,
+    ) -> Result<T, Fault> {
         self.encode(request)?;
         let bytes = self.exchange(fuel)?;
         decode(&bytes)
@@ -258,7 +326,8 @@ struct BotErrorResponse {
 /// Parse a response, telling apart bad UTF-8, bad JSON, a bot's `{"error": …}` and the
 /// wrong shape.
 fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
-    let text = std::str::from_utf8(bytes).map_err(|e| Fault::new(FaultKind::NotUtf8, format!("response is not UTF-8: {e}")))?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Fault::new(FaultKind::NotUtf8, format!("response is not UTF-8: {e}")))?;
     if let Ok(BotErrorResponse { error }) = serde_json::from_str(text) {
         return Err(Fault::new(FaultKind::BotError, error));
     }
@@ -302,6 +371,9 @@ impl<G: Game> Player<G> for WasmBot {
 
     fn last_call(&mut self) -> CallReport {
         let log = std::mem::take(&mut self.store.data_mut().log);
-        CallReport { fuel: std::mem::take(&mut self.last.fuel), log }
+        CallReport {
+            fuel: std::mem::take(&mut self.last.fuel),
+            log,
+        }
     }
 }

@@ -39,7 +39,8 @@ impl ModuleCache {
         // upgrade is just a cache miss.
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
-        self.dir.join(format!("{sha256}-{:016x}.cwasm", hasher.finish()))
+        self.dir
+            .join(format!("{sha256}-{:016x}.cwasm", hasher.finish()))
     }
 
     /// A previously compiled module, if the cache holds a usable one.

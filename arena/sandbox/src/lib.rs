@@ -84,7 +84,10 @@ pub struct Sandbox {
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Sandbox").field("limits", &self.limits).field("cache", &self.cache).finish()
+        f.debug_struct("Sandbox")
+            .field("limits", &self.limits)
+            .field("cache", &self.cache)
+            .finish()
     }
 }
 
@@ -119,7 +122,13 @@ impl Sandbox {
                 }
             })
             .map_err(|e| SetupError(format!("cannot start the epoch thread: {e}")))?;
-        Ok(Sandbox { engine, limits, cache, linker, ticker_stop })
+        Ok(Sandbox {
+            engine,
+            limits,
+            cache,
+            linker,
+            ticker_stop,
+        })
     }
 
     /// The limits every bot of this sandbox runs under.

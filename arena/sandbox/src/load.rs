@@ -1,7 +1,7 @@
 //! Loading a bot: read, check size, compile (or take from the cache), validate the ABI.
 
-use crate::bot::{BotState, WasmBot};
 use crate::Sandbox;
+use crate::bot::{BotState, WasmBot};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -89,7 +89,10 @@ pub struct LoadedBot {
 
 impl std::fmt::Debug for LoadedBot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LoadedBot").field("name", &self.name).field("info", &self.info).finish()
+        f.debug_struct("LoadedBot")
+            .field("name", &self.name)
+            .field("info", &self.info)
+            .finish()
     }
 }
 
@@ -120,9 +123,14 @@ const REQUIRED_FUNCS: &[(&str, &[ValType], &[ValType])] = &[
 impl Sandbox {
     /// Load a bot from a `.wasm` or `.wat` file; its name is the file stem.
     pub fn load(&self, path: &Path) -> Result<LoadedBot, LoadError> {
-        let bytes = std::fs::read(path)
-            .map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
-        let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
         self.load_bytes(&name, &bytes)
     }
 
@@ -130,18 +138,28 @@ impl Sandbox {
     pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<LoadedBot, LoadError> {
         let bot = name.to_owned();
         if bytes.len() > self.limits.module_bytes {
-            return Err(LoadError::TooLarge { bot, size: bytes.len(), limit: self.limits.module_bytes });
+            return Err(LoadError::TooLarge {
+                bot,
+                size: bytes.len(),
+                limit: self.limits.module_bytes,
+            });
         }
         let sha256 = hex::encode(Sha256::digest(bytes));
         let started = Instant::now();
-        let cached = self.cache.as_ref().and_then(|cache| cache.get(&self.engine, &sha256));
+        let cached = self
+            .cache
+            .as_ref()
+            .and_then(|cache| cache.get(&self.engine, &sha256));
         let from_cache = cached.is_some();
         let module = match cached {
             Some(module) => module,
             None => {
                 let binary = to_binary(&bot, bytes)?;
-                let module = Module::new(&self.engine, &*binary)
-                    .map_err(|e| LoadError::Invalid { bot: bot.clone(), detail: format!("{e:#}") })?;
+                let module =
+                    Module::new(&self.engine, &*binary).map_err(|e| LoadError::Invalid {
+                        bot: bot.clone(),
+                        detail: format!("{e:#}"),
+                    })?;
                 module
             }
         };
@@ -153,11 +171,17 @@ impl Sandbox {
         let pre = self
             .linker
             .instantiate_pre(&module)
-            .map_err(|e| LoadError::Abi { bot: bot.clone(), detail: format!("{e:#}") })?;
+            .map_err(|e| LoadError::Abi {
+                bot: bot.clone(),
+                detail: format!("{e:#}"),
+            })?;
         let info = ModuleInfo {
             size: bytes.len(),
             sha256,
-            exports: module.exports().map(|e| format!("{}: {}", e.name(), describe(&e.ty()))).collect(),
+            exports: module
+                .exports()
+                .map(|e| format!("{}: {}", e.name(), describe(&e.ty())))
+                .collect(),
             imports: module
                 .imports()
                 .map(|i| format!("{}::{}: {}", i.module(), i.name(), describe(&i.ty())))
@@ -166,7 +190,11 @@ impl Sandbox {
             load_time,
             from_cache,
         };
-        Ok(LoadedBot { name: bot, info, pre })
+        Ok(LoadedBot {
+            name: bot,
+            info,
+            pre,
+        })
     }
 }
 
@@ -174,34 +202,56 @@ fn to_binary<'a>(bot: &str, bytes: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]
     if bytes.starts_with(b"\0asm") {
         return Ok(bytes.into());
     }
-    let not_wasm = |detail: String| LoadError::NotWasm { bot: bot.to_owned(), detail };
+    let not_wasm = |detail: String| LoadError::NotWasm {
+        bot: bot.to_owned(),
+        detail,
+    };
     let text = std::str::from_utf8(bytes).map_err(|_| not_wasm("the file is binary".into()))?;
-    wat::parse_str(text).map(Into::into).map_err(|e| not_wasm(e.to_string()))
+    wat::parse_str(text)
+        .map(Into::into)
+        .map_err(|e| not_wasm(e.to_string()))
 }
 
 /// Check imports, exports and memory against the ABI; returns the initial memory size.
 fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, LoadError> {
-    let abi = |detail: String| LoadError::Abi { bot: bot.to_owned(), detail };
+    let abi = |detail: String| LoadError::Abi {
+        bot: bot.to_owned(),
+        detail,
+    };
     for import in module.imports() {
         let allowed = import.module() == "arena"
             && import.name() == "log"
             && matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, &[ValType::I32, ValType::I32], &[]));
         if !allowed {
-            return Err(abi(format!(
-                "imports {}::{} ({}); bots may import only arena::log (func (param i32 i32))",
-                import.module(),
-                import.name(),
-                describe(&import.ty())
-            )));
+            let detail = if import.module() == "arena" && import.name() == "log" {
+                format!(
+                    "imports arena::log as {}; it must be (func (param i32 i32))",
+                    describe(&import.ty())
+                )
+            } else {
+                format!(
+                    "imports {}::{}; bots may import only arena::log",
+                    import.module(),
+                    import.name()
+                )
+            };
+            return Err(abi(detail));
         }
     }
     let memory = match module.get_export("memory") {
         Some(ExternType::Memory(memory)) => memory,
-        Some(other) => return Err(abi(format!("export `memory` is a {}, expected a memory", describe(&other)))),
+        Some(other) => {
+            return Err(abi(format!(
+                "export `memory` is a {}, expected a memory",
+                describe(&other)
+            )));
+        }
         None => return Err(abi("missing export `memory`".into())),
     };
     if memory.is_64() || memory.is_shared() {
-        return Err(abi("export `memory` must be a 32-bit, unshared memory".into()));
+        return Err(abi(
+            "export `memory` must be a 32-bit, unshared memory".into()
+        ));
     }
     let initial_memory = memory.minimum().saturating_mul(memory.page_size());
     if initial_memory > memory_limit as u64 {
@@ -216,7 +266,10 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
         match module.get_export(name) {
             Some(ExternType::Func(f)) if same_signature(&f, params, results) => {}
             Some(other) => {
-                return Err(abi(format!("export `{name}` is {}, expected {expected}", describe(&other))));
+                return Err(abi(format!(
+                    "export `{name}` is {}, expected {expected}",
+                    describe(&other)
+                )));
             }
             None => return Err(abi(format!("missing export `{name}` {expected}"))),
         }
@@ -233,7 +286,13 @@ fn same_signature(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool
 }
 
 fn signature(params: &[ValType], results: &[ValType]) -> String {
-    let list = |types: &[ValType]| types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
+    let list = |types: &[ValType]| {
+        types
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut out = "(func".to_owned();
     if !params.is_empty() {
         out += &format!(" (param {})", list(params));
@@ -246,9 +305,10 @@ fn signature(params: &[ValType], results: &[ValType]) -> String {
 
 fn describe(ty: &ExternType) -> String {
     match ty {
-        ExternType::Func(f) => {
-            signature(&f.params().collect::<Vec<_>>(), &f.results().collect::<Vec<_>>())
-        }
+        ExternType::Func(f) => signature(
+            &f.params().collect::<Vec<_>>(),
+            &f.results().collect::<Vec<_>>(),
+        ),
         ExternType::Memory(m) => format!("(memory {} pages)", m.minimum()),
         ExternType::Table(t) => format!("(table {})", t.minimum()),
         ExternType::Global(g) => format!("(global {})", g.content()),

@@ -76,10 +76,12 @@ impl BotSpec {
     pub fn short_name(&self) -> String {
         match self {
             BotSpec::Builtin(name) => format!("builtin:{name}"),
-            BotSpec::Module(path) | BotSpec::Crate(path) => path
-                .file_stem()
-                .or_else(|| path.file_name())
-                .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned()),
+            BotSpec::Module(path) | BotSpec::Crate(path) => {
+                path.file_stem().or_else(|| path.file_name()).map_or_else(
+                    || path.display().to_string(),
+                    |s| s.to_string_lossy().into_owned(),
+                )
+            }
         }
     }
 }
@@ -108,7 +110,9 @@ impl Contestant {
 
     /// Check that a built-in exists for `mode` (modules are checked when they start).
     pub fn check_mode(&self, mode: Mode) -> Result<(), BotError> {
-        let Contestant::Builtin(name) = self else { return Ok(()) };
+        let Contestant::Builtin(name) = self else {
+            return Ok(());
+        };
         let known = crate::game::builtins_of(mode);
         if known.iter().any(|b| b.name == name) {
             return Ok(());
@@ -131,10 +135,16 @@ impl Contestant {
 
 /// Build a bot crate for wasm32-unknown-unknown (release) and return the module's path.
 pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
-    let fail = |detail: String| BotError::Build { dir: dir.display().to_string(), detail };
+    let fail = |detail: String| BotError::Build {
+        dir: dir.display().to_string(),
+        detail,
+    };
     let manifest = dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
-    let table: toml::Table = text.parse().map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| fail(format!("{}: {e}", manifest.display())))?;
     let package = table
         .get("lib")
         .and_then(|lib| lib.get("name"))
@@ -142,27 +152,58 @@ pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
         .and_then(|n| n.as_str())
         .ok_or_else(|| fail(format!("{}: no [package] name", manifest.display())))?
         .replace('-', "_");
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["build", "--release", "--target", "wasm32-unknown-unknown", "--message-format", "short"])
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .output()
-        .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
-    if !output.status.success() {
-        return Err(fail(String::from_utf8_lossy(&output.stderr).trim().to_owned()));
-    }
-    let metadata = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let metadata = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--no-deps"])
         .arg("--manifest-path")
         .arg(&manifest)
         .output()
         .map_err(|e| fail(format!("cannot run cargo metadata: {e}")))?;
+    if !metadata.status.success() {
+        return Err(fail(
+            String::from_utf8_lossy(&metadata.stderr).trim().to_owned(),
+        ));
+    }
     let meta: serde_json::Value = serde_json::from_slice(&metadata.stdout)
         .map_err(|e| fail(format!("cannot read cargo metadata: {e}")))?;
-    let target_dir = meta["target_directory"].as_str().ok_or_else(|| fail("cargo metadata has no target_directory".into()))?;
-    let wasm = Path::new(target_dir).join("wasm32-unknown-unknown/release").join(format!("{package}.wasm"));
+    let target_dir = meta["target_directory"]
+        .as_str()
+        .ok_or_else(|| fail("cargo metadata has no target_directory".into()))?;
+    // A target directory of its own, so the build never waits for a cargo that is
+    // running the arena itself.
+    let target_dir = Path::new(target_dir).join("arena-bots");
+    tracing::info!(dir = %dir.display(), "building bot crate for wasm32-unknown-unknown");
+    let output = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--message-format",
+            "short",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
+    if !output.status.success() {
+        return Err(fail(
+            String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        ));
+    }
+    let wasm = target_dir
+        .join("wasm32-unknown-unknown/release")
+        .join(format!("{package}.wasm"));
     if !wasm.is_file() {
-        return Err(fail(format!("built, but {} is missing (is it a cdylib?)", wasm.display())));
+        return Err(fail(format!(
+            "built, but {} is missing (is it a cdylib?)",
+            wasm.display()
+        )));
     }
     Ok(wasm)
 }

@@ -7,7 +7,7 @@
 use crate::bots::Contestant;
 use arena_builtins::{BuiltinInfo, Builtins};
 use arena_engine::replay::{self, BotInfo, Replay};
-use arena_engine::{run_match, MatchConfig, NativePlayer, Outcome, Player, Ruleset};
+use arena_engine::{MatchConfig, NativePlayer, Outcome, Player, Ruleset, run_match};
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 
@@ -77,7 +77,10 @@ pub enum GameError {
 
 /// Parse and validate a rules configuration for `mode`; `null` means the defaults.
 pub fn parse_rules<G: Ruleset>(rules: &serde_json::Value) -> Result<G::Rules, GameError> {
-    let fail = |detail: String| GameError::Rules { mode: G::MODE, detail };
+    let fail = |detail: String| GameError::Rules {
+        mode: G::MODE,
+        detail,
+    };
     let parsed: G::Rules = if rules.is_null() {
         G::Rules::default()
     } else {
@@ -127,7 +130,11 @@ fn play_typed<G: Ruleset + Builtins>(
     let rules = parse_rules::<G>(&spec.rules)?;
     let mut seat0 = player::<G>(contestants[0], sandbox)?;
     let mut seat1 = player::<G>(contestants[1], sandbox)?;
-    let config = MatchConfig { rules, seed: spec.seed, max_faults: spec.max_faults };
+    let config = MatchConfig {
+        rules,
+        seed: spec.seed,
+        max_faults: spec.max_faults,
+    };
     let mut record = run_match(&config, [seat0.as_mut(), seat1.as_mut()]);
     let replay = want_replay.then(|| {
         record.replay.bots = [0, 1].map(|seat| BotInfo {
@@ -136,7 +143,10 @@ fn play_typed<G: Ruleset + Builtins>(
         });
         serde_json::to_value(&record.replay).expect("replays serialize")
     });
-    Ok(GameResult { outcome: record.outcome, replay })
+    Ok(GameResult {
+        outcome: record.outcome,
+        replay,
+    })
 }
 
 /// A replay file that cannot be read.
@@ -155,7 +165,10 @@ fn parse_replay<G: Ruleset>(json: &serde_json::Value) -> Result<Replay<G>, Repla
 }
 
 fn mode_of(json: &serde_json::Value) -> Result<Mode, ReplayError> {
-    let mode = json.get("mode").and_then(|m| m.as_str()).ok_or_else(|| ReplayError::Format("no `mode` field".into()))?;
+    let mode = json
+        .get("mode")
+        .and_then(|m| m.as_str())
+        .ok_or_else(|| ReplayError::Format("no `mode` field".into()))?;
     mode.parse().map_err(ReplayError::Format)
 }
 
@@ -191,9 +204,17 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                 events.push(event.clone());
             }
             Entry::Rejected { seat, turn, reason } => {
-                frames.push(format!("turn {turn}: seat {seat}'s answer rejected: {reason}"));
+                frames.push(format!(
+                    "turn {turn}: seat {seat}'s answer rejected: {reason}"
+                ));
             }
-            Entry::Answer { seat, turn, answer, log, .. } => {
+            Entry::Answer {
+                seat,
+                turn,
+                answer,
+                log,
+                ..
+            } => {
                 if let arena_engine::Answer::Fault(fault) = answer {
                     frames.push(format!("turn {turn}: seat {seat} faulted: {fault}"));
                 }
@@ -201,7 +222,9 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                     frames.push(format!("turn {turn}: seat {seat} logs: {log}"));
                 }
                 if pictures {
-                    if let Some(picture) = replay.initial.as_ref().and_then(|i| G::picture(i, &events)) {
+                    if let Some(picture) =
+                        replay.initial.as_ref().and_then(|i| G::picture(i, &events))
+                    {
                         frames.push(picture);
                     }
                 }
@@ -210,7 +233,11 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
     }
     let outcome = &replay.outcome;
     frames.push(match outcome.winner {
-        Some(seat) => format!("winner: seat {seat} ({}) — {}", replay.bots[usize::from(seat)].name, outcome.reason),
+        Some(seat) => format!(
+            "winner: seat {seat} ({}) — {}",
+            replay.bots[usize::from(seat)].name,
+            outcome.reason
+        ),
         None => format!("draw — {}", outcome.reason),
     });
     frames

@@ -3,9 +3,26 @@
 //! Everything above a single match and below the command line:
 //! - [`bots`]: what a bot spec (`builtin:NAME`, a `.wasm`/`.wat` file, a bot crate) names,
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
-//! - [`game`]: play one game of any mode between two contestants, verify and render replays.
+//! - [`game`]: play one game of any mode between two contestants, verify and render replays;
+//! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
+//!   resumable, shardable runs; [`results`]: the append-only results log and merging;
+//! - [`ratings`]: Bradley–Terry Elo with error bars; [`report`]: standings and statistics.
+//!
+//! ```no_run
+//! use arena_tournament::{config::Tournament, plan::plan};
+//! let tournament = Tournament::load("tournaments/demo.toml".as_ref())?;
+//! let plan = plan(&tournament);
+//! println!("{} games", plan.games.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod bots;
+pub mod config;
 pub mod game;
+pub mod plan;
+pub mod ratings;
+pub mod report;
+pub mod results;
+pub mod run;
 
 pub use arena_engine::Outcome;

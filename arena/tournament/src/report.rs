@@ -1,0 +1,531 @@
+//! Reports: standings (W/D/L, points, score, Bradley–Terry Elo with 95% error bars,
+//! likelihood of superiority over the next bot), the pairwise results matrix, per-bot
+//! statistics (totals and per-game averages) and faults — overall and per mode — rendered
+//! as a terminal table, JSON, CSV or Markdown.
+
+use crate::ratings::{self, GameScore};
+use crate::results::GameLine;
+use arena_sdk::Mode;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One bot's line in a standings table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// The bot.
+    pub bot: String,
+    /// Games played.
+    pub games: u32,
+    /// Wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Points: 1 a win, ½ a draw.
+    pub points: f64,
+    /// Points per game, in percent.
+    pub score_pct: f64,
+    /// Bradley–Terry rating on the Elo scale (average 1500).
+    pub elo: f64,
+    /// ± 95% error bar of `elo`, when the bot's games allow one.
+    pub elo_ci95: Option<f64>,
+    /// Likelihood that this bot is stronger than the next one in the table.
+    pub los_next: Option<f64>,
+    /// Faults of any kind.
+    pub faults: u32,
+    /// Faults that were out-of-fuel or wall-clock timeouts.
+    pub timeouts: u32,
+    /// Games forfeited by faulting too often.
+    pub forfeits: u32,
+    /// Answers the rules rejected.
+    pub invalid_actions: u32,
+}
+
+/// A results matrix cell: the row bot's points and games against the column bot.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cell {
+    /// Points of the row bot.
+    pub points: f64,
+    /// Games between the two.
+    pub games: u32,
+    /// Wins of the row bot.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses of the row bot.
+    pub losses: u32,
+}
+
+/// Per-bot statistics of one mode.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatRow {
+    /// The bot.
+    pub bot: String,
+    /// Games in the mode.
+    pub games: u32,
+    /// Totals by statistic.
+    pub totals: BTreeMap<String, i64>,
+}
+
+/// Standings of one scope (overall or one mode).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standings {
+    /// `overall` or the mode's name.
+    pub scope: String,
+    /// Rows, best first.
+    pub rows: Vec<Row>,
+    /// `matrix[i][j]`: row `rows[i]` against `rows[j]`.
+    pub matrix: Vec<Vec<Option<Cell>>>,
+    /// Per-bot statistics (per mode only).
+    pub stats: Vec<StatRow>,
+}
+
+/// A whole report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The tournament.
+    pub name: String,
+    /// Games in the plan (or shard).
+    pub planned: usize,
+    /// Games with results.
+    pub played: usize,
+    /// Planned games without results.
+    pub missing: Vec<u32>,
+    /// All modes together.
+    pub overall: Standings,
+    /// Each mode.
+    pub modes: Vec<Standings>,
+}
+
+/// Build a report from finished games.
+pub fn build(name: &str, planned: &[u32], games: &[GameLine]) -> Report {
+    let have: std::collections::BTreeSet<u32> = games.iter().map(|g| g.game).collect();
+    let missing = planned
+        .iter()
+        .copied()
+        .filter(|g| !have.contains(g))
+        .collect();
+    let modes: std::collections::BTreeSet<Mode> = games.iter().map(|g| g.mode).collect();
+    Report {
+        name: name.to_owned(),
+        planned: planned.len(),
+        played: games.len(),
+        missing,
+        overall: standings("overall", games.iter(), false),
+        modes: modes
+            .into_iter()
+            .map(|mode| standings(mode.name(), games.iter().filter(|g| g.mode == mode), true))
+            .collect(),
+    }
+}
+
+fn standings<'a>(
+    scope: &str,
+    games: impl Iterator<Item = &'a GameLine> + Clone,
+    with_stats: bool,
+) -> Standings {
+    let mut names: Vec<String> = games.clone().flat_map(|g| g.bots.iter().cloned()).collect();
+    names.sort();
+    names.dedup();
+    let index = |name: &str| {
+        names
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .expect("collected above")
+    };
+    let n = names.len();
+    let mut rows: Vec<Row> = names
+        .iter()
+        .map(|bot| Row {
+            bot: bot.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points: 0.0,
+            score_pct: 0.0,
+            elo: 0.0,
+            elo_ci95: None,
+            los_next: None,
+            faults: 0,
+            timeouts: 0,
+            forfeits: 0,
+            invalid_actions: 0,
+        })
+        .collect();
+    let mut matrix = vec![vec![None::<Cell>; n]; n];
+    let mut stats: Vec<StatRow> = names
+        .iter()
+        .map(|bot| StatRow {
+            bot: bot.clone(),
+            games: 0,
+            totals: BTreeMap::new(),
+        })
+        .collect();
+    let mut scores = Vec::new();
+    for game in games {
+        let ids = [index(&game.bots[0]), index(&game.bots[1])];
+        scores.push(GameScore {
+            a: ids[0],
+            b: ids[1],
+            score_a: game.score(0),
+        });
+        for seat in 0..2 {
+            let (me, other) = (ids[seat], ids[1 - seat]);
+            let score = game.score(seat);
+            let outcome = &game.seats[seat];
+            let row = &mut rows[me];
+            row.games += 1;
+            row.points += score;
+            match score {
+                s if s == 1.0 => row.wins += 1,
+                s if s == 0.0 => row.losses += 1,
+                _ => row.draws += 1,
+            }
+            row.faults += outcome.faults;
+            row.timeouts += ["out_of_fuel", "timeout"]
+                .iter()
+                .filter_map(|k| outcome.fault_kinds.get(*k))
+                .sum::<u32>();
+            row.forfeits += u32::from(outcome.forfeited);
+            row.invalid_actions += outcome.invalid_actions;
+            let cell = matrix[me][other].get_or_insert(Cell {
+                points: 0.0,
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+            });
+            cell.points += score;
+            cell.games += 1;
+            match score {
+                s if s == 1.0 => cell.wins += 1,
+                s if s == 0.0 => cell.losses += 1,
+                _ => cell.draws += 1,
+            }
+            if with_stats {
+                let stat = &mut stats[me];
+                stat.games += 1;
+                for (key, value) in &outcome.stats {
+                    *stat.totals.entry(key.clone()).or_default() += value;
+                }
+            }
+        }
+    }
+    let fit = ratings::fit(n, &scores);
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.score_pct = if row.games == 0 {
+            0.0
+        } else {
+            100.0 * row.points / f64::from(row.games)
+        };
+        row.elo = fit.elo[i];
+        row.elo_ci95 = fit.ci95[i];
+    }
+    // Best first: rating, then points, then name (stable and total).
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        rows[b]
+            .elo
+            .total_cmp(&rows[a].elo)
+            .then(rows[b].points.total_cmp(&rows[a].points))
+            .then(rows[a].bot.cmp(&rows[b].bot))
+    });
+    for pos in 0..order.len().saturating_sub(1) {
+        let (a, b) = (order[pos], order[pos + 1]);
+        // Head-to-head decisive games are the direct evidence; without any, use all games
+        // (wins and losses against everyone) as the cruder evidence.
+        let (wins, losses) = matrix[a][b].map_or((0, 0), |c| (c.wins, c.losses));
+        rows[a].los_next = Some(if wins + losses > 0 {
+            ratings::likelihood_of_superiority(f64::from(wins), f64::from(losses))
+        } else {
+            let w = f64::from(rows[a].wins) + f64::from(rows[b].losses);
+            let l = f64::from(rows[a].losses) + f64::from(rows[b].wins);
+            ratings::likelihood_of_superiority(w, l)
+        });
+    }
+    let rows_sorted = order.iter().map(|&i| rows[i].clone()).collect();
+    let matrix_sorted = order
+        .iter()
+        .map(|&i| order.iter().map(|&j| matrix[i][j]).collect())
+        .collect();
+    let stats_sorted = if with_stats {
+        order.iter().map(|&i| stats[i].clone()).collect()
+    } else {
+        Vec::new()
+    };
+    Standings {
+        scope: scope.to_owned(),
+        rows: rows_sorted,
+        matrix: matrix_sorted,
+        stats: stats_sorted,
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text tables.
+    Table,
+    /// JSON.
+    Json,
+    /// CSV: one row per bot and scope, statistics as per-game averages.
+    Csv,
+    /// Markdown tables.
+    Markdown,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            "md" | "markdown" => Ok(Format::Markdown),
+            _ => Err(format!("unknown format `{s}`; use table, json, csv or md")),
+        }
+    }
+}
+
+/// Render a report.
+pub fn render(report: &Report, format: Format) -> String {
+    match format {
+        Format::Json => serde_json::to_string_pretty(report).expect("reports serialize") + "\n",
+        Format::Csv => csv(report),
+        Format::Table => tables(report, false),
+        Format::Markdown => tables(report, true),
+    }
+}
+
+fn elo_text(row: &Row) -> (String, String) {
+    (
+        format!("{:.0}", row.elo),
+        row.elo_ci95
+            .map_or("—".to_owned(), |ci| format!("±{ci:.0}")),
+    )
+}
+
+fn tables(report: &Report, markdown: bool) -> String {
+    let mut out = String::new();
+    let heading = |out: &mut String, text: &str| {
+        if markdown {
+            *out += &format!("\n## {text}\n\n");
+        } else {
+            *out += &format!("\n{text}\n");
+        }
+    };
+    if markdown {
+        out += &format!("# {}\n", report.name);
+    } else {
+        out += &format!("tournament {}\n", report.name);
+    }
+    out += &format!("\n{} of {} games played", report.played, report.planned);
+    if !report.missing.is_empty() {
+        out += &format!("; {} missing", report.missing.len());
+    }
+    out.push('\n');
+    for standings in std::iter::once(&report.overall).chain(&report.modes) {
+        heading(&mut out, &format!("standings — {}", standings.scope));
+        let mut rows = vec![
+            [
+                "#", "bot", "games", "W", "D", "L", "points", "score", "Elo", "95%", "LOS next",
+                "faults", "timeouts", "forfeits", "invalid",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+        ];
+        for (i, row) in standings.rows.iter().enumerate() {
+            let (elo, ci) = elo_text(row);
+            rows.push(vec![
+                (i + 1).to_string(),
+                row.bot.clone(),
+                row.games.to_string(),
+                row.wins.to_string(),
+                row.draws.to_string(),
+                row.losses.to_string(),
+                format!("{:.1}", row.points),
+                format!("{:.1}%", row.score_pct),
+                elo,
+                ci,
+                row.los_next
+                    .map_or(String::new(), |l| format!("{:.1}%", 100.0 * l)),
+                row.faults.to_string(),
+                row.timeouts.to_string(),
+                row.forfeits.to_string(),
+                row.invalid_actions.to_string(),
+            ]);
+        }
+        out += &grid(&rows, markdown);
+        heading(
+            &mut out,
+            &format!(
+                "results matrix — {} (row's points / games against column)",
+                standings.scope
+            ),
+        );
+        let mut rows = vec![
+            std::iter::once(String::new())
+                .chain((1..=standings.rows.len()).map(|i| format!("#{i}")))
+                .collect(),
+        ];
+        for (i, row) in standings.rows.iter().enumerate() {
+            let mut line = vec![format!("#{} {}", i + 1, row.bot)];
+            for cell in &standings.matrix[i] {
+                line.push(cell.map_or("·".to_owned(), |c| format!("{}/{}", c.points, c.games)));
+            }
+            rows.push(line);
+        }
+        out += &grid(&rows, markdown);
+        if !standings.stats.is_empty() {
+            let keys: Vec<String> = standings
+                .stats
+                .iter()
+                .flat_map(|s| s.totals.keys().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            heading(
+                &mut out,
+                &format!("statistics — {} (total, per game)", standings.scope),
+            );
+            let mut rows = vec![
+                std::iter::once("bot".to_owned())
+                    .chain(keys.iter().cloned())
+                    .collect::<Vec<_>>(),
+            ];
+            for stat in &standings.stats {
+                let mut line = vec![stat.bot.clone()];
+                for key in &keys {
+                    let total = stat.totals.get(key).copied().unwrap_or(0);
+                    let avg = if stat.games == 0 {
+                        0.0
+                    } else {
+                        total as f64 / f64::from(stat.games)
+                    };
+                    line.push(format!("{total} ({avg:.1})"));
+                }
+                rows.push(line);
+            }
+            out += &grid(&rows, markdown);
+        }
+    }
+    out
+}
+
+/// Aligned text, or a Markdown table. The first row is the header; columns after the first
+/// two are right-aligned.
+pub fn grid(rows: &[Vec<String>], markdown: bool) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = (0..columns)
+            .map(|c| {
+                let cell = row.get(c).map_or("", String::as_str);
+                if c < 2 {
+                    format!("{cell:<w$}", w = widths[c])
+                } else {
+                    format!("{cell:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        if markdown {
+            out += &format!("| {} |\n", cells.join(" | "));
+            if i == 0 {
+                out += &format!(
+                    "|{}|\n",
+                    widths
+                        .iter()
+                        .enumerate()
+                        .map(|(c, w)| if c < 2 {
+                            format!(":{}-", "-".repeat(*w))
+                        } else {
+                            format!("-{}:", "-".repeat(*w))
+                        })
+                        .collect::<Vec<_>>()
+                        .join("|")
+                );
+            }
+        } else {
+            out += cells.join("  ").trim_end();
+            out.push('\n');
+            if i == 0 {
+                out += &widths
+                    .iter()
+                    .map(|w| "-".repeat(*w))
+                    .collect::<Vec<_>>()
+                    .join("  ");
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn csv(report: &Report) -> String {
+    let keys: Vec<String> = report
+        .modes
+        .iter()
+        .flat_map(|m| m.stats.iter().flat_map(|s| s.totals.keys().cloned()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut out = String::from(
+        "scope,rank,bot,games,wins,draws,losses,points,score_pct,elo,elo_ci95,los_next,faults,timeouts,forfeits,invalid_actions",
+    );
+    for key in &keys {
+        out += &format!(",avg_{key}");
+    }
+    out.push('\n');
+    for standings in std::iter::once(&report.overall).chain(&report.modes) {
+        for (i, row) in standings.rows.iter().enumerate() {
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{:.2},{:.1},{},{},{},{},{},{}",
+                standings.scope,
+                i + 1,
+                csv_field(&row.bot),
+                row.games,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.points,
+                row.score_pct,
+                row.elo,
+                row.elo_ci95.map_or(String::new(), |c| format!("{c:.1}")),
+                row.los_next.map_or(String::new(), |l| format!("{l:.4}")),
+                row.faults,
+                row.timeouts,
+                row.forfeits,
+                row.invalid_actions
+            );
+            let stat = standings.stats.iter().find(|s| s.bot == row.bot);
+            for key in &keys {
+                out.push(',');
+                if let Some(stat) = stat.filter(|s| s.games > 0) {
+                    if let Some(total) = stat.totals.get(key) {
+                        out += &format!("{:.3}", *total as f64 / f64::from(stat.games));
+                    }
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}

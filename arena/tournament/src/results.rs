@@ -1,0 +1,236 @@
+//! The results log: one JSON line per finished game, appended and flushed as games end.
+//! A line holds nothing that depends on timing, so the log sorted by game index is
+//! byte-identical whatever the concurrency or sharding.
+
+use crate::plan::Plan;
+use arena_engine::SeatOutcome;
+use arena_sdk::Mode;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    /// The plan this game belongs to.
+    pub fingerprint: String,
+    /// The game index in the plan.
+    pub game: u32,
+    /// The mode.
+    pub mode: Mode,
+    /// The game seed.
+    pub seed: u64,
+    /// Bot names in seat order.
+    pub bots: [String; 2],
+    /// Module hashes in seat order (wasm bots).
+    pub sha256: [Option<String>; 2],
+    /// The winning seat; `null` is a draw.
+    pub winner: Option<u8>,
+    /// Why the game ended.
+    pub reason: String,
+    /// The game's turn counter at the end.
+    pub turns: u32,
+    /// Per seat: statistics, faults, invalid actions, fuel, forfeit.
+    pub seats: [SeatOutcome; 2],
+}
+
+impl GameLine {
+    /// The score of seat `seat`: 1 win, ½ draw, 0 loss.
+    pub fn score(&self, seat: usize) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) if usize::from(w) == seat => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+}
+
+/// Reading or writing results failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// I/O on a results file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A results directory belongs to another plan.
+    #[error("{path}: {message}")]
+    Mismatch {
+        /// The file.
+        path: String,
+        /// What differs.
+        message: String,
+    },
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> ResultsError + '_ {
+    move |source| ResultsError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// The saved plan of a results directory (`plan.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedPlan {
+    /// The tournament's name.
+    pub name: String,
+    /// Bot names, by index.
+    pub bots: Vec<String>,
+    /// The plan.
+    pub plan: Plan,
+}
+
+/// Write `plan.json` into `dir`, or check that the one there is the same plan.
+pub fn save_or_check_plan(dir: &Path, saved: &SavedPlan) -> Result<(), ResultsError> {
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let path = dir.join("plan.json");
+    if path.exists() {
+        let existing = read_plan(dir)?;
+        if existing.plan.fingerprint != saved.plan.fingerprint {
+            return Err(ResultsError::Mismatch {
+                path: path.display().to_string(),
+                message: format!(
+                    "this directory holds results of another plan (fingerprint {}…, this tournament is {}…); use another --out directory",
+                    &existing.plan.fingerprint[..12],
+                    &saved.plan.fingerprint[..12]
+                ),
+            });
+        }
+        return Ok(());
+    }
+    let mut tmp = tempfile_in(dir)?;
+    serde_json::to_writer_pretty(&mut tmp.1, saved).expect("plans serialize");
+    tmp.1.flush().map_err(io(&tmp.0))?;
+    std::fs::rename(&tmp.0, &path).map_err(io(&path))
+}
+
+fn tempfile_in(dir: &Path) -> Result<(PathBuf, std::fs::File), ResultsError> {
+    let path = dir.join(format!(".plan.{}.tmp", std::process::id()));
+    let file = std::fs::File::create(&path).map_err(io(&path))?;
+    Ok((path, file))
+}
+
+/// Read `plan.json` of a results directory.
+pub fn read_plan(dir: &Path) -> Result<SavedPlan, ResultsError> {
+    let path = dir.join("plan.json");
+    let bytes = std::fs::read(&path).map_err(io(&path))?;
+    serde_json::from_slice(&bytes).map_err(|e| ResultsError::Mismatch {
+        path: path.display().to_string(),
+        message: format!("not a plan file: {e}"),
+    })
+}
+
+/// The results files of a directory (`results*.jsonl`), sorted by name.
+pub fn result_files(dir: &Path) -> Result<Vec<PathBuf>, ResultsError> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let path = entry.map_err(io(dir))?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.starts_with("results") && name.ends_with(".jsonl") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Every complete line of the results files in `dir` that belongs to `fingerprint`, by
+/// game index. A torn last line (a run killed mid-write) is skipped; a game recorded twice
+/// must be recorded identically.
+pub fn read_results(
+    dir: &Path,
+    fingerprint: &str,
+) -> Result<BTreeMap<u32, GameLine>, ResultsError> {
+    let mut games = BTreeMap::new();
+    for path in result_files(dir)? {
+        let file = std::fs::File::open(&path).map_err(io(&path))?;
+        for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(io(&path))?;
+            let Ok(game) = serde_json::from_str::<GameLine>(&line) else {
+                tracing::warn!(file = %path.display(), line = number + 1, "skipping an incomplete or unreadable results line");
+                continue;
+            };
+            if game.fingerprint != fingerprint {
+                return Err(ResultsError::Mismatch {
+                    path: format!("{}:{}", path.display(), number + 1),
+                    message: "a game of another plan (fingerprint differs)".into(),
+                });
+            }
+            if let Some(previous) = games.get(&game.game) {
+                if previous != &game {
+                    return Err(ResultsError::Mismatch {
+                        path: format!("{}:{}", path.display(), number + 1),
+                        message: format!(
+                            "game {} is recorded twice with different results",
+                            game.game
+                        ),
+                    });
+                }
+            }
+            games.insert(game.game, game);
+        }
+    }
+    Ok(games)
+}
+
+/// An append-only results file. Opening it cuts a torn last line, so appends always start
+/// on a fresh line.
+#[derive(Debug)]
+pub struct ResultsWriter {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl ResultsWriter {
+    /// Open (or create) `path` for appending.
+    pub fn open(path: &Path) -> Result<ResultsWriter, ResultsError> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(io(path))?;
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut text).map_err(io(path))?;
+        if !text.is_empty() && !text.ends_with(b"\n") {
+            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            tracing::warn!(file = %path.display(), "cutting a torn last line left by an interrupted run");
+            file.set_len(keep as u64).map_err(io(path))?;
+            file.seek(std::io::SeekFrom::End(0)).map_err(io(path))?;
+        }
+        Ok(ResultsWriter {
+            path: path.to_owned(),
+            file,
+        })
+    }
+
+    /// Append one game and flush it to the operating system.
+    pub fn append(&mut self, game: &GameLine) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_vec(game).expect("results serialize");
+        line.push(b'\n');
+        self.file.write_all(&line).map_err(io(&self.path))?;
+        self.file.flush().map_err(io(&self.path))
+    }
+}
+
+/// Write `games` (sorted by index) as a results file, replacing `path` atomically.
+pub fn write_sorted(path: &Path, games: &BTreeMap<u32, GameLine>) -> Result<(), ResultsError> {
+    let tmp = path.with_extension("jsonl.tmp");
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io(&tmp))?);
+        for game in games.values() {
+            serde_json::to_writer(&mut file, game).expect("results serialize");
+            file.write_all(b"\n").map_err(io(&tmp))?;
+        }
+        file.flush().map_err(io(&tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io(path))
+}

@@ -1,0 +1,281 @@
+//! Running a plan: bots compiled once, games in parallel, every finished game appended to
+//! the results log at once, finished games skipped on a re-run.
+
+use crate::bots::{BotError, Contestant};
+use crate::config::Tournament;
+use crate::game::{self, GameError, GameSpec};
+use crate::plan::{Plan, PlannedGame, Shard};
+use crate::results::{self, GameLine, ResultsError, ResultsWriter, SavedPlan};
+use arena_sandbox::{ModuleCache, Sandbox};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Parallel games.
+    pub jobs: usize,
+    /// Only this slice of the plan.
+    pub shard: Option<Shard>,
+    /// Also write each game's replay into `<out>/replays/`.
+    pub replays: bool,
+    /// The results directory.
+    pub out: PathBuf,
+    /// The module cache.
+    pub cache: Option<ModuleCache>,
+}
+
+/// Progress of a run, reported after every game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Games finished in this run.
+    pub done: usize,
+    /// Games this run has to play.
+    pub total: usize,
+    /// Games skipped because an earlier run finished them.
+    pub skipped: usize,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Games in this run's slice of the plan.
+    pub planned: usize,
+    /// Games finished earlier and skipped.
+    pub skipped: usize,
+    /// Games played now.
+    pub played: usize,
+    /// The results file written.
+    pub results_file: PathBuf,
+}
+
+/// A run that could not be completed; results written so far stay valid.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A bot cannot be used.
+    #[error("bot `{name}`: {source}")]
+    Bot {
+        /// The bot's name.
+        name: String,
+        /// Why.
+        source: BotError,
+    },
+    /// The results directory.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// A game could not be set up.
+    #[error("game {game}: {source}")]
+    Game {
+        /// The game index.
+        game: u32,
+        /// Why.
+        source: GameError,
+    },
+    /// The sandbox.
+    #[error(transparent)]
+    Sandbox(#[from] arena_sandbox::SetupError),
+}
+
+/// The results file of a run: one per shard, so shards on a shared disk never write the
+/// same file.
+pub fn results_file(out: &Path, shard: Option<Shard>) -> PathBuf {
+    match shard {
+        None => out.join("results.jsonl"),
+        Some(s) => out.join(format!("results-shard-{}-of-{}.jsonl", s.index, s.count)),
+    }
+}
+
+/// Resolve every bot once (building crates, compiling modules).
+pub fn contestants(
+    tournament: &Tournament,
+    sandbox: &Sandbox,
+) -> Result<Vec<Contestant>, RunError> {
+    tournament
+        .bots
+        .iter()
+        .map(|bot| {
+            tracing::info!(bot = %bot.name, spec = %bot.spec, "loading");
+            Contestant::resolve(&bot.spec, sandbox).map_err(|source| RunError::Bot {
+                name: bot.name.clone(),
+                source,
+            })
+        })
+        .collect()
+}
+
+/// Run (or resume) a tournament's plan, or one shard of it.
+pub fn run(
+    tournament: &Tournament,
+    plan: &Plan,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<RunSummary, RunError> {
+    let saved = SavedPlan {
+        name: tournament.name.clone(),
+        bots: tournament.bots.iter().map(|b| b.name.clone()).collect(),
+        plan: plan.clone(),
+    };
+    results::save_or_check_plan(&options.out, &saved)?;
+    let finished = results::read_results(&options.out, &plan.fingerprint)?;
+    let slice: Vec<&PlannedGame> = plan
+        .games
+        .iter()
+        .filter(|g| options.shard.is_none_or(|s| s.contains(g)))
+        .collect();
+    let todo: Vec<&PlannedGame> = slice
+        .iter()
+        .copied()
+        .filter(|g| !finished.contains_key(&g.game))
+        .collect();
+    let skipped = slice.len() - todo.len();
+    let results_file = results_file(&options.out, options.shard);
+    tracing::info!(planned = slice.len(), skipped, to_play = todo.len(), file = %results_file.display(), "starting");
+    progress(Progress {
+        done: 0,
+        total: todo.len(),
+        skipped,
+    });
+    if todo.is_empty() {
+        return Ok(RunSummary {
+            planned: slice.len(),
+            skipped,
+            played: 0,
+            results_file,
+        });
+    }
+
+    let sandbox = Sandbox::new(tournament.limits.limits(), options.cache.clone())?;
+    let contestants = contestants(tournament, &sandbox)?;
+    let mut writer = ResultsWriter::open(&results_file)?;
+    if options.replays {
+        let dir = options.out.join("replays");
+        std::fs::create_dir_all(&dir).map_err(|source| ResultsError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) =
+        mpsc::channel::<Result<(GameLine, Option<serde_json::Value>), RunError>>();
+    let jobs = options.jobs.clamp(1, todo.len());
+    let mut played = 0;
+    let outcome = std::thread::scope(|scope| -> Result<(), RunError> {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, todo, contestants, sandbox) = (&next, &todo, &contestants, &sandbox);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(game) = todo.get(i) else { break };
+                    let result = play_one(
+                        tournament,
+                        &plan.fingerprint,
+                        game,
+                        contestants,
+                        sandbox,
+                        options.replays,
+                    );
+                    let failed = result.is_err();
+                    if sender.send(result).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for result in receiver {
+            let (line, replay) = match result {
+                Ok(done) => done,
+                Err(error) => {
+                    // Stop handing out games; the workers finish the ones they hold.
+                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                    return Err(error);
+                }
+            };
+            writer.append(&line)?;
+            if let Some(replay) = replay {
+                let path = options
+                    .out
+                    .join("replays")
+                    .join(format!("game-{:06}.json", line.game));
+                let bytes = serde_json::to_vec(&replay).expect("replays serialize");
+                std::fs::write(&path, bytes).map_err(|source| ResultsError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+            }
+            played += 1;
+            tracing::debug!(game = line.game, mode = %line.mode, winner = ?line.winner, reason = %line.reason, "finished");
+            progress(Progress {
+                done: played,
+                total: todo.len(),
+                skipped,
+            });
+        }
+        Ok(())
+    });
+    outcome?;
+    Ok(RunSummary {
+        planned: slice.len(),
+        skipped,
+        played,
+        results_file,
+    })
+}
+
+fn play_one(
+    tournament: &Tournament,
+    fingerprint: &str,
+    game: &PlannedGame,
+    contestants: &[Contestant],
+    sandbox: &Sandbox,
+    want_replay: bool,
+) -> Result<(GameLine, Option<serde_json::Value>), RunError> {
+    let rules = tournament
+        .modes
+        .iter()
+        .find(|(m, _)| *m == game.mode)
+        .map(|(_, r)| r.clone())
+        .unwrap_or_default();
+    let spec = GameSpec {
+        mode: game.mode,
+        rules,
+        seed: game.seed,
+        max_faults: tournament.max_faults,
+    };
+    let [a, b] = game.seats;
+    let names = [
+        tournament.bots[a].name.as_str(),
+        tournament.bots[b].name.as_str(),
+    ];
+    let result = game::play(
+        &spec,
+        [&contestants[a], &contestants[b]],
+        names,
+        sandbox,
+        want_replay,
+    )
+    .map_err(|source| RunError::Game {
+        game: game.game,
+        source,
+    })?;
+    let outcome = result.outcome;
+    let line = GameLine {
+        fingerprint: fingerprint.to_owned(),
+        game: game.game,
+        mode: game.mode,
+        seed: game.seed,
+        bots: names.map(str::to_owned),
+        sha256: [
+            contestants[a].sha256().map(str::to_owned),
+            contestants[b].sha256().map(str::to_owned),
+        ],
+        winner: outcome.winner,
+        reason: outcome.reason,
+        turns: outcome.turns,
+        seats: outcome.seats,
+    };
+    Ok((line, result.replay))
+}
