@@ -155,12 +155,10 @@ impl Sandbox {
             Some(module) => module,
             None => {
                 let binary = to_binary(&bot, bytes)?;
-                let module =
-                    Module::new(&self.engine, &*binary).map_err(|e| LoadError::Invalid {
-                        bot: bot.clone(),
-                        detail: format!("{e:#}"),
-                    })?;
-                module
+                Module::new(&self.engine, &*binary).map_err(|e| LoadError::Invalid {
+                    bot: bot.clone(),
+                    detail: format!("{e:#}"),
+                })?
             }
         };
         let load_time = started.elapsed();

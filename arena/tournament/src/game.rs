@@ -84,7 +84,15 @@ pub fn parse_rules<G: Ruleset>(rules: &serde_json::Value) -> Result<G::Rules, Ga
     let parsed: G::Rules = if rules.is_null() {
         G::Rules::default()
     } else {
-        serde_json::from_value(rules.clone()).map_err(|e| fail(e.to_string()))?
+        serde_path_to_error::deserialize(rules.clone()).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            fail(if path == "." {
+                inner.to_string()
+            } else {
+                format!("{path}: {inner}")
+            })
+        })?
     };
     G::validate(&parsed).map_err(fail)?;
     Ok(parsed)

@@ -1,0 +1,346 @@
+//! `arena play`, replays and `arena builtins` through the binary, for every mode, with
+//! wasm sample bots and built-ins.
+
+use arena_tests::{arena, bots, hostile, root, stderr, stdout};
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "stdout: {}\nstderr: {}",
+        stdout(out),
+        stderr(out)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_mode_plays_wasm_against_builtin_and_replays_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("battle", bots::BATTLE_STARTER, "builtin:random"),
+        ("tcg", bots::TCG_STARTER, "builtin:greedy"),
+        ("grid", bots::GRID_STARTER, "builtin:random-walker"),
+    ];
+    for (mode, wasm, builtin) in cases {
+        let replay = dir.path().join(format!("{mode}.json"));
+        let out = arena(
+            dir.path(),
+            &[
+                "play",
+                "--mode",
+                mode,
+                wasm,
+                builtin,
+                "--seed",
+                "5",
+                "--json",
+                "--replay",
+                replay.to_str().unwrap(),
+            ],
+        );
+        let result = json(&out);
+        assert_eq!(result["mode"], mode);
+        assert!(result["reason"].as_str().is_some_and(|r| !r.is_empty()));
+        assert!(
+            result["seats"][0]["fuel"].as_u64().unwrap() > 0,
+            "{mode}: the wasm bot's fuel is counted"
+        );
+        assert_eq!(
+            result["seats"][1]["fuel"], 0,
+            "{mode}: built-ins use no fuel"
+        );
+        assert_eq!(result["seats"][0]["faults"], 0, "{mode}: {result}");
+        assert!(!result["seats"][0]["stats"].as_object().unwrap().is_empty());
+
+        let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+        assert!(verify.status.success(), "{mode}: {}", stdout(&verify));
+        assert!(stdout(&verify).contains("verified"), "{}", stdout(&verify));
+
+        // The same seed gives the identical replay, byte for byte.
+        let again = dir.path().join(format!("{mode}-again.json"));
+        json(&arena(
+            dir.path(),
+            &[
+                "play",
+                "--mode",
+                mode,
+                wasm,
+                builtin,
+                "--seed",
+                "5",
+                "--json",
+                "--replay",
+                again.to_str().unwrap(),
+            ],
+        ));
+        let strip = |p: &std::path::Path| {
+            let mut v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+            v["bots"] = serde_json::Value::Null;
+            v
+        };
+        assert_eq!(
+            strip(&replay),
+            strip(&again),
+            "{mode}: same seed, same replay"
+        );
+    }
+}
+
+#[test]
+fn a_tampered_replay_fails_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:heuristic",
+            "builtin:random",
+            "--json",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    ));
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    value["seed"] = serde_json::json!(value["seed"].as_u64().unwrap() + 1);
+    std::fs::write(&replay, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("does not verify"), "{}", stdout(&out));
+}
+
+#[test]
+fn watch_renders_the_match_turn_by_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, a, b) in [
+        ("battle", "builtin:strong", "builtin:random"),
+        ("tcg", "builtin:planner", "builtin:random"),
+        ("grid", "builtin:commander", "builtin:aggressor"),
+    ] {
+        let out = arena(
+            dir.path(),
+            &[
+                "play",
+                "--mode",
+                mode,
+                a,
+                b,
+                "--watch",
+                "--rule",
+                "turn_cap=40",
+                "--rule",
+                "turn_limit=40",
+            ],
+        );
+        // turn_cap / turn_limit exist in only some modes: the other is rejected by name.
+        let text = stdout(&out) + &stderr(&out);
+        if !out.status.success() {
+            assert!(text.contains("unknown field"), "{mode}: {text}");
+            continue;
+        }
+        assert!(text.lines().count() > 20, "{mode}: {text}");
+        assert!(
+            text.contains("winner") || text.contains("draw"),
+            "{mode}: {text}"
+        );
+    }
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "grid",
+            "builtin:commander",
+            "builtin:aggressor",
+            "--watch",
+            "--rule",
+            "turn_limit=12",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains('#') || text.contains('M'),
+        "the board is drawn: {text}"
+    );
+}
+
+#[test]
+fn a_hostile_bot_forfeits_and_the_host_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let loop_bot = hostile("infinite-loop.wat");
+    let result = json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            loop_bot.to_str().unwrap(),
+            "builtin:random",
+            "--json",
+            "--fuel-per-setup",
+            "5000000",
+            "--fuel-per-turn",
+            "1000000",
+        ],
+    ));
+    assert_eq!(result["winner"], 1);
+    assert!(
+        result["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("forfeit: seat 0 faulted 3 times"),
+        "{result}"
+    );
+    assert_eq!(result["seats"][0]["forfeited"], true);
+    // Start, setup and the first turn each run out of fuel: three faults forfeit.
+    assert_eq!(
+        result["seats"][0]["fault_kinds"]["out_of_fuel"], 3,
+        "{result}"
+    );
+    assert_eq!(
+        result["seats"][0]["fuel"],
+        5_000_000 * 2 + 1_000_000,
+        "{result}"
+    );
+}
+
+#[test]
+fn maps_and_decks_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = root().join("tournaments/maps/arena-8x8.map");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "grid",
+            "builtin:commander",
+            "builtin:coward",
+            "--map",
+            map.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    json(&out);
+    let bad_map = dir.path().join("bad.map");
+    std::fs::write(&bad_map, "size 6 4\n......\n..X...\n......\n......\n").unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "grid",
+            "builtin:commander",
+            "builtin:coward",
+            "--map",
+            bad_map.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("bad.map: line 3, column 3"),
+        "{}",
+        stderr(&out)
+    );
+
+    let deck = root().join("sample-bots/tcg-starter/deck.txt");
+    let out = arena(dir.path(), &["deck", "check", deck.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("ok, 20 cards"), "{}", stdout(&out));
+    let bad_deck = dir.path().join("bad.deck");
+    std::fs::write(&bad_deck, "# too few\n2x fireball-that-does-not-exist\n").unwrap();
+    let out = arena(dir.path(), &["deck", "check", bad_deck.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("bad.deck: line 2: unknown card"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn bad_arguments_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "play",
+                "--mode",
+                "chess",
+                "builtin:random",
+                "builtin:random",
+            ],
+            "unknown mode `chess`",
+        ),
+        (
+            &[
+                "play",
+                "--mode",
+                "battle",
+                "builtin:nobody",
+                "builtin:random",
+            ],
+            "no built-in AI `nobody` for mode battle",
+        ),
+        (
+            &["play", "--mode", "battle", "bot.exe", "builtin:random"],
+            "`bot.exe` is not a bot",
+        ),
+        (
+            &[
+                "play",
+                "--mode",
+                "battle",
+                "builtin:random",
+                "builtin:random",
+                "--rule",
+                "turn_cap=-4",
+            ],
+            "turn_cap",
+        ),
+        (
+            &[
+                "play",
+                "--mode",
+                "grid",
+                "builtin:coward",
+                "builtin:coward",
+                "--deck",
+                "x.deck",
+            ],
+            "--deck is for mode tcg",
+        ),
+    ];
+    for (args, words) in cases {
+        let out = arena(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(words), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn builtins_lists_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = json(&arena(dir.path(), &["builtins", "--json"]));
+    let list = list.as_array().unwrap();
+    for (mode, name) in [
+        ("battle", "strong"),
+        ("tcg", "planner"),
+        ("grid", "commander"),
+        ("grid", "careful-assassin"),
+    ] {
+        assert!(
+            list.iter().any(|b| b["mode"] == mode && b["name"] == name),
+            "{mode}/{name}"
+        );
+    }
+    assert!(
+        list.iter()
+            .all(|b| !b["summary"].as_str().unwrap().is_empty())
+    );
+}

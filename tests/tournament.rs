@@ -1,0 +1,403 @@
+//! Tournaments through the binary: end to end, determinism across jobs and shards,
+//! resuming after `kill -9`, malformed files, hostile bots, gauntlets.
+
+use arena_tests::{arena, arena_bin, bots, hostile, root, stderr, stdout};
+use std::path::{Path, PathBuf};
+
+fn sorted_lines(dir: &Path) -> String {
+    let mut lines: Vec<(u64, String)> = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            for line in std::fs::read_to_string(&path).unwrap().lines() {
+                let game: serde_json::Value = serde_json::from_str(line).unwrap();
+                lines.push((game["game"].as_u64().unwrap(), line.to_owned()));
+            }
+        }
+    }
+    lines.sort();
+    lines.into_iter().map(|(_, l)| l + "\n").collect()
+}
+
+fn run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "tournament",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let output = arena(cache, &args);
+    assert!(
+        output.status.success(),
+        "{args:?}\n{}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    output
+}
+
+fn small() -> PathBuf {
+    root().join("tournaments/small.toml")
+}
+
+#[test]
+fn a_small_tournament_runs_end_to_end_with_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    let output = run(dir.path(), &small(), &out, &["--jobs", "2"]);
+    let text = stdout(&output);
+    for words in [
+        "standings — overall",
+        "standings — battle",
+        "standings — tcg",
+        "results matrix",
+        "statistics — battle",
+        "damage_dealt",
+    ] {
+        assert!(text.contains(words), "`{words}` in:\n{text}");
+    }
+    let plan = arena(
+        dir.path(),
+        &["tournament", "plan", small().to_str().unwrap(), "--json"],
+    );
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    let planned = plan["games"].as_array().unwrap().len();
+    // battle: wat-bot, random, heuristic (3 pairings); tcg: random, greedy (1): 2 games each.
+    assert_eq!(planned, (3 + 1) * 2);
+    assert_eq!(sorted_lines(&out).lines().count(), planned);
+
+    for format in ["json", "csv", "md"] {
+        let report = arena(
+            dir.path(),
+            &[
+                "tournament",
+                "report",
+                out.to_str().unwrap(),
+                "--format",
+                format,
+            ],
+        );
+        assert!(report.status.success(), "{format}: {}", stderr(&report));
+        let text = stdout(&report);
+        match format {
+            "json" => {
+                let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(value["played"], planned);
+                assert!(value["overall"]["rows"][0]["elo"].as_f64().is_some());
+            }
+            "csv" => assert!(
+                text.starts_with("scope,rank,bot,games,wins,draws,losses"),
+                "{text}"
+            ),
+            _ => assert!(text.contains("| bot "), "{text}"),
+        }
+    }
+}
+
+#[test]
+fn results_are_identical_for_any_jobs_and_for_merged_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("jobs1");
+    let two = dir.path().join("jobs2");
+    run(dir.path(), &small(), &one, &["--jobs", "1", "--quiet"]);
+    run(dir.path(), &small(), &two, &["--jobs", "2", "--quiet"]);
+    let reference = sorted_lines(&one);
+    assert_eq!(reference, sorted_lines(&two));
+
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|k| dir.path().join(format!("shard{k}")))
+        .collect();
+    for (k, shard) in shards.iter().enumerate() {
+        run(
+            dir.path(),
+            &small(),
+            shard,
+            &["--shard", &format!("{k}/3"), "--quiet"],
+        );
+    }
+    let merged = dir.path().join("merged");
+    let mut args = vec!["tournament", "merge"];
+    args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+    args.extend(["--out", merged.to_str().unwrap(), "--format", "json"]);
+    let output = arena(dir.path(), &args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        reference,
+        std::fs::read_to_string(merged.join("results.jsonl")).unwrap()
+    );
+    let report = |d: &Path| {
+        stdout(&arena(
+            dir.path(),
+            &[
+                "tournament",
+                "report",
+                d.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        ))
+    };
+    assert_eq!(report(&one), report(&merged));
+
+    // A merge with a shard missing lists the missing games and fails.
+    let partial = dir.path().join("partial");
+    let output = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "merge",
+            shards[0].to_str().unwrap(),
+            "--out",
+            partial.to_str().unwrap(),
+        ],
+    );
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("missing"), "{}", stderr(&output));
+}
+
+#[test]
+fn shard_index_comes_from_the_cluster_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k8s");
+    let output = std::process::Command::new(arena_bin())
+        .args([
+            "tournament",
+            "run",
+            small().to_str().unwrap(),
+            "--shard",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("ARENA_CACHE_DIR", dir.path())
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.join("results-shard-1-of-2.jsonl").is_file());
+    // Pairs 1 and 3 of 4: games 2, 3, 6, 7.
+    let games: Vec<u64> = sorted_lines(&out)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(games, vec![2, 3, 6, 7]);
+}
+
+/// A tournament slow enough to interrupt: wasm grid bots playing full 1250-turn games.
+fn slow_tournament(dir: &Path) -> PathBuf {
+    let file = dir.join("slow.toml");
+    let text = format!(
+        "name = \"slow\"\nseed = 11\ngames_per_pairing = 12\n[modes.grid]\n\
+         [[bots]]\nname = \"starter\"\nbot = {:?}\n[[bots]]\nname = \"commander\"\nbot = {:?}\n",
+        bots::GRID_STARTER,
+        bots::GRID_COMMANDER
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = slow_tournament(dir.path());
+    let clean = dir.path().join("clean");
+    run(dir.path(), &file, &clean, &["--jobs", "2", "--quiet"]);
+
+    let out = dir.path().join("interrupted");
+    let mut child = std::process::Command::new(arena_bin())
+        .args([
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("ARENA_CACHE_DIR", dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = out.join("results.jsonl");
+    let finished = |p: &Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    while finished(&results) < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be interrupted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = finished(&results);
+    assert!(before < 12, "interrupted mid-run");
+    // A torn line, as if the kill had landed mid-write.
+    let mut text = std::fs::read_to_string(&results).unwrap();
+    text.push_str("{\"fingerprint\":\"abc\",\"game\":");
+    std::fs::write(&results, text).unwrap();
+
+    let output = run(dir.path(), &file, &out, &["--jobs", "2", "--quiet"]);
+    assert!(
+        stderr(&output).contains(&format!("skipped {before} finished earlier")),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(sorted_lines(&clean), sorted_lines(&out));
+    // Running again plays nothing.
+    let output = run(dir.path(), &file, &out, &["--quiet"]);
+    assert!(
+        stderr(&output).contains("played 0 games"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_hostile_bot_forfeits_its_games_and_the_tournament_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hostile.toml");
+    let text = format!(
+        "name = \"hostile\"\nseed = 3\ngames_per_pairing = 2\n[limits]\nfuel_per_turn = 1_000_000\nfuel_per_setup = 5_000_000\n\
+         [modes.battle]\n[[bots]]\nname = \"looper\"\nbot = {:?}\n[[bots]]\nname = \"trapper\"\nbot = {:?}\n\
+         [[bots]]\nname = \"random\"\nbot = \"builtin:random\"\n",
+        hostile("infinite-loop.wat"),
+        hostile("trap.wat")
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("results");
+    run(dir.path(), &file, &out, &["--quiet"]);
+    let report = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "report",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
+    let rows = report["overall"]["rows"].as_array().unwrap();
+    let row = |name: &str| rows.iter().find(|r| r["bot"] == name).unwrap().clone();
+    assert_eq!(report["played"], 6);
+    assert_eq!(row("random")["wins"], 4);
+    // Every game with a hostile bot ends in a forfeit: both games against random for
+    // each, and one forfeit in each of their two games against each other.
+    let forfeits = |name: &str| row(name)["forfeits"].as_u64().unwrap();
+    assert!(
+        forfeits("looper") >= 2 && forfeits("trapper") >= 2,
+        "{rows:?}"
+    );
+    assert_eq!(forfeits("looper") + forfeits("trapper"), 6, "{rows:?}");
+    assert_eq!(
+        row("looper")["timeouts"],
+        row("looper")["faults"],
+        "the looper only runs out of fuel"
+    );
+    assert_eq!(row("trapper")["timeouts"], 0);
+}
+
+#[test]
+fn malformed_tournament_files_get_file_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let two_bots = "[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"b\"\nbot = \"builtin:random\"\n";
+    let cases = [
+        (format!("name = \"x\"\nseed = 1\ngames_per_pairing = 3\n[modes.battle]\n{two_bots}"), ":3: games_per_pairing is 3"),
+        (format!("name = \"x\"\nseed = 1\n[modes.chess]\n{two_bots}"), ":3: [modes.chess]: unknown mode `chess`"),
+        (format!("name = \"x\"\nseed = 1\n[modes.battle]\nturn_cap = \"soon\"\n{two_bots}"), ":3: rules for mode battle: turn_cap"),
+        ("name = \"x\"\nseed = 1\n[modes.battle]\n".to_owned(), "missing field `bots`"),
+        (
+            "name = \"x\"\nseed = 1\n[modes.battle]\n[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"a\"\nbot = \"builtin:strong\"\n".to_owned(),
+            ":8: two bots are named `a`",
+        ),
+        (
+            format!("name = \"x\"\nseed = 1\n[modes.battle]\n[[bots]]\nname = \"c\"\nbot = \"builtin:commander\"\nmodes = [\"battle\"]\n{two_bots}"),
+            ":6: `builtin:commander` is not a built-in of mode battle",
+        ),
+        (format!("name = \"x\"\nseed = 1\n[modes.battle]\n[[bots]]\nname = \"m\"\nbot = \"missing.wasm\"\n{two_bots}"), ":6: bot file"),
+        (format!("name = \"x\"\nseed = \"one\"\n[modes.battle]\n{two_bots}"), ":2:"),
+        (format!("name = \"x\"\nseed = 1\nspeed = 3\n[modes.battle]\n{two_bots}"), "unknown field `speed`"),
+        (format!("name = \"x\"\nseed = 1\n[modes.grid]\nmap_file = \"nowhere.map\"\n{two_bots}"), ":3: map_file"),
+        (format!("name = \"x\"\nseed = 1\ngames_per_pairing = 2\nformat = \"gauntlet\"\n[modes.battle]\n{two_bots}"), "needs `challengers"),
+    ];
+    for (text, words) in cases {
+        let file = dir.path().join("bad.toml");
+        std::fs::write(&file, &text).unwrap();
+        let out = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+        assert!(!out.status.success(), "{text}");
+        let error = stderr(&out);
+        assert!(error.contains("bad.toml"), "names the file: {error}");
+        assert!(error.contains(words), "`{words}` in: {error}");
+    }
+}
+
+#[test]
+fn results_of_another_plan_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    run(dir.path(), &small(), &out, &["--quiet"]);
+    let other = dir.path().join("other.toml");
+    let text = std::fs::read_to_string(small())
+        .unwrap()
+        .replace("seed = 7", "seed = 8");
+    std::fs::write(
+        &other,
+        text.replace(
+            "../sample-bots",
+            &root().join("sample-bots").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let output = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "run",
+            other.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("another plan"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn gauntlet_reports_score_and_elo_against_each_builtin() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "gauntlet",
+            bots::BATTLE_STARTER,
+            "--mode",
+            "battle",
+            "--games",
+            "4",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for builtin in ["builtin:random", "builtin:heuristic", "builtin:strong"] {
+        assert!(text.contains(builtin), "{text}");
+    }
+    assert!(text.contains("Elo diff"), "{text}");
+    assert!(text.contains("battle — battle_starter"), "{text}");
+}
