@@ -284,7 +284,7 @@ pub struct GauntletArgs {
 
 pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     anyhow::ensure!(
-        args.games > 0 && args.games % 2 == 0,
+        args.games > 0 && args.games.is_multiple_of(2),
         "--games must be a positive even number (seats are swapped)"
     );
     let spec: BotSpec = args.bot.parse()?;

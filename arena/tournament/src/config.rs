@@ -165,7 +165,7 @@ impl Tournament {
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
 
         let games = raw.games_per_pairing.get_ref();
-        if *games == 0 || games % 2 != 0 {
+        if *games == 0 || !games.is_multiple_of(2) {
             return Err(fail(
                 Some(raw.games_per_pairing.span()),
                 format!(

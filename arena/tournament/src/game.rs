@@ -229,12 +229,11 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                 if let Some(log) = log {
                     frames.push(format!("turn {turn}: seat {seat} logs: {log}"));
                 }
-                if pictures {
-                    if let Some(picture) =
+                if pictures
+                    && let Some(picture) =
                         replay.initial.as_ref().and_then(|i| G::picture(i, &events))
-                    {
-                        frames.push(picture);
-                    }
+                {
+                    frames.push(picture);
                 }
             }
         }

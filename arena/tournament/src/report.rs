@@ -177,10 +177,10 @@ fn standings<'a>(
             let row = &mut rows[me];
             row.games += 1;
             row.points += score;
-            match score {
-                s if s == 1.0 => row.wins += 1,
-                s if s == 0.0 => row.losses += 1,
-                _ => row.draws += 1,
+            match game.winner.map(|w| usize::from(w) == seat) {
+                Some(true) => row.wins += 1,
+                Some(false) => row.losses += 1,
+                None => row.draws += 1,
             }
             row.faults += outcome.faults;
             row.timeouts += ["out_of_fuel", "timeout"]
@@ -198,10 +198,10 @@ fn standings<'a>(
             });
             cell.points += score;
             cell.games += 1;
-            match score {
-                s if s == 1.0 => cell.wins += 1,
-                s if s == 0.0 => cell.losses += 1,
-                _ => cell.draws += 1,
+            match game.winner.map(|w| usize::from(w) == seat) {
+                Some(true) => cell.wins += 1,
+                Some(false) => cell.losses += 1,
+                None => cell.draws += 1,
             }
             if with_stats {
                 let stat = &mut stats[me];
@@ -510,10 +510,10 @@ fn csv(report: &Report) -> String {
             let stat = standings.stats.iter().find(|s| s.bot == row.bot);
             for key in &keys {
                 out.push(',');
-                if let Some(stat) = stat.filter(|s| s.games > 0) {
-                    if let Some(total) = stat.totals.get(key) {
-                        out += &format!("{:.3}", *total as f64 / f64::from(stat.games));
-                    }
+                if let Some(stat) = stat.filter(|s| s.games > 0)
+                    && let Some(total) = stat.totals.get(key)
+                {
+                    out += &format!("{:.3}", *total as f64 / f64::from(stat.games));
                 }
             }
             out.push('\n');

@@ -164,16 +164,16 @@ pub fn read_results(
                     message: "a game of another plan (fingerprint differs)".into(),
                 });
             }
-            if let Some(previous) = games.get(&game.game) {
-                if previous != &game {
-                    return Err(ResultsError::Mismatch {
-                        path: format!("{}:{}", path.display(), number + 1),
-                        message: format!(
-                            "game {} is recorded twice with different results",
-                            game.game
-                        ),
-                    });
-                }
+            if let Some(previous) = games.get(&game.game)
+                && previous != &game
+            {
+                return Err(ResultsError::Mismatch {
+                    path: format!("{}:{}", path.display(), number + 1),
+                    message: format!(
+                        "game {} is recorded twice with different results",
+                        game.game
+                    ),
+                });
             }
             games.insert(game.game, game);
         }
