@@ -153,7 +153,7 @@ impl Tournament {
     pub fn parse(text: &str, path: &Path) -> Result<Tournament, ConfigError> {
         let file = path.display().to_string();
         let line_of = |span: std::ops::Range<usize>| {
-            Some(text[..span.start.min(text.len())].lines().count().max(1))
+            Some(text[..span.start.min(text.len())].matches('\n').count() + 1)
         };
         let fail = |span: Option<std::ops::Range<usize>>, message: String| ConfigError {
             file: file.clone(),
