@@ -152,6 +152,7 @@ pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
         .and_then(|n| n.as_str())
         .ok_or_else(|| fail(format!("{}: no [package] name", manifest.display())))?
         .replace('-', "_");
+    ensure_wasm_target().map_err(fail)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let metadata = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--no-deps"])
@@ -206,4 +207,27 @@ pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
         )));
     }
     Ok(wasm)
+}
+
+/// Install the wasm32-unknown-unknown standard library with rustup if it is missing, so a
+/// fresh machine with only rustup can build bot crates.
+fn ensure_wasm_target() -> Result<(), String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("cannot run rustc: {e}"))?;
+    let sysroot = std::path::PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    if sysroot.join("lib/rustlib/wasm32-unknown-unknown").is_dir() {
+        return Ok(());
+    }
+    tracing::warn!("installing the wasm32-unknown-unknown target with rustup");
+    let status = Command::new("rustup")
+        .args(["target", "add", "wasm32-unknown-unknown"])
+        .status()
+        .map_err(|e| format!("the wasm32-unknown-unknown target is missing and rustup cannot run: {e}"))?;
+    if !status.success() {
+        return Err("the wasm32-unknown-unknown target is missing and `rustup target add wasm32-unknown-unknown` failed".into());
+    }
+    Ok(())
 }
