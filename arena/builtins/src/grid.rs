@@ -547,7 +547,12 @@ impl Bot<Grid> for Commander {
             })
             .collect();
         let mut best = (f64::NEG_INFINITY, Action::Stay);
+        let here = observation.me().pos;
         for action in Action::ALL {
+            // A step off the board is an illegal answer; staying put does the same legally.
+            if action.direction().is_some_and(|d| board.step(here, d).is_none()) {
+                continue;
+            }
             let out = Self::simulate(&board, observation, &mut health, &at_well, action);
             let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
             let score = Self::score(&out, start_health, goal_distance);

@@ -245,3 +245,17 @@ fn grid_win_rates() {
         }
     }
 }
+
+#[test]
+fn commander_never_walks_off_the_board() {
+    // Stepping off the board is rejected by the rules; a strong strategy never needs it.
+    for (map, rules) in shipped_maps() {
+        for seed in 0..6u64 {
+            let mut commander = NativePlayer::new(Grid::create("commander").unwrap());
+            let mut aggressor = NativePlayer::new(Grid::create("aggressor").unwrap());
+            let players: [&mut dyn Player<Grid>; 2] = [&mut commander, &mut aggressor];
+            let outcome = run_match::<Grid>(&MatchConfig::new(rules.clone(), seed), players).outcome;
+            assert_eq!(outcome.seats[0].invalid_actions, 0, "{map}, seed {seed}");
+        }
+    }
+}
