@@ -344,3 +344,123 @@ fn builtins_lists_every_mode() {
             .all(|b| !b["summary"].as_str().unwrap().is_empty())
     );
 }
+
+/// The plays of a tcg replay, with the pool card each one was.
+fn tcg_plays(replay: &serde_json::Value) -> Vec<(serde_json::Value, serde_json::Value)> {
+    let pool = replay["rules"]["pool"].as_array().unwrap();
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "event" && e["event"]["type"] == "play")
+        .map(|e| {
+            let card = pool
+                .iter()
+                .find(|c| c["id"] == e["event"]["card"])
+                .unwrap()
+                .clone();
+            (e["event"].clone(), card)
+        })
+        .collect()
+}
+
+#[test]
+fn tcg_plays_every_variation_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    type Check = fn(&serde_json::Value, &serde_json::Value) -> bool;
+    let variations: [(&str, &[&str], Check); 7] = [
+        ("basic", &[], |_, card| {
+            card["kind"] == "damage"
+                && card["damage"].as_i64().unwrap_or(0) == card["cost"].as_i64().unwrap()
+        }),
+        ("minions", &["minions=true"], |play, _| {
+            play["play_as"] == "minion"
+        }),
+        (
+            "separate_damage",
+            &["separate_damage=true", "custom_decks=true"],
+            |_, card| {
+                card["kind"] == "damage"
+                    && card["damage"].as_i64().unwrap_or(0) != card["cost"].as_i64().unwrap()
+            },
+        ),
+        (
+            "healing",
+            &["healing=true", "custom_decks=true"],
+            |play, card| play["play_as"] == "heal" && card["kind"] == "heal",
+        ),
+        ("any_card_heals", &["any_card_heals=true"], |play, card| {
+            play["play_as"] == "heal" && card["kind"] == "damage"
+        }),
+        (
+            "card_drawers",
+            &["card_drawers=true", "custom_decks=true"],
+            |_, card| card["kind"] == "draw",
+        ),
+        ("custom_decks", &["custom_decks=true"], |_, _| true),
+    ];
+    for (name, rules, check) in variations {
+        let mut seen = false;
+        for seed in 1..=4 {
+            for (a, b) in [
+                ("builtin:planner", "builtin:random"),
+                ("builtin:random", "builtin:greedy"),
+            ] {
+                let replay = dir.path().join(format!("{name}-{seed}.json"));
+                let mut args = vec!["play", "--mode", "tcg", a, b, "--seed"];
+                let seed_text = seed.to_string();
+                args.push(&seed_text);
+                for rule in rules {
+                    args.extend(["--rule", rule]);
+                }
+                args.extend(["--replay", replay.to_str().unwrap(), "--json"]);
+                let result = json(&arena(dir.path(), &args));
+                assert!(
+                    result["winner"].is_number()
+                        || result["reason"].as_str().unwrap().contains("turn cap"),
+                    "{name}: {result}"
+                );
+                let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+                assert!(verify.status.success(), "{name}: {}", stdout(&verify));
+                let replay: serde_json::Value =
+                    serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+                if name == "custom_decks" {
+                    assert_eq!(
+                        replay["initial"]["chosen_deck"],
+                        serde_json::json!([true, true]),
+                        "bots chose their decks"
+                    );
+                }
+                seen |= tcg_plays(&replay)
+                    .iter()
+                    .any(|(play, card)| check(play, card));
+            }
+        }
+        assert!(
+            seen,
+            "{name}: the variation's feature never showed up in 8 games"
+        );
+    }
+}
+
+#[test]
+fn a_bot_crate_directory_is_built_and_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = root().join("sample-bots/battle-starter");
+    let result = json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            krate.to_str().unwrap(),
+            "builtin:random",
+            "--json",
+        ],
+    ));
+    assert!(
+        result["seats"][0]["fuel"].as_u64().unwrap() > 0,
+        "it ran as wasm: {result}"
+    );
+    assert_eq!(result["bots"][0], "battle-starter");
+}

@@ -550,7 +550,10 @@ impl Bot<Grid> for Commander {
         let here = observation.me().pos;
         for action in Action::ALL {
             // A step off the board is an illegal answer; staying put does the same legally.
-            if action.direction().is_some_and(|d| board.step(here, d).is_none()) {
+            if action
+                .direction()
+                .is_some_and(|d| board.step(here, d).is_none())
+            {
                 continue;
             }
             let out = Self::simulate(&board, observation, &mut health, &at_well, action);

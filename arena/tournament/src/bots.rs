@@ -225,7 +225,9 @@ fn ensure_wasm_target() -> Result<(), String> {
     let status = Command::new("rustup")
         .args(["target", "add", "wasm32-unknown-unknown"])
         .status()
-        .map_err(|e| format!("the wasm32-unknown-unknown target is missing and rustup cannot run: {e}"))?;
+        .map_err(|e| {
+            format!("the wasm32-unknown-unknown target is missing and rustup cannot run: {e}")
+        })?;
     if !status.success() {
         return Err("the wasm32-unknown-unknown target is missing and `rustup target add wasm32-unknown-unknown` failed".into());
     }

@@ -254,7 +254,8 @@ fn commander_never_walks_off_the_board() {
             let mut commander = NativePlayer::new(Grid::create("commander").unwrap());
             let mut aggressor = NativePlayer::new(Grid::create("aggressor").unwrap());
             let players: [&mut dyn Player<Grid>; 2] = [&mut commander, &mut aggressor];
-            let outcome = run_match::<Grid>(&MatchConfig::new(rules.clone(), seed), players).outcome;
+            let outcome =
+                run_match::<Grid>(&MatchConfig::new(rules.clone(), seed), players).outcome;
             assert_eq!(outcome.seats[0].invalid_actions, 0, "{map}, seed {seed}");
         }
     }
