@@ -68,7 +68,12 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
     assert_eq!(planned, (3 + 1) * 2);
     assert_eq!(sorted_lines(&out).lines().count(), planned);
 
-    for format in ["json", "csv", "md"] {
+    let picture = std::fs::read_to_string(out.join("standings.svg")).unwrap();
+    assert!(picture.starts_with("<svg"), "{picture}");
+    for bot in ["wat-bot", "random", "heuristic", "greedy"] {
+        assert!(picture.contains(&format!(". {bot}</text>")), "{bot} is drawn");
+    }
+    for format in ["json", "csv", "md", "svg"] {
         let report = arena(
             dir.path(),
             &[

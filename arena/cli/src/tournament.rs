@@ -32,7 +32,7 @@ pub enum TournamentCommand {
     Report {
         /// The results directory.
         dir: PathBuf,
-        /// table, json, csv or md.
+        /// table, json, csv, md or svg (a picture of the ratings).
         #[arg(long, default_value = "table")]
         format: ReportFormat,
     },
@@ -148,6 +148,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
             if !missing.is_empty() {
                 eprintln!("missing {} games: {}", missing.len(), compact(&missing));
             }
+            write_picture(&out)?;
             print!("{}", report_of(&out, format)?);
             Ok(if missing.is_empty() {
                 ExitCode::SUCCESS
@@ -175,6 +176,14 @@ fn compact(list: &[u32]) -> String {
         i = j + 1;
     }
     parts.join(", ")
+}
+
+/// Write the ratings picture next to the results.
+fn write_picture(dir: &Path) -> Result<PathBuf> {
+    let path = dir.join("standings.svg");
+    std::fs::write(&path, report_of(dir, ReportFormat::Svg)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
 }
 
 fn report_of(dir: &Path, format: ReportFormat) -> Result<String> {
@@ -241,8 +250,10 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         shard.map_or("run".to_owned(), |s| format!("shard {s}")),
         summary.results_file.display()
     );
+    let picture = write_picture(&out)?;
     if !args.quiet {
         print!("{}", report_of(&out, args.format)?);
+        eprintln!("ratings picture: {}", picture.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -277,7 +288,7 @@ pub struct GauntletArgs {
     /// Keep the results here (a results directory) instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// table, json, csv or md (the full report; the summary is always printed as a table).
+    /// table, json, csv, md or svg: also print the full report in this format.
     #[arg(long)]
     format: Option<ReportFormat>,
 }

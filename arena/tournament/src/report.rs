@@ -273,6 +273,8 @@ pub enum Format {
     Csv,
     /// Markdown tables.
     Markdown,
+    /// An SVG picture: each scope's ratings with their 95% error bars.
+    Svg,
 }
 
 impl std::str::FromStr for Format {
@@ -283,7 +285,8 @@ impl std::str::FromStr for Format {
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
             "md" | "markdown" => Ok(Format::Markdown),
-            _ => Err(format!("unknown format `{s}`; use table, json, csv or md")),
+            "svg" => Ok(Format::Svg),
+            _ => Err(format!("unknown format `{s}`; use table, json, csv, md or svg")),
         }
     }
 }
@@ -295,7 +298,94 @@ pub fn render(report: &Report, format: Format) -> String {
         Format::Csv => csv(report),
         Format::Table => tables(report, false),
         Format::Markdown => tables(report, true),
+        Format::Svg => svg(report),
     }
+}
+
+/// A picture of the standings: per scope, each bot's Elo as a dot with its 95% error bar
+/// on a shared axis, best at the top, with its score.
+pub fn svg(report: &Report) -> String {
+    const WIDTH: f64 = 900.0;
+    const LABEL: f64 = 190.0;
+    const RIGHT: f64 = 90.0;
+    const ROW: f64 = 22.0;
+    const HEAD: f64 = 34.0;
+    let scopes: Vec<&Standings> = std::iter::once(&report.overall).chain(&report.modes).collect();
+    let rows = scopes.iter().flat_map(|s| &s.rows);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for row in rows {
+        let ci = row.elo_ci95.unwrap_or(0.0);
+        lo = lo.min(row.elo - ci);
+        hi = hi.max(row.elo + ci);
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (1400.0, 1600.0);
+    }
+    let (lo, hi) = ((lo / 100.0).floor() * 100.0, (hi / 100.0).ceil() * 100.0);
+    let plot = WIDTH - LABEL - RIGHT;
+    let x = |elo: f64| LABEL + (elo - lo) / (hi - lo).max(1.0) * plot;
+    let height: f64 = 40.0 + scopes.iter().map(|s| HEAD + ROW * s.rows.len() as f64 + 16.0).sum::<f64>();
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"13\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"10\" y=\"24\" font-size=\"17\" font-weight=\"bold\">{} — Elo with 95% error bars ({} of {} games)</text>\n",
+        xml(&report.name),
+        report.played,
+        report.planned
+    );
+    let mut y = 40.0;
+    for scope in scopes {
+        let top = y + HEAD;
+        let bottom = top + ROW * scope.rows.len() as f64;
+        out += &format!("<text x=\"10\" y=\"{:.0}\" font-weight=\"bold\">{}</text>\n", y + 20.0, xml(&scope.scope));
+        let mut tick = lo;
+        while tick <= hi {
+            let tx = x(tick);
+            out += &format!(
+                "<line x1=\"{tx:.1}\" y1=\"{top:.1}\" x2=\"{tx:.1}\" y2=\"{bottom:.1}\" stroke=\"#ddd\"/>\n\
+                 <text x=\"{tx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#888\" font-size=\"11\">{tick:.0}</text>\n",
+                top - 4.0
+            );
+            tick += if hi - lo > 1000.0 { 200.0 } else { 100.0 };
+        }
+        for (i, row) in scope.rows.iter().enumerate() {
+            let cy = top + ROW * i as f64 + ROW / 2.0;
+            out += &format!(
+                "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{}. {}</text>\n",
+                LABEL - 10.0,
+                cy + 4.0,
+                i + 1,
+                xml(&row.bot)
+            );
+            if let Some(ci) = row.elo_ci95 {
+                out += &format!(
+                    "<line x1=\"{:.1}\" y1=\"{cy:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#4a7fb5\" stroke-width=\"3\" stroke-linecap=\"round\" opacity=\"0.5\"/>\n",
+                    x(row.elo - ci),
+                    x(row.elo + ci)
+                );
+            }
+            out += &format!(
+                "<circle cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"5\" fill=\"#1f4e79\"><title>{}: Elo {:.0}{} · score {:.1}% · {} games</title></circle>\n\
+                 <text x=\"{:.0}\" y=\"{:.1}\" fill=\"#555\">{:.0} · {:.0}%</text>\n",
+                x(row.elo),
+                xml(&row.bot),
+                row.elo,
+                row.elo_ci95.map_or(String::new(), |c| format!(" ±{c:.0}")),
+                row.score_pct,
+                row.games,
+                WIDTH - RIGHT + 8.0,
+                cy + 4.0,
+                row.elo,
+                row.score_pct
+            );
+        }
+        y = bottom + 16.0;
+    }
+    out + "</svg>\n"
+}
+
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn elo_text(row: &Row) -> (String, String) {
