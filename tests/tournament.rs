@@ -71,7 +71,10 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
     let picture = std::fs::read_to_string(out.join("standings.svg")).unwrap();
     assert!(picture.starts_with("<svg"), "{picture}");
     for bot in ["wat-bot", "random", "heuristic", "greedy"] {
-        assert!(picture.contains(&format!(". {bot}</text>")), "{bot} is drawn");
+        assert!(
+            picture.contains(&format!(". {bot}</text>")),
+            "{bot} is drawn"
+        );
     }
     for format in ["json", "csv", "md", "svg"] {
         let report = arena(
@@ -96,6 +99,7 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
                 text.starts_with("scope,rank,bot,games,wins,draws,losses"),
                 "{text}"
             ),
+            "svg" => assert_eq!(text, picture),
             _ => assert!(text.contains("| bot "), "{text}"),
         }
     }

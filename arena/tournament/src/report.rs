@@ -286,7 +286,9 @@ impl std::str::FromStr for Format {
             "csv" => Ok(Format::Csv),
             "md" | "markdown" => Ok(Format::Markdown),
             "svg" => Ok(Format::Svg),
-            _ => Err(format!("unknown format `{s}`; use table, json, csv, md or svg")),
+            _ => Err(format!(
+                "unknown format `{s}`; use table, json, csv, md or svg"
+            )),
         }
     }
 }
@@ -310,7 +312,9 @@ pub fn svg(report: &Report) -> String {
     const RIGHT: f64 = 90.0;
     const ROW: f64 = 22.0;
     const HEAD: f64 = 34.0;
-    let scopes: Vec<&Standings> = std::iter::once(&report.overall).chain(&report.modes).collect();
+    let scopes: Vec<&Standings> = std::iter::once(&report.overall)
+        .chain(&report.modes)
+        .collect();
     let rows = scopes.iter().flat_map(|s| &s.rows);
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for row in rows {
@@ -324,7 +328,11 @@ pub fn svg(report: &Report) -> String {
     let (lo, hi) = ((lo / 100.0).floor() * 100.0, (hi / 100.0).ceil() * 100.0);
     let plot = WIDTH - LABEL - RIGHT;
     let x = |elo: f64| LABEL + (elo - lo) / (hi - lo).max(1.0) * plot;
-    let height: f64 = 40.0 + scopes.iter().map(|s| HEAD + ROW * s.rows.len() as f64 + 16.0).sum::<f64>();
+    let height: f64 = 40.0
+        + scopes
+            .iter()
+            .map(|s| HEAD + ROW * s.rows.len() as f64 + 16.0)
+            .sum::<f64>();
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"13\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
@@ -337,7 +345,11 @@ pub fn svg(report: &Report) -> String {
     for scope in scopes {
         let top = y + HEAD;
         let bottom = top + ROW * scope.rows.len() as f64;
-        out += &format!("<text x=\"10\" y=\"{:.0}\" font-weight=\"bold\">{}</text>\n", y + 20.0, xml(&scope.scope));
+        out += &format!(
+            "<text x=\"10\" y=\"{:.0}\" font-weight=\"bold\">{}</text>\n",
+            y + 20.0,
+            xml(&scope.scope)
+        );
         let mut tick = lo;
         while tick <= hi {
             let tx = x(tick);
@@ -385,7 +397,10 @@ pub fn svg(report: &Report) -> String {
 }
 
 fn xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn elo_text(row: &Row) -> (String, String) {
