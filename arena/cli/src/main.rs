@@ -3,11 +3,10 @@
 mod check;
 mod play;
 mod replay;
-mod text;
 mod tournament;
 
 use anyhow::{Context, Result};
-use arena_sandbox::{Limits, ModuleCache, Sandbox};
+use arena_sandbox::{ModuleCache, Sandbox};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,20 +42,6 @@ struct SandboxArgs {
 }
 
 impl SandboxArgs {
-    fn limits(&self) -> Limits {
-        let mut limits = Limits::default();
-        if let Some(fuel) = self.fuel_per_turn {
-            limits.fuel_per_turn = fuel;
-        }
-        if let Some(fuel) = self.fuel_per_setup {
-            limits.fuel_per_setup = fuel;
-        }
-        if let Some(mib) = self.memory_mib {
-            limits.memory_bytes = mib << 20;
-        }
-        limits
-    }
-
     fn cache(&self) -> Option<ModuleCache> {
         if self.no_cache {
             return None;
@@ -68,7 +53,7 @@ impl SandboxArgs {
     }
 
     fn sandbox(&self) -> Result<Sandbox> {
-        Ok(Sandbox::new(self.limits(), self.cache())?)
+        Ok(Sandbox::new(self.limits_config().limits(), self.cache())?)
     }
 
     /// The limits given on the command line, for tournaments (whose files may set them too).

@@ -1,6 +1,6 @@
 //! `arena play`: one match between two bots.
 
-use crate::{SandboxArgs, read_rules, text};
+use crate::{SandboxArgs, read_rules};
 use anyhow::{Context, Result};
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
@@ -229,5 +229,5 @@ fn stats_table(names: &[String; 2], outcome: &arena_engine::Outcome) -> String {
         s0.fuel.to_string(),
         s1.fuel.to_string(),
     ]);
-    text::table(&rows)
+    arena_tournament::report::grid(&rows, 1, false)
 }

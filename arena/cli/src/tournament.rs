@@ -430,7 +430,7 @@ fn gauntlet_summary(name: &str, report: &report::Report) -> String {
                 ci,
             ]);
         }
-        out += &report::grid(&rows, false);
+        out += &report::grid(&rows, 1, false);
     }
     out
 }

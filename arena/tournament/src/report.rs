@@ -461,7 +461,7 @@ fn tables(report: &Report, markdown: bool) -> String {
                 row.invalid_actions.to_string(),
             ]);
         }
-        out += &grid(&rows, markdown);
+        out += &grid(&rows, 2, markdown);
         heading(
             &mut out,
             &format!(
@@ -481,7 +481,7 @@ fn tables(report: &Report, markdown: bool) -> String {
             }
             rows.push(line);
         }
-        out += &grid(&rows, markdown);
+        out += &grid(&rows, 1, markdown);
         if !standings.stats.is_empty() {
             let keys: Vec<String> = standings
                 .stats
@@ -512,15 +512,15 @@ fn tables(report: &Report, markdown: bool) -> String {
                 }
                 rows.push(line);
             }
-            out += &grid(&rows, markdown);
+            out += &grid(&rows, 1, markdown);
         }
     }
     out
 }
 
-/// Aligned text, or a Markdown table. The first row is the header; columns after the first
-/// two are right-aligned.
-pub fn grid(rows: &[Vec<String>], markdown: bool) -> String {
+/// Aligned text, or a Markdown table. The first row is the header; the first
+/// `left_columns` columns are left-aligned (names), the rest right-aligned (numbers).
+pub fn grid(rows: &[Vec<String>], left_columns: usize, markdown: bool) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
@@ -536,7 +536,7 @@ pub fn grid(rows: &[Vec<String>], markdown: bool) -> String {
         let cells: Vec<String> = (0..columns)
             .map(|c| {
                 let cell = row.get(c).map_or("", String::as_str);
-                if c < 2 {
+                if c < left_columns {
                     format!("{cell:<w$}", w = widths[c])
                 } else {
                     format!("{cell:>w$}", w = widths[c])
@@ -551,7 +551,7 @@ pub fn grid(rows: &[Vec<String>], markdown: bool) -> String {
                     widths
                         .iter()
                         .enumerate()
-                        .map(|(c, w)| if c < 2 {
+                        .map(|(c, w)| if c < left_columns {
                             format!(":{}-", "-".repeat(*w))
                         } else {
                             format!("-{}:", "-".repeat(*w))
