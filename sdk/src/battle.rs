@@ -387,7 +387,7 @@ pub struct Unit {
 /// What a bot sees on one of its units' turns.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Observation {
-    /// Unit turns taken so far in the match.
+    /// The number of this unit turn in the match, counting from 1 (this turn included).
     pub turn: u32,
     /// The turn cap of the rules.
     pub turn_cap: u32,

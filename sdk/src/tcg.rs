@@ -474,7 +474,8 @@ pub fn parse_deck(text: &str, pool: &CardPool) -> Result<Deck, DeckError> {
             return Err(err(DeckErrorKind::UnknownCard { id: id.to_owned() }));
         }
         let total = copies.entry(id.to_owned()).or_default();
-        *total += count;
+        // Saturating: a count near u32::MAX is reported, never wrapped or allocated.
+        *total = total.saturating_add(count);
         if *total > pool.max_copies {
             return Err(err(DeckErrorKind::TooManyCopies {
                 id: id.to_owned(),

@@ -808,8 +808,13 @@ impl Fight {
             self.add(seat, "effects_resisted", 1);
             return;
         }
+        // Offense Up "increases all caused damage": the damage over time and the bomb of
+        // a unit under it carry 150% of its power (Stealth's bonus is for attacks only).
         let magnitude = match effect {
-            Effect::ContinuousDamage | Effect::Bomb => power(self.unit(source)),
+            Effect::ContinuousDamage | Effect::Bomb => {
+                let source = self.unit(source);
+                power(source) * pct(source.has(Effect::OffenseUp), 150) / 100
+            }
             _ => 0,
         };
         let turns = self.unit(source).kind.inflict_turns();
@@ -1681,6 +1686,18 @@ mod tests {
         // Two stacks hurt twice at the start of the bearer's turn.
         assert!(f.begin_turn(3));
         assert_eq!(f.units[3].integrity, 500 - 2 * 180);
+    }
+
+    #[test]
+    fn offense_up_raises_the_damage_of_effects_too() {
+        // "Offense Up — increases all caused damage of a bot by 50%."
+        let mut f = fight([Glass, Tank, Nurse], [Kamikaze, Stealth, Aggro], 5);
+        f.put(0, 0, Effect::OffenseUp, 2, 0);
+        f.put(1, 1, Effect::OffenseUp, 2, 0);
+        f.try_negative(0, 3, Effect::ContinuousDamage);
+        f.try_negative(1, 3, Effect::Bomb);
+        let magnitudes: Vec<i32> = f.units[3].effects.iter().map(|e| e.magnitude).collect();
+        assert_eq!(magnitudes, vec![180 * 3 / 2, 50 * 3 / 2]);
     }
 
     #[test]

@@ -776,6 +776,8 @@ impl Ruleset for Grid {
         let mut next = 0usize;
         let mut turn = 0u32;
         loop {
+            // Before the game-over checks, so the outcome counts every turn played.
+            table.set_turn(turn);
             if let Some(loser) = table.forfeited() {
                 let finish = table.forfeit_finish(loser, state.stats());
                 table.event(Event::GameEnd {
@@ -803,7 +805,6 @@ impl Ruleset for Grid {
             };
             next = usize::from(hero) + 1;
             let seat = state.heroes()[usize::from(hero)].team;
-            table.set_turn(turn);
             events.push(Event::HeroTurn { turn, hero });
             state.start_turn(hero, &mut events);
             for event in events.drain(..) {

@@ -99,7 +99,8 @@ pub struct MatchRecord<G: Ruleset> {
     pub replay: Replay<G>,
 }
 
-/// Play one match between two players.
+/// Play one match between two players. Invalid rules (see [`Ruleset::validate`]) end it
+/// at once as a draw whose reason names the problem, without a single move.
 pub fn run_match<G: Ruleset>(
     config: &MatchConfig<G>,
     players: [&mut dyn Player<G>; 2],
@@ -115,7 +116,16 @@ pub fn run_match<G: Ruleset>(
         };
         table.start(seat, &start);
     }
-    let finish = G::play(&config.rules, derive_seed(config.seed, 0), &mut table);
+    // Callers validate rules first (with a better error); a replay file or a library user
+    // may not have, and invalid rules can make a mode loop forever or index out of range.
+    let finish = match G::validate(&config.rules) {
+        Ok(()) => G::play(&config.rules, derive_seed(config.seed, 0), &mut table),
+        Err(problem) => Finish {
+            winner: None,
+            reason: format!("not played: invalid rules: {problem}"),
+            stats: [Stats::new(), Stats::new()],
+        },
+    };
     for seat in 0..2u8 {
         let result = match finish.winner {
             None => MatchResult::Draw,

@@ -146,6 +146,8 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
             replay.version
         ));
     }
+    G::validate(&replay.rules)
+        .map_err(|problem| format!("the replay's rules are invalid: {problem}"))?;
     let answers = |seat: Seat| {
         replay.log.iter().filter_map(move |entry| match entry {
             Entry::Answer {

@@ -261,7 +261,10 @@ fn validate(rules: &Rules) -> Result<(), String> {
         (1..=20).contains(&rules.max_minions),
         "max_minions must be 1..=20",
     )?;
-    check(rules.max_copies >= 1, "max_copies must be at least 1")?;
+    check(
+        (1..=rules.deck_size).contains(&rules.max_copies),
+        "max_copies must be 1..=deck_size",
+    )?;
     check(
         (1..=10_000).contains(&rules.turn_cap),
         "turn_cap must be 1..=10000",
@@ -284,6 +287,12 @@ fn validate(rules: &Rules) -> Result<(), String> {
         }
         if card.cost < 0 || card.damage < 0 || card.heal < 0 || card.draw < 0 {
             return Err(format!("{where_}: cost and amounts must not be negative"));
+        }
+        if card.draw > rules.deck_size as i32 {
+            return Err(format!(
+                "{where_}: draws {} cards; a deck has only {}",
+                card.draw, rules.deck_size
+            ));
         }
         let stray = match card.kind {
             CardKind::Damage => card.heal != 0 || card.draw != 0,
@@ -848,6 +857,12 @@ fn check(rules: &Rules, state: &State, seat: Seat, action: &Action) -> Result<Mo
                             return Err(
                                 "playing damage cards as heals is off in these rules".to_owned()
                             );
+                        }
+                        if c.damage == 0 {
+                            return Err(format!(
+                                "`{}` does no damage, so it heals nothing: play it at the enemy hero",
+                                c.id
+                            ));
                         }
                         Ok(Move::Heal {
                             uid: card,

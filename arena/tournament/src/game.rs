@@ -190,10 +190,13 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Outcome, ReplayError> {
 }
 
 /// Render a replay as text: a header, then every event (and, with `pictures`, the state
-/// before each decision where the mode draws one).
+/// before each decision where the mode draws one). The replay must verify first.
 pub fn render_replay(json: &serde_json::Value, pictures: bool) -> Result<Vec<String>, ReplayError> {
     for_mode!(mode_of(json)?, G => {
         let replay = parse_replay::<G>(json)?;
+        // Only a replay the engine reproduces is drawn: its events are then the engine's
+        // own, so a hand-edited file cannot make the renderer index past a board or a seat.
+        replay::verify(&replay).map_err(ReplayError::Mismatch)?;
         Ok(render::<G>(&replay, pictures))
     })
 }

@@ -879,6 +879,7 @@ fn the_setup_request_describes_the_static_board() {
 fn check_invariants(record: &crate::MatchRecord<Grid>, limit: u32) -> Result<(), TestCaseError> {
     let mut diamonds = [0u32; 2];
     let mut last = None;
+    let mut hero_turns = 0;
     for event in record.replay.events() {
         match event {
             Event::MineCaptured { health, .. }
@@ -895,14 +896,22 @@ fn check_invariants(record: &crate::MatchRecord<Grid>, limit: u32) -> Result<(),
                 prop_assert!(*team_total > diamonds[team]);
                 diamonds[team] = *team_total;
             }
-            Event::HeroTurn { turn, .. } => prop_assert!(*turn < limit),
+            Event::HeroTurn { turn, .. } => {
+                prop_assert!(*turn < limit);
+                hero_turns += 1;
+            }
             _ => {}
         }
         last = Some(event);
     }
     let ended = matches!(last, Some(Event::GameEnd { .. }));
     prop_assert!(ended, "the last event ends the game");
-    prop_assert!(record.outcome.turns < limit);
+    prop_assert!(record.outcome.turns <= limit);
+    prop_assert_eq!(
+        record.outcome.turns,
+        hero_turns,
+        "the outcome counts every turn played"
+    );
     Ok(())
 }
 
