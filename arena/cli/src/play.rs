@@ -134,22 +134,22 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         seed: args.seed,
         max_faults: args.max_faults,
     };
-    let want_replay = args.replay.is_some() || args.watch;
+    // The replay is always kept: it is where each fault's turn and message are.
     let result = game::play(
         &spec,
         [&contestants[0], &contestants[1]],
         [&names[0], &names[1]],
         &sandbox,
-        want_replay,
+        true,
     )?;
+    let replay = result.replay.as_ref().expect("asked for a replay");
 
-    if let (Some(path), Some(replay)) = (&args.replay, &result.replay) {
+    if let Some(path) = &args.replay {
         let bytes = serde_json::to_vec(replay)?;
         std::fs::write(path, bytes)
             .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
     if args.watch {
-        let replay = result.replay.as_ref().expect("asked for a replay");
         for frame in game::render_replay(replay, true)? {
             println!("{frame}");
         }
@@ -184,10 +184,54 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     println!();
     print!("{}", stats_table(&names, outcome));
+    print!("{}", problems(replay));
     if let Some(path) = &args.replay {
         println!("\nreplay written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every fault (with its turn and message) and the first rejected answers of each seat: what
+/// a bot's author needs to fix.
+fn problems(replay: &serde_json::Value) -> String {
+    const SHOWN_REJECTIONS: usize = 5;
+    let mut faults = String::new();
+    let mut rejections = String::new();
+    let mut rejected = [0usize; 2];
+    for entry in replay["log"].as_array().into_iter().flatten() {
+        let (seat, turn) = (&entry["seat"], &entry["turn"]);
+        match entry["kind"].as_str() {
+            Some("answer") if entry["answer"].get("fault").is_some() => {
+                let fault = &entry["answer"]["fault"];
+                faults += &format!(
+                    "  seat {seat}, turn {turn}: {}: {}\n",
+                    fault["kind"].as_str().unwrap_or("?"),
+                    fault["message"].as_str().unwrap_or("")
+                );
+            }
+            Some("rejected") => {
+                let count = &mut rejected[usize::from(seat.as_u64() == Some(1))];
+                *count += 1;
+                if *count <= SHOWN_REJECTIONS {
+                    rejections += &format!(
+                        "  seat {seat}, turn {turn}: {}\n",
+                        entry["reason"].as_str().unwrap_or("")
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    if !faults.is_empty() {
+        out += &format!("\nfaults:\n{faults}");
+    }
+    if !rejections.is_empty() {
+        out += &format!(
+            "\nrejected answers (the first {SHOWN_REJECTIONS} of each seat):\n{rejections}"
+        );
+    }
+    out
 }
 
 fn stats_table(names: &[String; 2], outcome: &arena_engine::Outcome) -> String {
