@@ -207,6 +207,25 @@ fn a_hostile_bot_forfeits_and_the_host_reports_it() {
         5_000_000 * 2 + 1_000_000,
         "{result}"
     );
+    // The human output lists each fault with its turn and message.
+    let trap = hostile("trap.wat");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            trap.to_str().unwrap(),
+            "builtin:random",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "faults:\n  seat 0, turn 0: trap: wasm trap: wasm `unreachable` instruction executed"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
