@@ -1,0 +1,208 @@
+//! What the wasm sandbox costs per call, per match and per bot load.
+//!
+//! - `call`: one battle turn through `Player::act` — the echo bot (`tests/bench-bots/echo.wat`,
+//!   answers `"skill"` without reading the request) shows the host's own cost; the
+//!   `battle-random` sample bot adds the bot's serde decoding of the same request; the
+//!   host's JSON encoding alone and the native built-in `random` are the floors.
+//! - `instantiate`: a fresh instance and its `start` request, as every match does.
+//! - `load`: compiling `battle-strong` versus loading it from a warm [`ModuleCache`].
+//!
+//! Run with `cargo bench --profile dev -p arena-tests --bench sandbox` (docs/performance.md).
+
+use arena_builtins::Builtins;
+use arena_engine::{NativePlayer, Player};
+use arena_sandbox::{Limits, LoadedBot, ModuleCache, Sandbox};
+use arena_sdk::battle::{Battle, BotType, Observation, SetupRequest, Stats, Unit};
+use arena_sdk::protocol::RequestRef;
+use arena_sdk::{ABI_VERSION, MatchStart, Mode};
+use arena_tests::{bots, root};
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn echo_bot() -> PathBuf {
+    root().join("tests/bench-bots/echo.wat")
+}
+
+fn start() -> MatchStart<Battle> {
+    MatchStart {
+        abi: ABI_VERSION,
+        mode: Mode::Battle,
+        seat: 0,
+        seed: 9,
+        rules: Default::default(),
+    }
+}
+
+fn stats() -> Stats {
+    Stats {
+        integrity: 800,
+        power: 100,
+        speed: 40,
+        armor: 20,
+        evasion: 0,
+        critical: 10,
+        resistance: 10,
+        effectivity: 30,
+    }
+}
+
+fn setup_request() -> SetupRequest {
+    SetupRequest {
+        roster: BotType::ALL.to_vec(),
+        stats: vec![stats(); 8],
+        team_size: 3,
+    }
+}
+
+/// A mid-match battle turn: six units, three legal targets (as in tests/sandbox.rs).
+fn observation() -> Observation {
+    let unit = |id: u8, owner: u8, kind| Unit {
+        id,
+        owner,
+        kind,
+        base: stats(),
+        integrity: 800 - i32::from(id) * 10,
+        armor: 20,
+        power: 100,
+        speed: 40,
+        resistance: 10,
+        turn_meter: 0,
+        cooldown: 0,
+        has_skill: true,
+        effects: Vec::new(),
+        destroyed: false,
+    };
+    let kinds = [BotType::Aggro, BotType::Tank, BotType::Nurse];
+    Observation {
+        turn: 4,
+        turn_cap: 300,
+        seat: 0,
+        acting: 0,
+        units: (0..6u8)
+            .map(|id| unit(id, id / 3, kinds[usize::from(id % 3)]))
+            .collect(),
+        legal_targets: vec![3, 4, 5],
+        skill_ready: false,
+        last_rejected: None,
+    }
+}
+
+fn load(sandbox: &Sandbox, path: &Path) -> LoadedBot {
+    sandbox
+        .load(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A started wasm player; `setup` too for bots that play battle for real.
+fn started(sandbox: &Sandbox, bot: &LoadedBot, with_setup: bool) -> arena_sandbox::WasmBot {
+    let mut player = bot.player(sandbox);
+    Player::<Battle>::start(&mut player, &start()).expect("start");
+    if with_setup {
+        Player::<Battle>::setup(&mut player, &setup_request()).expect("setup");
+    }
+    player
+}
+
+fn call(c: &mut Criterion) {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let observation = observation();
+    let request = serde_json::to_vec(&RequestRef::<Battle>::Turn(&observation)).unwrap();
+    eprintln!(
+        "sandbox/call: battle turn request = {} bytes",
+        request.len()
+    );
+
+    let mut group = c.benchmark_group("sandbox/call");
+    group
+        .sample_size(50)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for (name, path, with_setup) in [
+        ("echo", echo_bot(), false),
+        ("battle-random", PathBuf::from(bots::BATTLE_RANDOM), true),
+    ] {
+        let bot = load(&sandbox, &path);
+        let mut player = started(&sandbox, &bot, with_setup);
+        Player::<Battle>::act(&mut player, &observation).expect("act");
+        let fuel = Player::<Battle>::last_call(&mut player).fuel;
+        eprintln!("sandbox/call/{name}: {fuel} fuel per turn call");
+        group.bench_function(name, |b| {
+            b.iter(|| Player::<Battle>::act(&mut player, black_box(&observation)).unwrap())
+        });
+    }
+    // The host's JSON encoding alone, as `WasmBot` does it for every request.
+    let mut buffer = Vec::with_capacity(4096);
+    group.bench_function("encode-request", |b| {
+        b.iter(|| {
+            buffer.clear();
+            serde_json::to_writer(
+                &mut buffer,
+                &RequestRef::<Battle>::Turn(black_box(&observation)),
+            )
+            .unwrap();
+            buffer.len()
+        })
+    });
+    let mut native = NativePlayer::new(<Battle as Builtins>::create("random").unwrap());
+    Player::<Battle>::start(&mut native, &start()).unwrap();
+    group.bench_function("native-random", |b| {
+        b.iter(|| Player::<Battle>::act(&mut native, black_box(&observation)).unwrap())
+    });
+    group.finish();
+}
+
+fn instantiate(c: &mut Criterion) {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let mut group = c.benchmark_group("sandbox/instantiate");
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for (name, path) in [
+        ("echo", echo_bot()),
+        ("battle-strong", PathBuf::from(bots::BATTLE_STRONG)),
+    ] {
+        let bot = load(&sandbox, &path);
+        let mut player = bot.player(&sandbox);
+        Player::<Battle>::start(&mut player, &start()).expect("start");
+        let fuel = Player::<Battle>::last_call(&mut player).fuel;
+        eprintln!("sandbox/instantiate/{name}: {fuel} fuel for instantiation + start");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut player = bot.player(&sandbox);
+                Player::<Battle>::start(&mut player, &start()).unwrap();
+                player
+            })
+        });
+    }
+    group.finish();
+}
+
+fn load_module(c: &mut Criterion) {
+    let path = Path::new(bots::BATTLE_STRONG);
+    let size = std::fs::metadata(path).unwrap().len();
+    eprintln!("sandbox/load: battle-strong.wasm is {size} bytes");
+    let uncached = Sandbox::new(Limits::default(), None).unwrap();
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cached = Sandbox::new(Limits::default(), Some(ModuleCache::new(cache_dir.path()))).unwrap();
+    assert!(
+        !load(&cached, path).info().from_cache,
+        "the cache starts empty"
+    );
+    assert!(load(&cached, path).info().from_cache, "the cache is warm");
+
+    let mut group = c.benchmark_group("sandbox/load");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("compile", |b| b.iter(|| load(&uncached, path)));
+    group.bench_function("warm-cache", |b| b.iter(|| load(&cached, path)));
+    group.finish();
+}
+
+criterion_group!(benches, call, instantiate, load_module);
+criterion_main!(benches);
