@@ -12,7 +12,13 @@ fn main() {
     let root = manifest_dir.parent().unwrap().to_path_buf();
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    for dir in ["sample-bots", "sdk/src", "sdk/c", "arena/builtins/src"] {
+    for dir in [
+        "Cargo.toml",
+        "sample-bots",
+        "sdk/src",
+        "sdk/c",
+        "arena/builtins/src",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
     }
 

@@ -1,6 +1,7 @@
 //! `arena check` through the binary.
 
-use arena_tests::{arena, bots, hostile, stdout};
+use crate::arena;
+use arena_tests::{bots, hostile, stdout};
 
 #[test]
 fn check_accepts_the_three_sample_bots() {

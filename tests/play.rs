@@ -1,7 +1,8 @@
 //! `arena play`, replays and `arena builtins` through the binary, for every mode, with
 //! wasm sample bots and built-ins.
 
-use arena_tests::{arena, bots, hostile, root, stderr, stdout};
+use crate::arena;
+use arena_tests::{bots, hostile, root, stderr, stdout};
 
 fn json(out: &std::process::Output) -> serde_json::Value {
     assert!(

@@ -1,7 +1,8 @@
 //! Tournaments through the binary: end to end, determinism across jobs and shards,
 //! resuming after `kill -9`, malformed files, hostile bots, gauntlets.
 
-use arena_tests::{arena, arena_bin, bots, hostile, root, stderr, stdout};
+use crate::{arena, arena_bin};
+use arena_tests::{bots, hostile, root, stderr, stdout};
 use std::path::{Path, PathBuf};
 
 fn sorted_lines(dir: &Path) -> String {

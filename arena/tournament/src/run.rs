@@ -86,21 +86,52 @@ pub fn results_file(out: &Path, shard: Option<Shard>) -> PathBuf {
     }
 }
 
-/// Resolve every bot once (building crates, compiling modules).
+/// Resolve every bot once (building crates, compiling modules), on up to `jobs` threads:
+/// a cold start is one compile per bot, and they are independent. Bot crates are built
+/// first, one at a time, because cargo builds them in one shared target directory.
 pub fn contestants(
     tournament: &Tournament,
     sandbox: &Sandbox,
+    jobs: usize,
 ) -> Result<Vec<Contestant>, RunError> {
-    tournament
-        .bots
-        .iter()
-        .map(|bot| {
-            tracing::info!(bot = %bot.name, spec = %bot.spec, "loading");
-            Contestant::resolve(&bot.spec, sandbox).map_err(|source| RunError::Bot {
-                name: bot.name.clone(),
-                source,
-            })
+    let resolve = |bot: &crate::config::BotEntry| {
+        tracing::info!(bot = %bot.name, spec = %bot.spec, "loading");
+        Contestant::resolve(&bot.spec, sandbox).map_err(|source| RunError::Bot {
+            name: bot.name.clone(),
+            source,
         })
+    };
+    let mut slots: Vec<Option<Result<Contestant, RunError>>> =
+        tournament.bots.iter().map(|_| None).collect();
+    for (slot, bot) in slots.iter_mut().zip(&tournament.bots) {
+        if matches!(bot.spec, crate::bots::BotSpec::Crate(_)) {
+            *slot = Some(resolve(bot));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let slots = std::sync::Mutex::new(slots);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, tournament.bots.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(bot) = tournament.bots.get(i) else {
+                        break;
+                    };
+                    if slots.lock().expect("no panics while locked")[i].is_some() {
+                        continue;
+                    }
+                    let loaded = resolve(bot);
+                    slots.lock().expect("no panics while locked")[i] = Some(loaded);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .expect("no panics while locked")
+        .into_iter()
+        .map(|slot| slot.expect("every bot was resolved"))
         .collect()
 }
 
@@ -146,7 +177,7 @@ pub fn run(
     }
 
     let sandbox = Sandbox::new(tournament.limits.limits(), options.cache.clone())?;
-    let contestants = contestants(tournament, &sandbox)?;
+    let contestants = contestants(tournament, &sandbox, options.jobs)?;
     let mut writer = ResultsWriter::open(&results_file)?;
     if options.replays {
         let dir = options.out.join("replays");
