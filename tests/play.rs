@@ -484,3 +484,85 @@ fn a_bot_crate_directory_is_built_and_played() {
     );
     assert_eq!(result["bots"][0], "battle-starter");
 }
+
+#[test]
+fn a_deck_played_in_a_replay_is_saved_and_loaded_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("tcg.json");
+    json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "tcg",
+            "builtin:planner",
+            "builtin:greedy",
+            "--rule",
+            "custom_decks=true",
+            "--json",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    ));
+    let deck = dir.path().join("planner.deck");
+    let out = arena(
+        dir.path(),
+        &[
+            "deck",
+            "from-replay",
+            replay.to_str().unwrap(),
+            "--seat",
+            "0",
+            "--out",
+            deck.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&deck).unwrap();
+    assert!(
+        text.starts_with("# the deck of seat 0 (builtin:planner)"),
+        "{text}"
+    );
+    let out = arena(
+        dir.path(),
+        &[
+            "deck",
+            "check",
+            deck.to_str().unwrap(),
+            "--rule",
+            "custom_decks=true",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("ok, 20 cards"), "{}", stdout(&out));
+    // The saved deck is the deck both players use when custom decks are off.
+    let result = json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "tcg",
+            "builtin:random",
+            "builtin:random",
+            "--deck",
+            deck.to_str().unwrap(),
+            "--json",
+        ],
+    ));
+    assert!(result["reason"].is_string());
+    let out = arena(
+        dir.path(),
+        &[
+            "deck",
+            "from-replay",
+            replay.to_str().unwrap(),
+            "--seat",
+            "2",
+        ],
+    );
+    assert!(
+        stderr(&out).contains("--seat is 0 or 1"),
+        "{}",
+        stderr(&out)
+    );
+}

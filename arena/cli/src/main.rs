@@ -112,6 +112,17 @@ enum DeckCommand {
         #[arg(long = "rule", value_name = "KEY=VALUE")]
         rule: Vec<String>,
     },
+    /// Save the deck a seat played in a tcg replay as a deck file.
+    FromReplay {
+        /// The replay (it must verify).
+        replay: PathBuf,
+        /// Whose deck.
+        #[arg(long)]
+        seat: u8,
+        /// Write the deck here instead of to standard output.
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -152,6 +163,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let deck = play::read_deck(&file, &rules)?;
             println!("{}: ok, {} cards", file.display(), deck.cards.len());
             print!("{}", deck.to_text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Deck(DeckCommand::FromReplay { replay, seat, out }) => {
+            let text = replay::deck_of(&replay, seat)?;
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    eprintln!("deck of seat {seat} written to {}", path.display());
+                }
+                None => print!("{text}"),
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -61,3 +61,31 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
         }
     }
 }
+
+/// The deck `seat` played in a tcg replay, in the deck file format (docs/rules/tcg.md),
+/// with a comment saying where it came from.
+pub fn deck_of(path: &Path, seat: u8) -> Result<String> {
+    anyhow::ensure!(seat < 2, "--seat is 0 or 1");
+    let json = read(path)?;
+    anyhow::ensure!(
+        json["mode"] == "tcg",
+        "{}: not a tcg replay (mode {})",
+        path.display(),
+        json["mode"]
+    );
+    game::verify_replay(&json).with_context(|| path.display().to_string())?;
+    let replay: arena_engine::Replay<arena_sdk::tcg::Tcg> = serde_json::from_value(json)?;
+    let initial = replay.initial.context("the replay has no initial state")?;
+    let cards = initial.decks[usize::from(seat)]
+        .iter()
+        .map(|c| c.card.id.clone())
+        .collect();
+    let deck = arena_sdk::tcg::Deck { cards };
+    Ok(format!(
+        "# the deck of seat {seat} ({}) in {}, seed {}\n{}",
+        replay.bots[usize::from(seat)].name,
+        path.display(),
+        replay.seed,
+        deck.to_text()
+    ))
+}
