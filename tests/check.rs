@@ -10,7 +10,11 @@ fn check_accepts_the_three_sample_bots() {
         let out = arena(cache.path(), &["check", bot]);
         let text = stdout(&out);
         assert!(out.status.success(), "{bot}: {text}");
-        assert!(text.contains("ok: the bot is ready to play"), "{text}");
+        assert!(
+            text.contains("ok: the bot is ready to play battle"),
+            "{text}"
+        );
+        assert!(text.contains("trial game vs builtin:random"), "{text}");
         assert!(
             text.contains("arena_call: (func (param i32 i32) (result i64))"),
             "{text}"
@@ -52,6 +56,10 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ("huge-response.wat", "response of 1073741824 bytes"),
         ("bad-utf8.wat", "not UTF-8"),
         ("bad-json.wat", "not_json"),
+        (
+            "wrong-shape.wat",
+            "the bot faults in every mode it accepts; in battle: turn 0: wrong_shape",
+        ),
         (
             "forbidden-import.wat",
             "imports wasi_snapshot_preview1::fd_write; bots may import only arena::log",

@@ -27,6 +27,24 @@ struct ModeCheck {
     fuel: u64,
     fault: Option<Fault>,
     log: String,
+    /// A trial game against the mode's weakest built-in, when the start was accepted.
+    trial: Option<Trial>,
+}
+
+/// One game against a built-in: does the bot play the mode without faults?
+#[derive(Debug, Serialize)]
+struct Trial {
+    opponent: String,
+    result: &'static str,
+    reason: String,
+    turns: u32,
+    faults: u32,
+    /// The first fault, with its turn.
+    first_fault: Option<String>,
+    invalid_actions: u32,
+    /// Fuel of the bot's turn answers: the largest and the mean.
+    fuel_per_turn_max: u64,
+    fuel_per_turn_mean: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -55,24 +73,42 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         }
         Err(error) => Err(error.to_string()),
     };
-    let modes = match &loaded {
+    let modes: Vec<ModeCheck> = match &loaded {
         Ok(bot) => Mode::ALL
             .into_iter()
-            .map(|mode| start_in(mode, bot, &sandbox))
-            .collect(),
+            .map(|mode| {
+                let mut check = start_in(mode, bot, &sandbox);
+                if check.accepted {
+                    check.trial = Some(trial(mode, bot, &sandbox)?);
+                }
+                Ok(check)
+            })
+            .collect::<Result<_>>()?,
         Err(_) => Vec::new(),
     };
-    let ok = loaded.is_ok() && modes.iter().any(|m| m.accepted);
+    let plays = |m: &ModeCheck| m.trial.as_ref().is_some_and(|t| t.faults == 0);
+    let ok = loaded.is_ok() && modes.iter().any(plays);
     let error = match &loaded {
         Err(e) => Some(e.clone()),
-        Ok(_) if !ok => Some(match modes.first().and_then(|m| m.fault.as_ref()) {
-            Some(fault) => format!(
-                "the start request failed in every mode; in {}: {fault}",
-                modes[0].mode
-            ),
-            None => "the start request failed in every mode".to_owned(),
-        }),
-        Ok(_) => None,
+        Ok(_) if ok => None,
+        Ok(_) => Some(
+            match modes
+                .iter()
+                .find_map(|m| m.trial.as_ref().map(|t| (m.mode, t)))
+            {
+                Some((mode, trial)) => format!(
+                    "the bot faults in every mode it accepts; in {mode}: {}",
+                    trial.first_fault.as_deref().unwrap_or("?")
+                ),
+                None => match modes.first().and_then(|m| m.fault.as_ref()) {
+                    Some(fault) => format!(
+                        "the start request failed in every mode; in {}: {fault}",
+                        modes[0].mode
+                    ),
+                    None => "the start request failed in every mode".to_owned(),
+                },
+            },
+        ),
     };
     let report = Report {
         bot: args.bot.display().to_string(),
@@ -99,7 +135,67 @@ fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
         let start = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules: Default::default() };
         let result = Player::<G>::start(&mut player, &start);
         let report = Player::<G>::last_call(&mut player);
-        ModeCheck { mode, accepted: result.is_ok(), fuel: report.fuel, fault: result.err(), log: report.log }
+        ModeCheck { mode, accepted: result.is_ok(), fuel: report.fuel, fault: result.err(), log: report.log, trial: None }
+    })
+}
+
+/// Play one game (seed 1, default rules) against the mode's weakest built-in.
+fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
+    use arena_tournament::bots::Contestant;
+    use arena_tournament::game;
+    let weakest = game::builtins_of(mode)
+        .iter()
+        .min_by_key(|b| b.strength)
+        .context("every mode has built-ins")?;
+    let opponent = format!("builtin:{}", weakest.name);
+    let spec = game::GameSpec {
+        mode,
+        rules: serde_json::Value::Null,
+        seed: 1,
+        max_faults: 3,
+    };
+    let me = Contestant::Wasm(bot.clone());
+    let them = Contestant::Builtin(weakest.name.to_owned());
+    let played = game::play(&spec, [&me, &them], [bot.name(), &opponent], sandbox, true)?;
+    let outcome = &played.outcome;
+    let replay = played.replay.expect("asked for a replay");
+    let mut first_fault = None;
+    let mut fuels = Vec::new();
+    for entry in replay["log"].as_array().into_iter().flatten() {
+        if entry["kind"] != "answer" || entry["seat"] != 0 {
+            continue;
+        }
+        if let Some(fault) = entry["answer"].get("fault") {
+            first_fault.get_or_insert_with(|| {
+                format!(
+                    "turn {}: {}: {}",
+                    entry["turn"],
+                    fault["kind"].as_str().unwrap_or("?"),
+                    fault["message"].as_str().unwrap_or("")
+                )
+            });
+        } else if entry["answer"].get("action").is_some() {
+            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
+        }
+    }
+    Ok(Trial {
+        opponent,
+        result: match outcome.winner {
+            Some(0) => "won",
+            Some(_) => "lost",
+            None => "draw",
+        },
+        reason: outcome.reason.clone(),
+        turns: outcome.turns,
+        faults: outcome.seats[0].faults,
+        first_fault,
+        invalid_actions: outcome.seats[0].invalid_actions,
+        fuel_per_turn_max: fuels.iter().copied().max().unwrap_or(0),
+        fuel_per_turn_mean: if fuels.is_empty() {
+            0
+        } else {
+            fuels.iter().sum::<u64>() / fuels.len() as u64
+        },
     })
 }
 
@@ -144,9 +240,33 @@ fn print_report(report: &Report<'_>) {
         if !check.log.is_empty() {
             println!("  log: {}", check.log);
         }
+        if let Some(t) = &check.trial {
+            println!(
+                "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
+                t.opponent,
+                t.result,
+                t.reason,
+                t.turns,
+                t.faults,
+                t.invalid_actions,
+                t.fuel_per_turn_mean,
+                t.fuel_per_turn_max
+            );
+            if let Some(fault) = &t.first_fault {
+                println!("  first fault: {fault}");
+            }
+        }
     }
     match &report.error {
-        None => println!("ok: the bot is ready to play"),
+        None => {
+            let plays: Vec<&str> = report
+                .modes
+                .iter()
+                .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
+                .map(|m| m.mode.name())
+                .collect();
+            println!("ok: the bot is ready to play {}", plays.join(", "));
+        }
         Some(error) => println!("REJECTED: {error}"),
     }
 }
