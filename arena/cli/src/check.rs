@@ -139,6 +139,17 @@ fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
     })
 }
 
+/// The modes whose start `bot` accepts and whose trial game it plays without a fault.
+pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
+    let mut modes = Vec::new();
+    for mode in Mode::ALL {
+        if start_in(mode, bot, sandbox).accepted && trial(mode, bot, sandbox)?.faults == 0 {
+            modes.push(mode);
+        }
+    }
+    Ok(modes)
+}
+
 /// Play one game (seed 1, default rules) against the mode's weakest built-in.
 fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     use arena_tournament::bots::Contestant;

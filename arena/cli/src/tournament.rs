@@ -2,15 +2,14 @@
 
 use crate::SandboxArgs;
 use anyhow::{Context, Result};
-use arena_engine::Player;
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
+use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::config::{BotEntry, Format, LimitsConfig, Tournament};
+use arena_tournament::game;
 use arena_tournament::plan::{Shard, plan};
 use arena_tournament::report::{self, Format as ReportFormat};
 use arena_tournament::results;
 use arena_tournament::run::{self, Progress, RunOptions};
-use arena_tournament::{for_mode, game};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -273,7 +272,7 @@ fn apply_cli_limits(limits: &mut LimitsConfig, sandbox: &SandboxArgs) {
 pub struct GauntletArgs {
     /// The bot: a .wasm/.wat file or a bot crate directory.
     bot: String,
-    /// Only these modes [default: every mode the bot accepts].
+    /// Only these modes [default: every mode the bot plays without faults, as `arena check` finds].
     #[arg(long, short)]
     mode: Vec<Mode>,
     /// Games against each built-in (even).
@@ -310,7 +309,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
     };
     anyhow::ensure!(
         !modes.is_empty(),
-        "{}: the bot accepts no mode's start request (run `arena check`)",
+        "{}: the bot plays no mode without faults (run `arena check` to see why)",
         args.bot
     );
     let name = spec.short_name();
@@ -435,20 +434,12 @@ fn gauntlet_summary(name: &str, report: &report::Report) -> String {
     out
 }
 
-/// The modes whose start request the bot accepts.
+/// The modes the bot plays: it accepts their start request and plays a trial game against
+/// the weakest built-in without a fault (the checks of `arena check`).
 fn accepted_modes(spec: &BotSpec, sandbox_args: &SandboxArgs) -> Result<Vec<Mode>> {
     let sandbox = sandbox_args.sandbox()?;
     let Contestant::Wasm(bot) = Contestant::resolve(spec, &sandbox)? else {
         return Ok(Vec::new());
     };
-    Ok(Mode::ALL
-        .into_iter()
-        .filter(|&mode| {
-            for_mode!(mode, G => {
-                let mut player = bot.player(&sandbox);
-                let start = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules: Default::default() };
-                Player::<G>::start(&mut player, &start).is_ok()
-            })
-        })
-        .collect())
+    crate::check::playable_modes(&bot, &sandbox)
 }
