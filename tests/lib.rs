@@ -30,3 +30,77 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// Battle requests for exercising bots without a game: a start, the setup request and a
+/// mid-match turn (six units, three legal targets — 1,891 bytes of JSON).
+pub mod fixtures {
+    use arena_sdk::battle::{Battle, BotType, Observation, SetupRequest, Stats, Unit};
+    use arena_sdk::{ABI_VERSION, MatchStart};
+
+    /// A battle start request for seat 0.
+    pub fn battle_start() -> MatchStart<Battle> {
+        MatchStart {
+            abi: ABI_VERSION,
+            mode: arena_sdk::Mode::Battle,
+            seat: 0,
+            seed: 9,
+            rules: Default::default(),
+        }
+    }
+
+    /// The setup request (every type, with one made-up stat line each).
+    pub fn battle_setup_request() -> SetupRequest {
+        SetupRequest {
+            roster: BotType::ALL.to_vec(),
+            stats: vec![stats(); 8],
+            team_size: 3,
+        }
+    }
+
+    fn stats() -> Stats {
+        Stats {
+            integrity: 800,
+            power: 100,
+            speed: 40,
+            armor: 20,
+            evasion: 0,
+            critical: 10,
+            resistance: 10,
+            effectivity: 30,
+        }
+    }
+
+    /// A mid-match turn of unit 0: targets 3, 4 and 5 are legal, the skill is not ready.
+    pub fn battle_observation() -> Observation {
+        let unit = |id: u8, owner: u8, kind| Unit {
+            id,
+            owner,
+            kind,
+            base: stats(),
+            integrity: 800 - i32::from(id) * 10,
+            armor: 20,
+            power: 100,
+            speed: 40,
+            resistance: 10,
+            turn_meter: 0,
+            cooldown: 0,
+            has_skill: true,
+            effects: Vec::new(),
+            destroyed: false,
+        };
+        let kinds = [BotType::Aggro, BotType::Tank, BotType::Nurse];
+        let units: Vec<Unit> = (0..6u8)
+            .map(|id| unit(id, id / 3, kinds[usize::from(id % 3)]))
+            .collect();
+        Observation {
+            turn: 4,
+            turn_cap: 300,
+            seat: 0,
+            acting: 0,
+            units,
+            legal_targets: vec![3, 4, 5],
+            skill_ready: false,
+            last_rejected: None,
+        }
+    }
+}

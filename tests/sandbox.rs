@@ -2,77 +2,15 @@
 
 use arena_engine::{Fault, FaultKind, Player};
 use arena_sandbox::{Limits, LoadError, ModuleCache, Sandbox};
-use arena_sdk::battle::{Action, Battle, BotType, Observation, SetupRequest, Stats, Unit};
-use arena_sdk::{ABI_VERSION, MatchStart};
+use arena_sdk::battle::{Action, Battle};
+use arena_tests::fixtures::{
+    battle_observation as observation, battle_setup_request as setup_request, battle_start as start,
+};
 use arena_tests::{bots, hostile};
 use std::path::Path;
 
 fn sandbox() -> Sandbox {
     Sandbox::new(Limits::default(), None).unwrap()
-}
-
-fn start() -> MatchStart<Battle> {
-    MatchStart {
-        abi: ABI_VERSION,
-        mode: arena_sdk::Mode::Battle,
-        seat: 0,
-        seed: 9,
-        rules: Default::default(),
-    }
-}
-
-fn setup_request() -> SetupRequest {
-    SetupRequest {
-        roster: BotType::ALL.to_vec(),
-        stats: vec![stats(); 8],
-        team_size: 3,
-    }
-}
-
-fn stats() -> Stats {
-    Stats {
-        integrity: 800,
-        power: 100,
-        speed: 40,
-        armor: 20,
-        evasion: 0,
-        critical: 10,
-        resistance: 10,
-        effectivity: 30,
-    }
-}
-
-fn observation() -> Observation {
-    let unit = |id: u8, owner: u8, kind| Unit {
-        id,
-        owner,
-        kind,
-        base: stats(),
-        integrity: 800 - i32::from(id) * 10,
-        armor: 20,
-        power: 100,
-        speed: 40,
-        resistance: 10,
-        turn_meter: 0,
-        cooldown: 0,
-        has_skill: true,
-        effects: Vec::new(),
-        destroyed: false,
-    };
-    let kinds = [BotType::Aggro, BotType::Tank, BotType::Nurse];
-    let units: Vec<Unit> = (0..6u8)
-        .map(|id| unit(id, id / 3, kinds[usize::from(id % 3)]))
-        .collect();
-    Observation {
-        turn: 4,
-        turn_cap: 300,
-        seat: 0,
-        acting: 0,
-        units,
-        legal_targets: vec![3, 4, 5],
-        skill_ready: false,
-        last_rejected: None,
-    }
 }
 
 /// Start a bot in battle and return its player (panics if start fails).

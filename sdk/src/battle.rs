@@ -433,6 +433,28 @@ impl Observation {
 }
 
 impl Unit {
+    /// A unit of type `kind` as it enters the battle: base stats, full integrity, empty
+    /// turn meter, skill ready, no effects.
+    pub fn new(id: UnitId, owner: Seat, kind: BotType) -> Unit {
+        let base = kind.stats();
+        Unit {
+            id,
+            owner,
+            kind,
+            base,
+            integrity: base.integrity,
+            armor: base.armor,
+            power: base.power,
+            speed: base.speed,
+            resistance: base.resistance,
+            turn_meter: 0,
+            cooldown: 0,
+            has_skill: kind.skill().is_some(),
+            effects: Vec::new(),
+            destroyed: false,
+        }
+    }
+
     /// Whether the unit carries `effect`.
     pub fn has(&self, effect: Effect) -> bool {
         self.effects.iter().any(|e| e.effect == effect)

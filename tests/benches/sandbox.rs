@@ -12,9 +12,11 @@
 use arena_builtins::Builtins;
 use arena_engine::{NativePlayer, Player};
 use arena_sandbox::{Limits, LoadedBot, ModuleCache, Sandbox};
-use arena_sdk::battle::{Battle, BotType, Observation, SetupRequest, Stats, Unit};
+use arena_sdk::battle::Battle;
 use arena_sdk::protocol::RequestRef;
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
+use arena_tests::fixtures::{
+    battle_observation as observation, battle_setup_request as setup_request, battle_start as start,
+};
 use arena_tests::{bots, root};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -23,70 +25,6 @@ use std::time::Duration;
 
 fn echo_bot() -> PathBuf {
     root().join("tests/bench-bots/echo.wat")
-}
-
-fn start() -> MatchStart<Battle> {
-    MatchStart {
-        abi: ABI_VERSION,
-        mode: Mode::Battle,
-        seat: 0,
-        seed: 9,
-        rules: Default::default(),
-    }
-}
-
-fn stats() -> Stats {
-    Stats {
-        integrity: 800,
-        power: 100,
-        speed: 40,
-        armor: 20,
-        evasion: 0,
-        critical: 10,
-        resistance: 10,
-        effectivity: 30,
-    }
-}
-
-fn setup_request() -> SetupRequest {
-    SetupRequest {
-        roster: BotType::ALL.to_vec(),
-        stats: vec![stats(); 8],
-        team_size: 3,
-    }
-}
-
-/// A mid-match battle turn: six units, three legal targets (as in tests/sandbox.rs).
-fn observation() -> Observation {
-    let unit = |id: u8, owner: u8, kind| Unit {
-        id,
-        owner,
-        kind,
-        base: stats(),
-        integrity: 800 - i32::from(id) * 10,
-        armor: 20,
-        power: 100,
-        speed: 40,
-        resistance: 10,
-        turn_meter: 0,
-        cooldown: 0,
-        has_skill: true,
-        effects: Vec::new(),
-        destroyed: false,
-    };
-    let kinds = [BotType::Aggro, BotType::Tank, BotType::Nurse];
-    Observation {
-        turn: 4,
-        turn_cap: 300,
-        seat: 0,
-        acting: 0,
-        units: (0..6u8)
-            .map(|id| unit(id, id / 3, kinds[usize::from(id % 3)]))
-            .collect(),
-        legal_targets: vec![3, 4, 5],
-        skill_ready: false,
-        last_rejected: None,
-    }
 }
 
 fn load(sandbox: &Sandbox, path: &Path) -> LoadedBot {

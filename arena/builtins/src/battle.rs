@@ -447,23 +447,7 @@ mod tests {
     }
 
     fn unit(kind: BotType) -> Unit {
-        let base = kind.stats();
-        Unit {
-            id: 0,
-            owner: 0,
-            kind,
-            base,
-            integrity: base.integrity,
-            armor: base.armor,
-            power: base.power,
-            speed: base.speed,
-            resistance: base.resistance,
-            turn_meter: 0,
-            cooldown: 0,
-            has_skill: kind.skill().is_some(),
-            effects: Vec::new(),
-            destroyed: false,
-        }
+        Unit::new(0, 0, kind)
     }
 
     fn request(roster: &[BotType]) -> SetupRequest {

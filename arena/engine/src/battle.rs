@@ -309,26 +309,6 @@ pub fn bonus_pct(unit: &Unit) -> i32 {
     pct(unit.has(Effect::OffenseUp), 150) * pct(unit.has(Effect::Stealth), 130) / 100
 }
 
-fn new_unit(id: UnitId, owner: Seat, kind: BotType) -> Unit {
-    let base = kind.stats();
-    Unit {
-        id,
-        owner,
-        kind,
-        base,
-        integrity: base.integrity,
-        armor: base.armor,
-        power: base.power,
-        speed: base.speed,
-        resistance: base.resistance,
-        turn_meter: 0,
-        cooldown: 0,
-        has_skill: kind.skill().is_some(),
-        effects: Vec::new(),
-        destroyed: false,
-    }
-}
-
 /// Recompute the effective stats shown to bots.
 fn sync(unit: &mut Unit) {
     unit.armor = armor(unit);
@@ -463,7 +443,7 @@ impl Fight {
         for (seat, team) in (0u8..).zip(teams) {
             for &kind in team {
                 let id = UnitId::try_from(units.len()).expect("six units fit a u8");
-                units.push(new_unit(id, seat, kind));
+                units.push(Unit::new(id, seat, kind));
             }
         }
         Fight {
@@ -1617,7 +1597,7 @@ mod tests {
 
     #[test]
     fn effective_stats() {
-        let mut tank = new_unit(0, 0, Tank);
+        let mut tank = Unit::new(0, 0, Tank);
         let put = |u: &mut Unit, effect| {
             u.effects.push(ActiveEffect {
                 effect,
@@ -1630,7 +1610,7 @@ mod tests {
         tank.effects.clear();
         put(&mut tank, Effect::DefenseDown);
         assert_eq!((armor(&tank), resistance(&tank)), (20, 10));
-        let mut aggro = new_unit(1, 0, Aggro);
+        let mut aggro = Unit::new(1, 0, Aggro);
         put(&mut aggro, Effect::OffenseDown);
         assert_eq!(power(&aggro), 75);
         put(&mut aggro, Effect::SpeedUp);
@@ -1641,7 +1621,7 @@ mod tests {
         assert_eq!(bonus_pct(&aggro), 150);
         put(&mut aggro, Effect::Stealth);
         assert_eq!(bonus_pct(&aggro), 195);
-        let mut glass = new_unit(2, 0, Glass);
+        let mut glass = Unit::new(2, 0, Glass);
         assert_eq!(evasion(&glass), 30);
         put(&mut glass, Effect::Stun);
         assert_eq!(evasion(&glass), 0, "a stunned bot cannot evade");
