@@ -565,45 +565,28 @@ impl Board {
     /// walkable tiles only; a non-walkable tile gets the distance of acting on it from a
     /// neighbour. For bots that want more than [`Board::nearest`].
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        let mut dist = vec![None; self.terrain.len()];
-        let Some(start) = self.index(from) else {
-            return dist;
-        };
-        dist[start] = Some(0);
-        let mut queue = VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            let d =
-                dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)].unwrap_or(0);
-            for direction in Direction::ALL {
-                let Some(next) = self.step(p, direction) else {
-                    continue;
-                };
-                let i = usize::from(next.y) * usize::from(self.width) + usize::from(next.x);
-                if dist[i].is_some() {
-                    continue;
-                }
-                dist[i] = Some(d + 1);
-                if self.tile(next).is_some_and(|t| t.walkable()) {
-                    queue.push_back(next);
-                }
-            }
-        }
-        dist
+        self.flood(from, |board, p, _| {
+            board.tile(p).is_some_and(|t| t.walkable())
+        })
     }
 
     /// Like [`Board::distances`] but over the static terrain only: heroes and graves are
     /// ignored, so the answer does not change during a match (worth caching). Good for
     /// long-range planning, where a hero in the way will have moved on by then.
     pub fn terrain_distances(&self, from: Pos) -> Vec<Option<u32>> {
+        self.flood(from, |board, _, i| board.terrain[i] == Terrain::Empty)
+    }
+
+    /// Breadth-first distances from `from`; the search continues through a tile only if
+    /// `passable(board, tile, index)`, but every tile next to a reached one gets a distance.
+    fn flood(&self, from: Pos, passable: impl Fn(&Board, Pos, usize) -> bool) -> Vec<Option<u32>> {
         let mut dist = vec![None; self.terrain.len()];
         let Some(start) = self.index(from) else {
             return dist;
         };
         dist[start] = Some(0);
-        let mut queue = VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            let d =
-                dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)].unwrap_or(0);
+        let mut queue = VecDeque::from([(from, 0)]);
+        while let Some((p, d)) = queue.pop_front() {
             for direction in Direction::ALL {
                 let Some(next) = self.step(p, direction) else {
                     continue;
@@ -613,8 +596,8 @@ impl Board {
                     continue;
                 }
                 dist[i] = Some(d + 1);
-                if self.terrain[i] == Terrain::Empty {
-                    queue.push_back(next);
+                if passable(self, next, i) {
+                    queue.push_back((next, d + 1));
                 }
             }
         }
