@@ -596,18 +596,18 @@ impl State {
             }
             Terrain::Empty => match self.occupant[target] {
                 Some(other) if self.view.heroes[usize::from(other)].team != me.team => {
-                    let damage = self.damage(other, STAB_DAMAGE);
-                    self.tally[team].damage_dealt += damage;
-                    let health = self.view.heroes[usize::from(other)].health;
-                    events.push(Event::Stab {
+                    self.strike(
                         hero,
-                        target: other,
-                        damage,
-                        health,
-                    });
-                    if health == 0 {
-                        self.die(other, Some(hero), events);
-                    }
+                        other,
+                        STAB_DAMAGE,
+                        events,
+                        |hero, target, damage, health| Event::Stab {
+                            hero,
+                            target,
+                            damage,
+                            health,
+                        },
+                    );
                 }
                 Some(friend) => {
                     let amount = self.heal(friend, FRIEND_HEAL);
@@ -655,18 +655,39 @@ impl State {
             if self.view.heroes[usize::from(other)].team == team {
                 continue;
             }
-            let damage = self.damage(other, ADJACENT_DAMAGE);
-            self.tally[usize::from(team)].damage_dealt += damage;
-            let health = self.view.heroes[usize::from(other)].health;
-            events.push(Event::AdjacentDamage {
+            self.strike(
                 hero,
-                target: other,
-                damage,
-                health,
-            });
-            if health == 0 {
-                self.die(other, Some(hero), events);
-            }
+                other,
+                ADJACENT_DAMAGE,
+                events,
+                |hero, target, damage, health| Event::AdjacentDamage {
+                    hero,
+                    target,
+                    damage,
+                    health,
+                },
+            );
+        }
+    }
+
+    /// `hero` deals `amount` to the enemy `target`: damage (floored at 0 health), the
+    /// attacker's `damage_dealt`, the event `event(hero, target, damage, health)`, and the
+    /// target's death with `hero` credited for the kill.
+    fn strike(
+        &mut self,
+        hero: HeroId,
+        target: HeroId,
+        amount: u32,
+        events: &mut Vec<Event>,
+        event: impl FnOnce(HeroId, HeroId, u32, u32) -> Event,
+    ) {
+        let damage = self.damage(target, amount);
+        let team = self.view.heroes[usize::from(hero)].team;
+        self.tally[usize::from(team)].damage_dealt += damage;
+        let health = self.view.heroes[usize::from(target)].health;
+        events.push(event(hero, target, damage, health));
+        if health == 0 {
+            self.die(target, Some(hero), events);
         }
     }
 
