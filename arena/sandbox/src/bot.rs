@@ -227,8 +227,9 @@ impl WasmBot {
         }
     }
 
-    /// Send the request in `self.request`; returns the response bytes.
-    fn exchange(&mut self, fuel: u64) -> Result<Vec<u8>, Fault> {
+    /// Send the request in `self.request`; returns where the (bounds-checked) response lies
+    /// in the bot's memory, to be decoded in place by [`WasmBot::response`].
+    fn exchange(&mut self, fuel: u64) -> Result<std::ops::Range<usize>, Fault> {
         let Some(exports) = &self.exports else {
             return Err(Fault::new(
                 FaultKind::Instantiation,
@@ -247,7 +248,7 @@ impl WasmBot {
         memory: Memory,
         alloc: &TypedFunc<i32, i32>,
         call: &TypedFunc<(i32, i32), i64>,
-    ) -> Result<Vec<u8>, Fault> {
+    ) -> Result<std::ops::Range<usize>, Fault> {
         let len = i32::try_from(self.request.len())
             .map_err(|_| Fault::new(FaultKind::WrongShape, "request too large for a 32-bit bot"))?;
         let ptr = alloc
@@ -277,17 +278,26 @@ impl WasmBot {
                 ),
             ));
         }
-        let data = memory.data(&self.store);
-        let bytes = data.get(resp_ptr..resp_ptr + resp_len).ok_or_else(|| {
-            Fault::new(
+        let size = memory.data_size(&self.store);
+        if resp_ptr + resp_len > size {
+            return Err(Fault::new(
                 FaultKind::OutOfBounds,
                 format!(
-                    "response at {resp_ptr} with length {resp_len} lies outside the bot's memory of {} bytes",
-                    data.len()
+                    "response at {resp_ptr} with length {resp_len} lies outside the bot's memory of {size} bytes"
                 ),
-            )
-        })?;
-        Ok(bytes.to_vec())
+            ));
+        }
+        Ok(resp_ptr..resp_ptr + resp_len)
+    }
+
+    /// The response bytes `exchange` located (no copy).
+    fn response(&self, range: std::ops::Range<usize>) -> &[u8] {
+        let memory = self
+            .exports
+            .as_ref()
+            .expect("exchange succeeded, so the bot is instantiated")
+            .memory;
+        &memory.data(&self.store)[range]
     }
 
     fn encode<G: Game>(&mut self, request: RequestRef<'_, G>) -> Result<(), Fault> {
@@ -302,18 +312,19 @@ impl WasmBot {
         fuel: u64,
     ) -> Result<T, Fault> {
         self.encode(request)?;
-        let bytes = self.exchange(fuel)?;
-        decode(&bytes)
+        let range = self.exchange(fuel)?;
+        decode(self.response(range))
     }
 
     /// Like `ask` for start/end, whose responses only matter if they are errors.
     fn notify<G: Game>(&mut self, request: RequestRef<'_, G>, fuel: u64) -> Result<(), Fault> {
         self.encode(request)?;
-        let bytes = self.exchange(fuel)?;
+        let range = self.exchange(fuel)?;
+        let bytes = self.response(range);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        decode::<serde_json::Value>(&bytes).map(drop)
+        decode::<serde_json::Value>(bytes).map(drop)
     }
 }
 
