@@ -103,4 +103,59 @@ pub mod fixtures {
             last_rejected: None,
         }
     }
+
+    /// Every observation seat 0 of a real game is given: a seeded battle between the
+    /// built-ins `strong` and `heuristic` (effects, skills, repairs and destroyed units, as
+    /// bots see them), for benchmarks that should cost what real turns cost.
+    pub fn recorded_battle_turns() -> Vec<Observation> {
+        use arena_builtins::Builtins;
+        use arena_engine::{MatchConfig, NativePlayer, run_match};
+        let mut seat0 = super::Recorder::new(NativePlayer::new(
+            <Battle as Builtins>::create("strong").expect("built-in strong"),
+        ));
+        let mut seat1 = NativePlayer::new(
+            <Battle as Builtins>::create("heuristic").expect("built-in heuristic"),
+        );
+        let config = MatchConfig::<Battle>::new(Default::default(), 11);
+        run_match(&config, [&mut seat0, &mut seat1]);
+        seat0.seen
+    }
+}
+
+/// A player that keeps a copy of every observation it is given (benchmarks replay real
+/// games' requests with it).
+#[derive(Debug)]
+pub struct Recorder<G: arena_sdk::Game, P> {
+    inner: P,
+    /// The observations, in the order they came.
+    pub seen: Vec<G::Observation>,
+}
+
+impl<G: arena_sdk::Game, P> Recorder<G, P> {
+    /// Record what `inner` is asked.
+    pub fn new(inner: P) -> Self {
+        Recorder {
+            inner,
+            seen: Vec::new(),
+        }
+    }
+}
+
+impl<G: arena_sdk::Game, P: arena_engine::Player<G>> arena_engine::Player<G> for Recorder<G, P> {
+    fn start(&mut self, start: &arena_sdk::MatchStart<G>) -> Result<(), arena_engine::Fault> {
+        self.inner.start(start)
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, arena_engine::Fault> {
+        self.inner.setup(request)
+    }
+    fn act(&mut self, observation: &G::Observation) -> Result<G::Action, arena_engine::Fault> {
+        self.seen.push(observation.clone());
+        self.inner.act(observation)
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.inner.end(end)
+    }
+    fn last_call(&mut self) -> arena_engine::CallReport {
+        self.inner.last_call()
+    }
 }

@@ -2,28 +2,33 @@
 //! (the sample bots that export a built-in), in every mode — the sandbox's cost per game.
 //! Plus what one grid turn's observation costs to build, encode (host) and decode (bot).
 //!
-//! | mode | native | wasm |
+//! | case | native | wasm |
 //! |---|---|---|
 //! | battle | `strong` vs `random` | battle-strong.wasm vs battle-random.wasm |
-//! | tcg | `planner` vs `random` | tcg-planner.wasm vs native `random` (no tcg random wasm) |
-//! | grid | `commander` vs `random-walker` | grid-commander.wasm vs native `random-walker` |
-//! | grid-full | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
+//! | tcg | `planner` vs `random` | tcg-planner.wasm vs tcg-random.wasm |
+//! | tcg-one-seat | `planner` vs `random` | tcg-planner.wasm vs native `random` |
+//! | grid | `commander` vs `random-walker` | grid-commander.wasm vs grid-random-walker.wasm |
+//! | grid-full | `commander` vs `coward` | grid-commander.wasm vs grid-coward.wasm |
+//! | grid-full-one-seat | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
+//!
+//! Both seats in wasm is what a tournament of wasm bots costs; the one-seat cases isolate
+//! one bot's share.
 //!
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
 //! 1250-turn limit, which only the `grid-full` games reach). Native and wasm play identical
 //! games; the setup checks that and says so.
 //!
-//! Run with `cargo bench --profile dev -p arena-tests --bench games` (docs/performance.md).
+//! Run with `cargo bench --profile dev --workspace --bench games` (docs/performance.md).
 
 use arena_builtins::Builtins;
 use arena_engine::grid::{State, parse_map};
-use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Outcome, Player, run_match};
+use arena_engine::{MatchConfig, NativePlayer, Outcome, Player, run_match};
 use arena_sandbox::{Limits, Sandbox};
+use arena_sdk::Mode;
 use arena_sdk::grid::{Grid, Observation};
 use arena_sdk::protocol::{Request, RequestRef};
-use arena_sdk::{Game, MatchEnd, MatchStart, Mode};
-use arena_tests::bots;
+use arena_tests::{Recorder, bots};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameSpec};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
@@ -47,7 +52,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 6] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -63,7 +68,13 @@ const CASES: [Case; 4] = [
         mode: Mode::Tcg,
         seeds: 4,
         native: [Side::Native("planner"), Side::Native("random")],
-        // No sample bot exports tcg's `random`: the opponent stays native.
+        wasm: [Side::Wasm(bots::TCG_PLANNER), Side::Wasm(bots::TCG_RANDOM)],
+    },
+    Case {
+        name: "tcg-one-seat",
+        mode: Mode::Tcg,
+        seeds: 4,
+        native: [Side::Native("planner"), Side::Native("random")],
         wasm: [Side::Wasm(bots::TCG_PLANNER), Side::Native("random")],
     },
     Case {
@@ -73,13 +84,23 @@ const CASES: [Case; 4] = [
         native: [Side::Native("commander"), Side::Native("random-walker")],
         wasm: [
             Side::Wasm(bots::GRID_COMMANDER),
-            Side::Native("random-walker"),
+            Side::Wasm(bots::GRID_RANDOM_WALKER),
         ],
     },
     // The commander eliminates random-walker in ~100-250 turns; against `coward` every
     // game runs to the 1250-turn limit.
     Case {
         name: "grid-full",
+        mode: Mode::Grid,
+        seeds: 2,
+        native: [Side::Native("commander"), Side::Native("coward")],
+        wasm: [
+            Side::Wasm(bots::GRID_COMMANDER),
+            Side::Wasm(bots::GRID_COWARD),
+        ],
+    },
+    Case {
+        name: "grid-full-one-seat",
         mode: Mode::Grid,
         seeds: 2,
         native: [Side::Native("commander"), Side::Native("coward")],
@@ -167,39 +188,8 @@ fn games_per_second(c: &mut Criterion) {
     }
 }
 
-/// A player that keeps a copy of every observation it is given.
-struct Recorder<P> {
-    inner: P,
-    seen: Vec<Observation>,
-}
-
-impl<P: Player<Grid>> Player<Grid> for Recorder<P> {
-    fn start(&mut self, start: &MatchStart<Grid>) -> Result<(), Fault> {
-        self.inner.start(start)
-    }
-    fn setup(
-        &mut self,
-        request: &<Grid as Game>::SetupRequest,
-    ) -> Result<<Grid as Game>::SetupChoice, Fault> {
-        self.inner.setup(request)
-    }
-    fn act(&mut self, observation: &Observation) -> Result<<Grid as Game>::Action, Fault> {
-        self.seen.push(observation.clone());
-        self.inner.act(observation)
-    }
-    fn end(&mut self, end: &MatchEnd) {
-        self.inner.end(end)
-    }
-    fn last_call(&mut self) -> CallReport {
-        self.inner.last_call()
-    }
-}
-
-fn recorder(name: &str) -> Recorder<impl Player<Grid>> {
-    Recorder {
-        inner: NativePlayer::new(<Grid as Builtins>::create(name).unwrap()),
-        seen: Vec::new(),
-    }
+fn recorder(name: &str) -> Recorder<Grid, impl Player<Grid>> {
+    Recorder::new(NativePlayer::new(<Grid as Builtins>::create(name).unwrap()))
 }
 
 /// Every observation of a full-length default grid game (commander vs coward: 1250 turns),

@@ -1,13 +1,15 @@
 //! What the wasm sandbox costs per call, per match and per bot load.
 //!
-//! - `call`: one battle turn through `Player::act` — the echo bot (`tests/bench-bots/echo.wat`,
-//!   answers `"skill"` without reading the request) shows the host's own cost; the
-//!   `battle-random` sample bot adds the bot's serde decoding of the same request; the
-//!   host's JSON encoding alone and the native built-in `random` are the floors.
+//! - `call`: one battle turn through `Player::act`, cycling through the real turns of a
+//!   recorded game (`fixtures::recorded_battle_turns`: effects, skills, destroyed units) —
+//!   the echo bot (`tests/bench-bots/echo.wat`, answers `"skill"` without reading the
+//!   request) shows the host's own cost; the `battle-random` sample bot adds the bot's serde
+//!   decoding of the same requests; the host's JSON encoding alone and the native built-in
+//!   `random` are the floors.
 //! - `instantiate`: a fresh instance and its `start` request, as every match does.
 //! - `load`: compiling `battle-strong` versus loading it from a warm [`ModuleCache`].
 //!
-//! Run with `cargo bench --profile dev -p arena-tests --bench sandbox` (docs/performance.md).
+//! Run with `cargo bench --profile dev --workspace --bench sandbox` (docs/performance.md).
 
 use arena_builtins::Builtins;
 use arena_engine::{NativePlayer, Player};
@@ -15,7 +17,7 @@ use arena_sandbox::{Limits, LoadedBot, ModuleCache, Sandbox};
 use arena_sdk::battle::Battle;
 use arena_sdk::protocol::RequestRef;
 use arena_tests::fixtures::{
-    battle_observation as observation, battle_setup_request as setup_request, battle_start as start,
+    battle_setup_request as setup_request, battle_start as start, recorded_battle_turns,
 };
 use arena_tests::{bots, root};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
@@ -43,13 +45,33 @@ fn started(sandbox: &Sandbox, bot: &LoadedBot, with_setup: bool) -> arena_sandbo
     player
 }
 
+/// The recorded turns one after the other, round and round (one per bench iteration).
+fn cycle<'a, T>(turns: &'a [T]) -> impl FnMut() -> &'a T {
+    let mut next = 0;
+    move || {
+        let turn = &turns[next];
+        next = (next + 1) % turns.len();
+        turn
+    }
+}
+
 fn call(c: &mut Criterion) {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
-    let observation = observation();
-    let request = serde_json::to_vec(&RequestRef::<Battle>::Turn(&observation)).unwrap();
+    let turns = recorded_battle_turns();
+    let sizes: Vec<usize> = turns
+        .iter()
+        .map(|o| {
+            serde_json::to_vec(&RequestRef::<Battle>::Turn(o))
+                .unwrap()
+                .len()
+        })
+        .collect();
     eprintln!(
-        "sandbox/call: battle turn request = {} bytes",
-        request.len()
+        "sandbox/call: {} recorded battle turn requests, {} bytes on average ({} to {})",
+        turns.len(),
+        sizes.iter().sum::<usize>() / sizes.len(),
+        sizes.iter().min().unwrap(),
+        sizes.iter().max().unwrap()
     );
 
     let mut group = c.benchmark_group("sandbox/call");
@@ -63,30 +85,36 @@ fn call(c: &mut Criterion) {
     ] {
         let bot = load(&sandbox, &path);
         let mut player = started(&sandbox, &bot, with_setup);
-        Player::<Battle>::act(&mut player, &observation).expect("act");
-        let fuel = Player::<Battle>::last_call(&mut player).fuel;
-        eprintln!("sandbox/call/{name}: {fuel} fuel per turn call");
+        let mut fuel = 0;
+        for observation in &turns {
+            Player::<Battle>::act(&mut player, observation).expect("act");
+            fuel += Player::<Battle>::last_call(&mut player).fuel;
+        }
+        eprintln!(
+            "sandbox/call/{name}: {} fuel per turn call on average",
+            fuel / turns.len() as u64
+        );
+        let mut next = cycle(&turns);
         group.bench_function(name, |b| {
-            b.iter(|| Player::<Battle>::act(&mut player, black_box(&observation)).unwrap())
+            b.iter(|| Player::<Battle>::act(&mut player, black_box(next())).unwrap())
         });
     }
     // The host's JSON encoding alone, as `WasmBot` does it for every request.
     let mut buffer = Vec::with_capacity(4096);
+    let mut next = cycle(&turns);
     group.bench_function("encode-request", |b| {
         b.iter(|| {
             buffer.clear();
-            serde_json::to_writer(
-                &mut buffer,
-                &RequestRef::<Battle>::Turn(black_box(&observation)),
-            )
-            .unwrap();
+            serde_json::to_writer(&mut buffer, &RequestRef::<Battle>::Turn(black_box(next())))
+                .unwrap();
             buffer.len()
         })
     });
     let mut native = NativePlayer::new(<Battle as Builtins>::create("random").unwrap());
     Player::<Battle>::start(&mut native, &start()).unwrap();
+    let mut next = cycle(&turns);
     group.bench_function("native-random", |b| {
-        b.iter(|| Player::<Battle>::act(&mut native, black_box(&observation)).unwrap())
+        b.iter(|| Player::<Battle>::act(&mut native, black_box(next())).unwrap())
     });
     group.finish();
 }

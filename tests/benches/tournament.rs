@@ -7,7 +7,7 @@
 //!   time until the first game is finished — loading every bot, then one game — with a
 //!   cold (empty) and a warm module cache.
 //!
-//! Run with `cargo bench --profile dev -p arena-tests --bench tournament`
+//! Run with `cargo bench --profile dev --workspace --bench tournament`
 //! (docs/performance.md).
 
 use arena_sandbox::ModuleCache;
