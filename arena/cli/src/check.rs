@@ -153,8 +153,8 @@ pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
 /// Play one game (seed 1, default rules) against the mode's weakest built-in.
 fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     use arena_tournament::bots::Contestant;
-    use arena_tournament::game;
-    let weakest = game::builtins_of(mode)
+    use arena_tournament::{game, modes};
+    let weakest = modes::builtins_of(mode)
         .iter()
         .min_by_key(|b| b.strength)
         .context("every mode has built-ins")?;

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::config::{BotEntry, Format, LimitsConfig, Tournament};
-use arena_tournament::game;
+use arena_tournament::modes;
 use arena_tournament::plan::{Shard, plan};
 use arena_tournament::report::{self, Format as ReportFormat};
 use arena_tournament::results;
@@ -319,7 +319,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         modes: modes.clone(),
     }];
     for mode in &modes {
-        for builtin in game::builtins_of(*mode) {
+        for builtin in modes::builtins_of(*mode) {
             let entry_name = format!("builtin:{}", builtin.name);
             match bots.iter_mut().find(|b| b.name == entry_name) {
                 Some(entry) => entry.modes.push(*mode),

@@ -2,7 +2,7 @@
 //! Errors name the file, the line and what to fix.
 
 use crate::bots::BotSpec;
-use crate::game;
+use crate::{game, modes};
 use arena_sdk::Mode;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -215,7 +215,7 @@ impl Tournament {
                 parse_spec(spec_text, &base).map_err(|e| fail(Some(raw_bot.bot.span()), e))?;
             let playable = |mode: Mode| match &spec {
                 BotSpec::Builtin(builtin) => {
-                    game::builtins_of(mode).iter().any(|b| b.name == builtin)
+                    modes::builtins_of(mode).iter().any(|b| b.name == builtin)
                 }
                 _ => true,
             };

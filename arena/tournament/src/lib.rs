@@ -3,6 +3,7 @@
 //! Everything above a single match and below the command line:
 //! - [`bots`]: what a bot spec (`builtin:NAME`, a `.wasm`/`.wat` file, a bot crate) names,
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
+//! - [`modes`]: the mode registry ([`for_mode!`], the built-ins of a mode);
 //! - [`game`]: play one game of any mode between two contestants, verify and render replays;
 //! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
 //!   resumable, shardable runs; [`results`]: the append-only results log and merging;
@@ -19,6 +20,7 @@
 pub mod bots;
 pub mod config;
 pub mod game;
+pub mod modes;
 pub mod plan;
 pub mod ratings;
 pub mod report;
