@@ -551,3 +551,37 @@ impl<G: Game> Player<G> for WasmBot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::battle::Action;
+
+    #[test]
+    fn json_of_the_wrong_shape_is_told_apart_from_text_that_is_not_json() {
+        for text in ["1e999999", "123456789012345678901234567890", "{\"dance\": 1}"] {
+            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
+            assert_eq!(fault.kind, FaultKind::WrongShape, "{text}: {fault}");
+        }
+        for text in ["{not json", "", "1e"] {
+            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
+            assert_eq!(fault.kind, FaultKind::NotJson, "{text}: {fault}");
+        }
+    }
+
+    #[test]
+    fn a_bots_error_message_is_kept_to_a_bounded_size() {
+        let long = format!("{{\"error\": \"{}\"}}", "é".repeat(30_000));
+        let fault = decode::<Action>(long.as_bytes()).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BotError);
+        assert!(fault.message.len() <= FAULT_TEXT_BYTES + 40, "{}", fault.message.len());
+        assert!(fault.message.ends_with("(60000 bytes in all)"), "{}", &fault.message[1000..]);
+    }
+
+    #[test]
+    fn cut_keeps_whole_characters() {
+        assert_eq!(cut("aé", 2), "a");
+        assert_eq!(cut("aé", 3), "aé");
+        assert_eq!(cut("abc", 0), "");
+    }
+}
