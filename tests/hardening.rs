@@ -465,7 +465,7 @@ fn tournament(dir: &Path) -> PathBuf {
     let file = dir.join("t.toml");
     std::fs::write(
         &file,
-        "name = \"t\"\nseed = 3\n[modes.battle]\nturn_cap = 60\n[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"b\"\nbot = \"builtin:greedy\"\n[[bots]]\nname = \"c\"\nbot = \"builtin:heuristic\"\n",
+        "name = \"t\"\nseed = 3\n[modes.battle]\nturn_cap = 60\n[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"b\"\nbot = \"builtin:strong\"\n[[bots]]\nname = \"c\"\nbot = \"builtin:heuristic\"\n",
     )
     .unwrap();
     file
