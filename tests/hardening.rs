@@ -41,7 +41,12 @@ fn a_swapped_cache_entry_is_refused_and_the_real_bot_runs() {
     let victim = bots::WAT_BOT;
     let other = hostile("escapes.wat");
     let sandbox = cached(dir.path());
-    let victim_sha = sandbox.load(Path::new(victim)).unwrap().info().sha256.clone();
+    let victim_sha = sandbox
+        .load(Path::new(victim))
+        .unwrap()
+        .info()
+        .sha256
+        .clone();
     sandbox.load(&other).unwrap();
     let list = entries(dir.path());
     assert_eq!(list.len(), 2);
@@ -107,7 +112,12 @@ fn symlinked_shared_or_foreign_cache_entries_are_refused() {
     let loaded = reload();
     assert!(!loaded.info().from_cache);
     assert!(
-        loaded.info().cache_warning.as_deref().unwrap().contains("symlink"),
+        loaded
+            .info()
+            .cache_warning
+            .as_deref()
+            .unwrap()
+            .contains("symlink"),
         "{:?}",
         loaded.info().cache_warning
     );
@@ -163,7 +173,11 @@ fn symlinked_shared_or_foreign_cache_entries_are_refused() {
 #[test]
 fn arena_check_warns_about_a_refused_cache_entry() {
     let cache = tempfile::tempdir().unwrap();
-    assert!(arena(cache.path(), &["check", bots::WAT_BOT]).status.success());
+    assert!(
+        arena(cache.path(), &["check", bots::WAT_BOT])
+            .status
+            .success()
+    );
     let entry = entries(cache.path()).remove(0);
     let mut bytes = std::fs::read(&entry).unwrap();
     let last = bytes.len() - 1;
@@ -306,7 +320,11 @@ fn log_calls_and_refused_growths_pay_fuel_and_end_out_of_fuel() {
         if name == "log-spin.wat" {
             // 100 calls kept, the rest dropped but paid for.
             assert_eq!(report.log.matches("spin!").count(), 100);
-            assert!(report.log.contains("more log calls dropped"), "{}", report.log);
+            assert!(
+                report.log.contains("more log calls dropped"),
+                "{}",
+                report.log
+            );
         }
     }
     // The number of log calls a budget buys is fixed: base cost plus bytes.
@@ -367,8 +385,14 @@ fn smaller_sandbox_items_end_in_the_right_fault() {
     assert!(fault.message.contains("call stack exhausted"), "{fault}");
 
     for (name, words) in [
-        ("big-table.wat", "table of 10000000 elements; the limit is 10000"),
-        ("two-memories.wat", "2 memories; the limit (`memories`) is 1"),
+        (
+            "big-table.wat",
+            "table of 10000000 elements; the limit is 10000",
+        ),
+        (
+            "two-memories.wat",
+            "2 memories; the limit (`memories`) is 1",
+        ),
     ] {
         let error = sandbox.load(&hostile(name)).unwrap_err().to_string();
         assert!(error.contains(words), "{name}: {error}");
@@ -562,14 +586,14 @@ fn missing_replays_are_recreated_on_resume() {
 }
 
 #[test]
-fn a_second_run_on_a_locked_directory_refuses() {
+fn a_second_run_on_the_same_results_refuses() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("results");
-    let _held = arena_tournament::results::lock_dir(&out).unwrap();
+    let _held = arena_tournament::results::lock(&out.join("results.jsonl")).unwrap();
     let second = run(dir.path(), &out);
     assert!(!second.status.success());
     assert!(
-        stderr(&second).contains("another run is using this results directory"),
+        stderr(&second).contains("another run is writing these results"),
         "{}",
         stderr(&second)
     );
@@ -581,7 +605,10 @@ fn a_second_run_on_a_locked_directory_refuses() {
 #[test]
 fn escape_sequences_from_bots_never_reach_the_terminal() {
     let cache = tempfile::tempdir().unwrap();
-    let out = arena(cache.path(), &["check", hostile("escapes.wat").to_str().unwrap()]);
+    let out = arena(
+        cache.path(),
+        &["check", hostile("escapes.wat").to_str().unwrap()],
+    );
     let text = stdout(&out);
     assert!(!text.contains('\u{1b}'), "raw ESC in:\n{text}");
     assert!(text.contains("\\u{1b}[2J\\u{1b}[32mok"), "{text}");
@@ -601,10 +628,7 @@ fn escape_sequences_from_bots_never_reach_the_terminal() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).contains('\u{1b}'), "{}", stdout(&out));
-    let shown = arena(
-        cache.path(),
-        &["replay", "show", replay.to_str().unwrap()],
-    );
+    let shown = arena(cache.path(), &["replay", "show", replay.to_str().unwrap()]);
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert!(!stdout(&shown).contains('\u{1b}'));
 }

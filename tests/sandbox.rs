@@ -250,7 +250,13 @@ fn compiled_modules_are_cached_on_disk() {
     assert_eq!(first.info().sha256, second.info().sha256);
     let entries = std::fs::read_dir(dir.path())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "cwasm"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "cwasm")
+        })
         .count();
     assert_eq!(entries, 1);
     // A cached module plays like a fresh one.

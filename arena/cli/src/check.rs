@@ -220,7 +220,8 @@ fn print_report(report: &Report<'_>) {
     _ = writeln!(out, "bot: {}", report.bot);
     if let Some(info) = report.module {
         _ = writeln!(out, "size: {} bytes, sha256 {}", info.size, info.sha256);
-        _ = writeln!(out, 
+        _ = writeln!(
+            out,
             "{}: {:.1} ms",
             if info.from_cache {
                 "loaded from cache"
@@ -231,9 +232,13 @@ fn print_report(report: &Report<'_>) {
         );
         _ = writeln!(out, "initial memory: {} KiB", info.initial_memory >> 10);
         if let Some(warning) = &info.cache_warning {
-            _ = writeln!(out, "warning: refused a module cache entry and recompiled: {warning}");
+            _ = writeln!(
+                out,
+                "warning: refused a module cache entry and recompiled: {warning}"
+            );
         }
-        _ = writeln!(out, 
+        _ = writeln!(
+            out,
             "imports: {}",
             if info.imports.is_empty() {
                 "none".to_owned()
@@ -250,18 +255,26 @@ fn print_report(report: &Report<'_>) {
         match &check.fault {
             None => _ = writeln!(out, "start ({}): ok, {} fuel", check.mode, check.fuel),
             Some(fault) if fault.kind == FaultKind::BotError => {
-                _ = writeln!(out, "start ({}): not played — {}", check.mode, fault.message)
+                _ = writeln!(
+                    out,
+                    "start ({}): not played — {}",
+                    check.mode, fault.message
+                )
             }
-            Some(fault) => _ = writeln!(out, 
-                "start ({}): FAULT {fault} ({} fuel)",
-                check.mode, check.fuel
-            ),
+            Some(fault) => {
+                _ = writeln!(
+                    out,
+                    "start ({}): FAULT {fault} ({} fuel)",
+                    check.mode, check.fuel
+                )
+            }
         }
         if !check.log.is_empty() {
             _ = writeln!(out, "  log: {}", check.log);
         }
         if let Some(t) = &check.trial {
-            _ = writeln!(out, 
+            _ = writeln!(
+                out,
                 "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
                 t.opponent,
                 t.result,

@@ -129,7 +129,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                     games.insert(idx, game);
                 }
             }
-            let _lock = results::lock_dir(&out)?;
+            let _lock = results::lock(&out.join("results.jsonl"))?;
             results::save_or_check_plan(&out, &first)?;
             results::write_sorted(&out.join("results.jsonl"), &games)?;
             let missing: Vec<u32> = first

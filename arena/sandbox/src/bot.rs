@@ -315,8 +315,15 @@ impl WasmBot {
         })
     }
 
-    /// Turn a wasmtime error from a bot call into a fault.
+    /// Turn a wasmtime error from a bot call into a fault, its message bounded (it can
+    /// quote a backtrace with the bot's own function names).
     fn fault(&self, error: wasmtime::Error) -> Fault {
+        let mut fault = self.classify(error);
+        fault.message = bounded(&fault.message);
+        fault
+    }
+
+    fn classify(&self, error: wasmtime::Error) -> Fault {
         let trap = error.downcast_ref::<Trap>().copied();
         let last_log = self
             .store
@@ -390,7 +397,9 @@ impl WasmBot {
         if ptr == 0 {
             return Err(Fault::new(
                 FaultKind::MemoryLimit,
-                format!("arena_alloc({len}) returned 0: the bot cannot allocate the request buffer"),
+                format!(
+                    "arena_alloc({len}) returned 0: the bot cannot allocate the request buffer"
+                ),
             ));
         }
         memory
@@ -559,7 +568,11 @@ mod tests {
 
     #[test]
     fn json_of_the_wrong_shape_is_told_apart_from_text_that_is_not_json() {
-        for text in ["1e999999", "123456789012345678901234567890", "{\"dance\": 1}"] {
+        for text in [
+            "1e999999",
+            "123456789012345678901234567890",
+            "{\"dance\": 1}",
+        ] {
             let fault = decode::<Action>(text.as_bytes()).unwrap_err();
             assert_eq!(fault.kind, FaultKind::WrongShape, "{text}: {fault}");
         }
@@ -574,8 +587,16 @@ mod tests {
         let long = format!("{{\"error\": \"{}\"}}", "é".repeat(30_000));
         let fault = decode::<Action>(long.as_bytes()).unwrap_err();
         assert_eq!(fault.kind, FaultKind::BotError);
-        assert!(fault.message.len() <= FAULT_TEXT_BYTES + 40, "{}", fault.message.len());
-        assert!(fault.message.ends_with("(60000 bytes in all)"), "{}", &fault.message[1000..]);
+        assert!(
+            fault.message.len() <= FAULT_TEXT_BYTES + 40,
+            "{}",
+            fault.message.len()
+        );
+        assert!(
+            fault.message.ends_with("(60000 bytes in all)"),
+            "{}",
+            &fault.message[1000..]
+        );
     }
 
     #[test]

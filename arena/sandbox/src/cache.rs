@@ -119,8 +119,7 @@ impl ModuleCache {
             .is_err()
         {
             return refused(
-                "its MAC does not match: it was not compiled by this arena from this module"
-                    .into(),
+                "its MAC does not match: it was not compiled by this arena from this module".into(),
             );
         }
         // SAFETY: `deserialize` trusts its input to be a module serialized by this
@@ -142,7 +141,11 @@ impl ModuleCache {
             let key = self.key(true)?.expect("created on demand");
             let mut entry = Vec::with_capacity(MAGIC.len() + MAC_BYTES + compiled.len());
             entry.extend_from_slice(MAGIC);
-            entry.extend_from_slice(&Self::mac(&key, engine, sha256, compiled).finalize().into_bytes());
+            entry.extend_from_slice(
+                &Self::mac(&key, engine, sha256, compiled)
+                    .finalize()
+                    .into_bytes(),
+            );
             entry.extend_from_slice(compiled);
             write_private(&self.dir, &path, &entry, true)
         })();

@@ -226,9 +226,15 @@ pub(crate) fn in_child(
         limits.memory_bytes >> 20
     );
     let lower = message.to_lowercase();
-    if ["memory allocation of", "out of memory", "cannot allocate memory", "failed to allocate", "mmap"]
-        .iter()
-        .any(|m| lower.contains(m))
+    if [
+        "memory allocation of",
+        "out of memory",
+        "cannot allocate memory",
+        "failed to allocate",
+        "mmap",
+    ]
+    .iter()
+    .any(|m| lower.contains(m))
     {
         return Err(failed(memory));
     }

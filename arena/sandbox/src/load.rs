@@ -165,18 +165,19 @@ impl Sandbox {
         }
         let sha256 = hex::encode(Sha256::digest(bytes));
         let binary = to_binary(&bot, bytes)?;
-        let shape = crate::structure::check(&binary, &self.limits.structure).map_err(|problem| {
-            match problem {
-                crate::structure::Problem::Malformed(detail) => LoadError::Invalid {
-                    bot: bot.clone(),
-                    detail,
-                },
-                crate::structure::Problem::Limit(limit) => LoadError::Structure {
-                    bot: bot.clone(),
-                    detail: limit.to_string(),
-                },
-            }
-        })?;
+        let shape =
+            crate::structure::check(&binary, &self.limits.structure).map_err(|problem| {
+                match problem {
+                    crate::structure::Problem::Malformed(detail) => LoadError::Invalid {
+                        bot: bot.clone(),
+                        detail,
+                    },
+                    crate::structure::Problem::Limit(limit) => LoadError::Structure {
+                        bot: bot.clone(),
+                        detail: limit.to_string(),
+                    },
+                }
+            })?;
         if shape.largest_table > self.limits.table_elements as u64 {
             return Err(LoadError::Abi {
                 bot,
@@ -251,7 +252,8 @@ impl Sandbox {
         };
         match &self.compiler {
             crate::Compiler::InProcess => {
-                let module = Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
+                let module =
+                    Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
                 let compiled = module.serialize().map_err(|e| invalid(format!("{e:#}")))?;
                 Ok((module, compiled))
             }

@@ -182,7 +182,9 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
                 let index = imported_functions + body_index;
                 body_index += 1;
                 let size = body.range().len() as u64;
-                if let Some(problem) = over("function_bytes", size, limits.function_bytes, Some(index)) {
+                if let Some(problem) =
+                    over("function_bytes", size, limits.function_bytes, Some(index))
+                {
                     return Err(problem);
                 }
                 shape.largest_function = shape.largest_function.max(size as u32);

@@ -6,14 +6,14 @@
 //! without it, so a damaged or edited line is detected, reported with its line number and
 //! skipped (its game is played again on resume) instead of spoiling the whole directory.
 //! It is a checksum, not a signature: it catches accidents and casual edits, not someone
-//! who recomputes it. A run holds an exclusive lock on the directory ([`lock_dir`]).
+//! who recomputes it. A run holds an exclusive lock on its results file ([`lock`]).
 
 use crate::plan::Plan;
 use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use sha2::Digest;
+use std::collections::BTreeMap;
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 
@@ -66,7 +66,7 @@ pub enum ResultsError {
     },
     /// Another process holds the directory's lock.
     #[error(
-        "{path}: another run is using this results directory (it holds the lock); wait for it to finish or use another --out directory"
+        "{path}: another run is writing these results (it holds this lock); wait for it to finish or use another --out directory"
     )]
     Locked {
         /// The lock file.
@@ -277,16 +277,23 @@ pub fn read_results(
     Ok(games)
 }
 
-/// An exclusive lock on a results directory, held until dropped.
+/// An exclusive lock on a results file, held until dropped.
 #[derive(Debug)]
-pub struct DirLock {
+pub struct RunLock {
     _file: std::fs::File,
 }
 
-/// Lock `dir` (created if missing) for one run; fails at once if another process holds it.
-pub fn lock_dir(dir: &Path) -> Result<DirLock, ResultsError> {
+/// Lock the results file `results` (its directory is created if missing) for one run: a
+/// lock file `.NAME.lock` beside it. Fails at once if another process holds it. Shards
+/// write separate files, so they can share a directory; two runs of the same slice cannot.
+pub fn lock(results: &Path) -> Result<RunLock, ResultsError> {
+    let dir = results.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let path = dir.join(".lock");
+    let name = results
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("results");
+    let path = dir.join(format!(".{name}.lock"));
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -294,7 +301,7 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock, ResultsError> {
         .open(&path)
         .map_err(io(&path))?;
     match file.try_lock() {
-        Ok(()) => Ok(DirLock { _file: file }),
+        Ok(()) => Ok(RunLock { _file: file }),
         Err(std::fs::TryLockError::WouldBlock) => Err(ResultsError::Locked {
             path: path.display().to_string(),
         }),

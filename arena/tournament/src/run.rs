@@ -147,7 +147,7 @@ pub fn run(
         bots: tournament.bots.iter().map(|b| b.name.clone()).collect(),
         plan: plan.clone(),
     };
-    let _lock = results::lock_dir(&options.out)?;
+    let _lock = results::lock(&results_file(&options.out, options.shard))?;
     results::save_or_check_plan(&options.out, &saved)?;
     let finished = results::read_results(&options.out, &plan.fingerprint)?;
     let slice: Vec<&PlannedGame> = plan
