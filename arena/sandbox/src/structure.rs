@@ -140,12 +140,10 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
     let mut body_index = 0u32;
     for payload in Parser::new(0).parse_all(binary) {
         match payload.map_err(malformed)? {
-            Payload::Version { encoding, .. } => {
-                if encoding != wasmparser::Encoding::Module {
-                    return Err(Problem::Malformed(
-                        "a component, not a core module".to_owned(),
-                    ));
-                }
+            Payload::Version { encoding, .. } if encoding != wasmparser::Encoding::Module => {
+                return Err(Problem::Malformed(
+                    "a component, not a core module".to_owned(),
+                ));
             }
             Payload::TypeSection(s) => count("types", s.count(), limits.types)?,
             Payload::ImportSection(s) => {
