@@ -512,3 +512,45 @@ fn resolve_rules(
     }
     Ok(json)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_become_paths_stay_inside_their_directory() {
+        for bad in [
+            "../../x",
+            "",
+            ".hidden",
+            "a/b",
+            "a\\b",
+            "x\u{1b}",
+            &"n".repeat(65),
+        ] {
+            assert!(check_path_name(bad).is_err(), "{bad:?}");
+        }
+        for good in ["spring-cup", "cup_2026.v2", "A"] {
+            check_path_name(good).unwrap();
+        }
+        assert_eq!(path_safe_name("gauntlet-../../x"), "gauntlet-.._.._x");
+        assert_eq!(path_safe_name(".."), "_.");
+        check_path_name(&path_safe_name("../x\u{1b}")).unwrap();
+    }
+
+    #[test]
+    fn out_of_range_limits_are_named_and_never_wrap() {
+        let huge = LimitsConfig {
+            memory_mib: Some(1 << 44),
+            ..Default::default()
+        };
+        let (key, message) = huge.check().unwrap_err();
+        assert_eq!(key, "memory_mib");
+        assert!(message.contains("1..=4096"), "{message}");
+        assert_eq!(
+            huge.limits().memory_bytes,
+            4096 << 20,
+            "clamped, not wrapped"
+        );
+    }
+}

@@ -379,3 +379,63 @@ pub fn write_sorted(path: &Path, games: &BTreeMap<u32, GameLine>) -> Result<(), 
     }
     std::fs::rename(&tmp, path).map_err(io(path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> GameLine {
+        GameLine {
+            fingerprint: "f".repeat(64),
+            game: 3,
+            mode: Mode::Battle,
+            seed: 42,
+            bots: ["a".into(), "b".into()],
+            sha256: [None, Some("0".repeat(64))],
+            winner: Some(1),
+            reason: "team destroyed".into(),
+            turns: 57,
+            seats: [0, 1].map(|seat| SeatOutcome {
+                stats: [("kills".to_owned(), seat)].into(),
+                faults: 0,
+                fault_kinds: Default::default(),
+                invalid_actions: 1,
+                fuel: 12_345,
+                forfeited: false,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_line_reads_back_and_any_edit_is_caught() {
+        let line = encode_line(&game());
+        assert_eq!(decode_line(&line).unwrap(), game());
+        let text = String::from_utf8(line).unwrap();
+        let edited = text.replace("\"winner\":1", "\"winner\":0");
+        assert_ne!(edited, text);
+        assert!(
+            decode_line(edited.as_bytes())
+                .unwrap_err()
+                .contains("checksum mismatch")
+        );
+        let unchecked = serde_json::to_string(&game()).unwrap();
+        assert!(
+            decode_line(unchecked.as_bytes())
+                .unwrap_err()
+                .contains("no checksum")
+        );
+        assert!(decode_line(b"\xff\xfe").unwrap_err().contains("not UTF-8"));
+    }
+
+    #[test]
+    fn a_held_lock_refuses_a_second_holder_until_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("results.jsonl");
+        let first = lock(&file).unwrap();
+        assert!(matches!(lock(&file), Err(ResultsError::Locked { .. })));
+        // Another shard's file is another lock.
+        lock(&dir.path().join("results-shard-1-of-2.jsonl")).unwrap();
+        drop(first);
+        lock(&file).unwrap();
+    }
+}
