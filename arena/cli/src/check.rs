@@ -176,6 +176,11 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
         if entry["kind"] != "answer" || entry["seat"] != 0 {
             continue;
         }
+        // Every answer's fuel counts, faulted ones too: a bot that burns its whole budget
+        // and faults is the one whose fuel matters most.
+        if entry["answer"].get("fault").is_some() || entry["answer"].get("action").is_some() {
+            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
+        }
         if let Some(fault) = entry["answer"].get("fault") {
             first_fault.get_or_insert_with(|| {
                 format!(
@@ -185,8 +190,6 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
                     fault["message"].as_str().unwrap_or("")
                 )
             });
-        } else if entry["answer"].get("action").is_some() {
-            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
         }
     }
     Ok(Trial {
@@ -210,11 +213,15 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     })
 }
 
+/// The human-readable report; it quotes the bot's own text, so it is printed escaped.
 fn print_report(report: &Report<'_>) {
-    println!("bot: {}", report.bot);
+    use std::fmt::Write;
+    let mut out = String::new();
+    _ = writeln!(out, "bot: {}", report.bot);
     if let Some(info) = report.module {
-        println!("size: {} bytes, sha256 {}", info.size, info.sha256);
-        println!(
+        _ = writeln!(out, "size: {} bytes, sha256 {}", info.size, info.sha256);
+        _ = writeln!(
+            out,
             "{}: {:.1} ms",
             if info.from_cache {
                 "loaded from cache"
@@ -223,8 +230,15 @@ fn print_report(report: &Report<'_>) {
             },
             info.load_time.as_secs_f64() * 1000.0
         );
-        println!("initial memory: {} KiB", info.initial_memory >> 10);
-        println!(
+        _ = writeln!(out, "initial memory: {} KiB", info.initial_memory >> 10);
+        if let Some(warning) = &info.cache_warning {
+            _ = writeln!(
+                out,
+                "warning: refused a module cache entry and recompiled: {warning}"
+            );
+        }
+        _ = writeln!(
+            out,
             "imports: {}",
             if info.imports.is_empty() {
                 "none".to_owned()
@@ -232,27 +246,35 @@ fn print_report(report: &Report<'_>) {
                 info.imports.join(", ")
             }
         );
-        println!("exports:");
+        _ = writeln!(out, "exports:");
         for export in &info.exports {
-            println!("  {export}");
+            _ = writeln!(out, "  {export}");
         }
     }
     for check in &report.modes {
         match &check.fault {
-            None => println!("start ({}): ok, {} fuel", check.mode, check.fuel),
+            None => _ = writeln!(out, "start ({}): ok, {} fuel", check.mode, check.fuel),
             Some(fault) if fault.kind == FaultKind::BotError => {
-                println!("start ({}): not played — {}", check.mode, fault.message)
+                _ = writeln!(
+                    out,
+                    "start ({}): not played — {}",
+                    check.mode, fault.message
+                )
             }
-            Some(fault) => println!(
-                "start ({}): FAULT {fault} ({} fuel)",
-                check.mode, check.fuel
-            ),
+            Some(fault) => {
+                _ = writeln!(
+                    out,
+                    "start ({}): FAULT {fault} ({} fuel)",
+                    check.mode, check.fuel
+                )
+            }
         }
         if !check.log.is_empty() {
-            println!("  log: {}", check.log);
+            _ = writeln!(out, "  log: {}", check.log);
         }
         if let Some(t) = &check.trial {
-            println!(
+            _ = writeln!(
+                out,
                 "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
                 t.opponent,
                 t.result,
@@ -264,7 +286,7 @@ fn print_report(report: &Report<'_>) {
                 t.fuel_per_turn_max
             );
             if let Some(fault) = &t.first_fault {
-                println!("  first fault: {fault}");
+                _ = writeln!(out, "  first fault: {fault}");
             }
         }
     }
@@ -276,10 +298,11 @@ fn print_report(report: &Report<'_>) {
                 .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
                 .map(|m| m.mode.name())
                 .collect();
-            println!("ok: the bot is ready to play {}", plays.join(", "));
+            _ = writeln!(out, "ok: the bot is ready to play {}", plays.join(", "));
         }
-        Some(error) => println!("REJECTED: {error}"),
+        Some(error) => _ = writeln!(out, "REJECTED: {error}"),
     }
+    print!("{}", crate::terminal::escape(&out));
 }
 
 #[derive(Debug, Args)]

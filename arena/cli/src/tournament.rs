@@ -129,6 +129,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                     games.insert(idx, game);
                 }
             }
+            let _lock = results::lock(&out.join("results.jsonl"))?;
             results::save_or_check_plan(&out, &first)?;
             results::write_sorted(&out.join("results.jsonl"), &games)?;
             let missing: Vec<u32> = first
@@ -332,7 +333,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         }
     }
     let mut tournament = Tournament {
-        name: format!("gauntlet-{name}"),
+        name: arena_tournament::config::path_safe_name(&format!("gauntlet-{name}")),
         seed: args.seed,
         format: Format::Gauntlet,
         challengers: vec![name.clone()],
