@@ -3,7 +3,7 @@
 //! - `random` ([`Random`]): a random party; a random legal command.
 //! - `heuristic` ([`Heuristic`]): a balanced party; heals the hurt, focuses the weakest
 //!   monster with the hardest affordable hit, keeps the cleric's mana for healing.
-//! - `strong` ([`Strong`]): a party of rogues and a cleric; scores every legal command by
+//! - `strong` ([`Strong`]): three warriors and a rogue; scores every legal command by
 //!   the damage it prevents (threat of the monster, kills before it acts, the monsters'
 //!   queued abilities against the heroes they may hit) against the mana it costs.
 //!
@@ -40,7 +40,7 @@ const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
         name: "strong",
         mode: Mode::Dungeon,
-        summary: "rogues and a cleric; scores every command by the damage it prevents, kills before monsters act, times heals",
+        summary: "three warriors and a rogue; scores every command by the damage it prevents, kills before monsters act, times heals",
         strength: 3,
     },
 ];
@@ -54,7 +54,7 @@ impl Builtins for Dungeon {
         match name {
             "random" => Some(Box::new(Random::default())),
             "heuristic" => Some(Box::new(Heuristic)),
-            "strong" => Some(Box::new(Strong)),
+            "strong" => Some(Box::new(Strong::default())),
             _ => None,
         }
     }
