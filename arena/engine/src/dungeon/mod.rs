@@ -500,7 +500,7 @@ impl Ruleset for Dungeon {
     }
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::picture(initial, events))
+        view::picture(initial, events)
     }
 }
 

@@ -252,7 +252,7 @@ impl View {
             };
             let _ = writeln!(
                 out,
-                "  {:<12} L{:<3} {state}  xp {} str {} con {} int {} spd {}",
+                "  {:<14} L{:<3} {state}  xp {} str {} con {} int {} spd {}",
                 h.name,
                 h.level,
                 h.xp,
@@ -274,8 +274,12 @@ impl View {
     }
 }
 
-/// The run being played after `events`: party and wave.
-pub fn picture(initial: &Initial, events: &[Event]) -> String {
+/// The run being played after `events`: party and wave; `None` before the first run
+/// begins (at the start and setup answers).
+pub fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
+    if !events.iter().any(|e| matches!(e, Event::RunStart { .. })) {
+        return None;
+    }
     let mut view = View {
         party: initial.parties[0].clone(),
         ..View::default()
@@ -283,5 +287,5 @@ pub fn picture(initial: &Initial, events: &[Event]) -> String {
     for event in events {
         view.apply(event);
     }
-    view.render()
+    Some(view.render())
 }
