@@ -53,7 +53,10 @@ fn dungeon_starter_beats_random_and_its_replay_verifies_and_shows_the_event_log(
     ] {
         assert!(me["stats"][key].is_i64(), "{key}: {result}");
     }
-    assert!(me["stats"]["waves_cleared"].as_i64().unwrap() >= 1, "{result}");
+    assert!(
+        me["stats"]["waves_cleared"].as_i64().unwrap() >= 1,
+        "{result}"
+    );
 
     let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
     assert!(verify.status.success(), "{}", stdout(&verify));
@@ -106,7 +109,10 @@ fn dungeon_watch_draws_the_party_and_the_wave() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(text.contains("seat 0 — wave 1/2"), "{text}");
     assert!(text.contains("seat 1 — wave 1/2"), "{text}");
-    assert!(text.contains("Warrior1") && text.contains(" hp  next "), "{text}");
+    assert!(
+        text.contains("Warrior1") && text.contains(" hp  next "),
+        "{text}"
+    );
     assert!(!text.contains("Warrior4"), "a party of three: {text}");
 }
 
@@ -143,7 +149,10 @@ fn check_and_gauntlet_pick_up_dungeon() {
     assert_eq!(report["ok"], true, "{report}");
     for mode in report["modes"].as_array().unwrap() {
         let dungeon = mode["mode"] == "dungeon";
-        assert_eq!(mode["accepted"], dungeon, "the starter plays dungeon only: {report}");
+        assert_eq!(
+            mode["accepted"], dungeon,
+            "the starter plays dungeon only: {report}"
+        );
         if dungeon {
             let trial = &mode["trial"];
             assert_eq!(trial["opponent"], "builtin:random", "{report}");

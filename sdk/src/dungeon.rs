@@ -104,8 +104,7 @@ impl Rules {
 
     /// The monsters' level in wave `wave` (from 1).
     pub fn wave_level(&self, wave: u32) -> u32 {
-        self.first_wave_level
-            .saturating_add(wave.saturating_sub(1))
+        self.first_wave_level.saturating_add(wave.saturating_sub(1))
     }
 }
 

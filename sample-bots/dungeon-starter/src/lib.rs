@@ -66,7 +66,9 @@ impl Bot<Dungeon> for Starter {
                 return 0;
             };
             let monster = &observation.monsters[usize::from(id)];
-            if action.ability == Ability::Heal && monster.family != arena_sdk::dungeon::Family::Undead {
+            if action.ability == Ability::Heal
+                && monster.family != arena_sdk::dungeon::Family::Undead
+            {
                 return 0; // healing a monster that is not undead helps it
             }
             monster
@@ -86,13 +88,8 @@ impl Bot<Dungeon> for Starter {
             .clone()
             .filter(|a| damage(a) >= hp_of(a))
             .min_by_key(|a| a.ability.mp_cost());
-        let hardest_on_weakest = attacks.min_by_key(|a| {
-            (
-                hp_of(a),
-                std::cmp::Reverse(damage(a)),
-                a.ability.mp_cost(),
-            )
-        });
+        let hardest_on_weakest =
+            attacks.min_by_key(|a| (hp_of(a), std::cmp::Reverse(damage(a)), a.ability.mp_cost()));
         kill.or(hardest_on_weakest)
             .copied()
             .unwrap_or(observation.legal[0])

@@ -21,7 +21,9 @@ pub use random::Random;
 pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
-use arena_sdk::dungeon::{Ability, Action, Dungeon, Family, Hero, Monster, Observation, Target, power};
+use arena_sdk::dungeon::{
+    Ability, Action, Dungeon, Family, Hero, Monster, Observation, Target, power,
+};
 use arena_sdk::{Bot, Mode};
 
 const BUILTINS: &[BuiltinInfo] = &[

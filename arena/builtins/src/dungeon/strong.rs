@@ -71,12 +71,9 @@ fn party_damage(observation: &Observation) -> f64 {
         let per_monster: f64 = monsters
             .iter()
             .map(|m| {
-                let base = arena_sdk::dungeon::power(Ability::Fight, hero.stats, hero.level)
-                    .max(arena_sdk::dungeon::power(
-                        best_spell(hero.class),
-                        hero.stats,
-                        hero.level,
-                    ));
+                let base = arena_sdk::dungeon::power(Ability::Fight, hero.stats, hero.level).max(
+                    arena_sdk::dungeon::power(best_spell(hero.class), hero.stats, hero.level),
+                );
                 f64::from(m.kind.damage_taken(base))
             })
             .sum();

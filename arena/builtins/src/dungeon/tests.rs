@@ -1,9 +1,138 @@
 //! The dungeon built-ins: listed, legal, and ranked as their names say.
 
 use crate::Builtins;
+use arena_engine::dungeon::build_party;
+use arena_engine::dungeon::play::Run;
 use arena_engine::{MatchConfig, NativePlayer, Player, run_match};
-use arena_sdk::Mode;
-use arena_sdk::dungeon::{Dungeon, Rules};
+use arena_sdk::dungeon::{
+    Ability, Action, Class, Dungeon, MonsterKind, Observation, Rules, WaveMonster,
+};
+use arena_sdk::{Bot, Mode};
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The observation of hero `acting` in a battle of `classes` (level 1) against
+/// `monsters` (level 1), after `tweak` sets hit points and mana.
+fn scene(
+    classes: &[Class],
+    monsters: &[MonsterKind],
+    acting: u8,
+    tweak: impl FnOnce(&mut Run),
+) -> Observation {
+    let wave = monsters
+        .iter()
+        .map(|&kind| WaveMonster { kind, level: 1 })
+        .collect();
+    let mut run = Run::new(
+        0,
+        build_party(classes, 1),
+        vec![wave],
+        100,
+        ChaCha8Rng::seed_from_u64(1),
+    );
+    run.start_wave(1);
+    tweak(&mut run);
+    run.observation(acting, None)
+}
+
+#[test]
+fn heuristic_heals_a_hero_below_half_health() {
+    let obs = scene(
+        &[Class::Warrior, Class::Cleric],
+        &[MonsterKind::Orc],
+        1,
+        |run| run.hero_mut(0).hp = 40,
+    );
+    assert_eq!(
+        crate::dungeon::Heuristic.act(&obs),
+        Action::on_hero(Ability::Heal, 0)
+    );
+}
+
+#[test]
+fn heuristic_hits_the_weakest_monster_hardest_and_saves_the_clerics_mana() {
+    let obs = scene(
+        &[Class::Rogue, Class::Cleric],
+        &[MonsterKind::Troll, MonsterKind::Orc],
+        0,
+        |_| {},
+    );
+    // Orc (16 hp) is the weakest; backstab (14, free) is the rogue's hardest hit.
+    assert_eq!(
+        crate::dungeon::Heuristic.act(&obs),
+        Action::on_monster(Ability::Backstab, 1)
+    );
+    let obs = scene(
+        &[Class::Rogue, Class::Cleric],
+        &[MonsterKind::Troll],
+        1,
+        |run| run.hero_mut(1).mp = 15,
+    );
+    // Smite would leave the cleric below its healing reserve: a plain fight.
+    assert_eq!(
+        crate::dungeon::Heuristic.act(&obs),
+        Action::on_monster(Ability::Fight, 0)
+    );
+}
+
+#[test]
+fn strong_takes_a_kill_with_the_cheapest_command() {
+    let obs = scene(
+        &[Class::Warrior],
+        &[MonsterKind::RedDragon, MonsterKind::Orc],
+        0,
+        |run| run.monster_mut(1).hp = 7,
+    );
+    assert_eq!(
+        crate::dungeon::Strong::default().act(&obs),
+        Action::on_monster(Ability::Fight, 1)
+    );
+}
+
+#[test]
+fn strong_heals_a_hero_the_next_hit_would_kill() {
+    let obs = scene(
+        &[Class::Warrior, Class::Cleric],
+        &[MonsterKind::GreenDragon],
+        1,
+        |run| run.hero_mut(0).hp = 30,
+    );
+    // poison_breath (36) is queued: the warrior at 30 would die.
+    assert_eq!(
+        crate::dungeon::Strong::default().act(&obs),
+        Action::on_hero(Ability::Heal, 0)
+    );
+}
+
+#[test]
+fn builtins_rank_as_their_names_say() {
+    let rules = Rules::default();
+    for (a, b, games, rate) in [
+        ("heuristic", "random", 60, 0.9),
+        ("strong", "random", 60, 0.9),
+        ("strong", "heuristic", 60, 0.6),
+    ] {
+        let tally = record(a, b, games, &rules, 300);
+        assert!(win_rate(tally) >= rate, "{a} vs {b}: {tally:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Whatever the dungeon, the built-ins only give commands the rules accept.
+    #[test]
+    fn builtins_never_give_a_rejected_command(seed in any::<u64>(), which in 0usize..3) {
+        let name = ["random", "heuristic", "strong"][which];
+        let mut a = NativePlayer::new(Dungeon::create(name).unwrap());
+        let mut b = NativePlayer::new(Dungeon::create("random").unwrap());
+        let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];
+        let outcome = run_match::<Dungeon>(&MatchConfig::new(Rules::default(), seed), players).outcome;
+        prop_assert_eq!(outcome.seats[0].invalid_actions, 0);
+        prop_assert_eq!(outcome.seats[1].invalid_actions, 0);
+    }
+}
 
 /// (wins, draws, losses) of `a` against `b` over `games` games, seats swapped every game.
 fn record(a: &str, b: &str, games: u64, rules: &Rules, seed0: u64) -> (u64, u64, u64) {

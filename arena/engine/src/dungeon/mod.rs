@@ -312,9 +312,19 @@ pub fn validate(rules: &Rules) -> Result<(), String> {
     check("party_size", rules.party_size, 1, MAX_PARTY_SIZE)?;
     check("hero_level", rules.hero_level, 1, MAX_START_LEVEL)?;
     check("waves", rules.waves, 1, MAX_WAVES)?;
-    check("first_wave_level", rules.first_wave_level, 1, MAX_START_LEVEL)?;
+    check(
+        "first_wave_level",
+        rules.first_wave_level,
+        1,
+        MAX_START_LEVEL,
+    )?;
     check("max_wave_size", rules.max_wave_size, 1, MAX_WAVE_SIZE)?;
-    check("first_wave_size", rules.first_wave_size, 1, rules.max_wave_size)?;
+    check(
+        "first_wave_size",
+        rules.first_wave_size,
+        1,
+        rules.max_wave_size,
+    )?;
     check("turn_limit", rules.turn_limit, 1, MAX_TURN_LIMIT)?;
     Ok(())
 }

@@ -3,9 +3,7 @@
 //! living hero, the dead removed and XP rewarded at the end of every unit's turn), wave
 //! after wave until the party falls, the waves run out or the turn limit is reached.
 
-use super::rules::{
-    CommandError, check_command, gain_xp, initiative, legal_commands, new_monster,
-};
+use super::rules::{CommandError, check_command, gain_xp, initiative, legal_commands, new_monster};
 use super::{Event, Tally};
 use arena_sdk::Seat;
 use arena_sdk::dungeon::{

@@ -3,9 +3,8 @@
 //! checks that turn a command into the document's errors.
 
 use arena_sdk::dungeon::{
-    Ability, Action, Class, Hero, Monster, MonsterKind, Rules, Target, WaveMonster,
-    hero_max_hp_mp, hero_stats, level_up_stats, monster_max_hp, monster_stats, monster_xp,
-    xp_for_next_level,
+    Ability, Action, Class, Hero, Monster, MonsterKind, Rules, Target, WaveMonster, hero_max_hp_mp,
+    hero_stats, level_up_stats, monster_max_hp, monster_stats, monster_xp, xp_for_next_level,
 };
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -188,7 +187,10 @@ pub fn check_command(
             None => return Err(invalid(describe_target(action.target), "no such monster")),
             Some(m) if m.dead => return Err(invalid(m.name.clone(), "it is dead")),
             Some(m) if ability == Ability::Backstab && m.hp < m.max_hp => {
-                return Err(invalid(m.name.clone(), "backstab needs an undamaged target"));
+                return Err(invalid(
+                    m.name.clone(),
+                    "backstab needs an undamaged target",
+                ));
             }
             Some(_) => {}
         },
@@ -228,6 +230,11 @@ pub fn legal_commands(hero: &Hero, party: &[Hero], monsters: &[Monster]) -> Vec<
         }
     }
     // Monsters before heroes for `fight`, so `legal[0]` is an attack whenever a monster lives.
-    legal.sort_by_key(|a| (a.ability != Ability::Fight, matches!(a.target, Target::Hero(_))));
+    legal.sort_by_key(|a| {
+        (
+            a.ability != Ability::Fight,
+            matches!(a.target, Target::Hero(_)),
+        )
+    });
     legal
 }

@@ -60,7 +60,10 @@ fn every_class_at_level_1_has_the_documents_stats_hp_and_mp() {
     for (class, want, hp, mp) in cases {
         let hero = new_hero(0, class, 1);
         assert_eq!(hero.stats, want, "{class:?}");
-        assert_eq!((hero.hp, hero.max_hp, hero.mp, hero.max_mp), (hp, hp, mp, mp));
+        assert_eq!(
+            (hero.hp, hero.max_hp, hero.mp, hero.max_mp),
+            (hp, hp, mp, mp)
+        );
         assert_eq!((hero.level, hero.xp), (1, 0));
         assert_eq!(hero.class.abilities()[0], Ability::Fight);
     }
@@ -99,10 +102,7 @@ fn levelling_up_carries_excess_xp_and_fills_hp_and_mp() {
     assert_eq!((hero.hp, hero.mp), (104, 60));
     // 3 + 50 = 53: level 3 at 20 (33 left), level 4 at 30 (3 left).
     let reached = gain_xp(&mut hero, 50);
-    assert_eq!(
-        reached.iter().map(|h| h.level).collect::<Vec<_>>(),
-        [3, 4]
-    );
+    assert_eq!(reached.iter().map(|h| h.level).collect::<Vec<_>>(), [3, 4]);
     assert_eq!((hero.level, hero.xp), (4, 3));
     assert_eq!(hero, new_hero_with_xp(Class::Mage, 4, 3));
 }
@@ -221,16 +221,8 @@ fn families_and_monster_abilities() {
 #[test]
 fn fight_and_other_abilities_use_the_documents_lines() {
     let mut run = battle(&[Class::Warrior, Class::Mage], &[(MonsterKind::Troll, 1)]);
-    run.resolve(
-        Target::Hero(0),
-        Ability::Fight,
-        Target::Monster(0),
-    );
-    run.resolve(
-        Target::Hero(1),
-        Ability::Fireball,
-        Target::Monster(0),
-    );
+    run.resolve(Target::Hero(0), Ability::Fight, Target::Monster(0));
+    run.resolve(Target::Hero(1), Ability::Fireball, Target::Monster(0));
     assert_eq!(
         lines(&mut run),
         [
@@ -383,7 +375,10 @@ fn warrior_and_rogue_and_cleric_abilities_in_battle() {
     assert_eq!(run.party()[0].hp, 100);
     let mut run = battle(&[Class::Mage], &[(MonsterKind::Orc, 1)]);
     run.resolve(Target::Hero(0), Ability::Frostbolt, Target::Monster(0));
-    assert_eq!(lines(&mut run), ["Mage1 hits Orc1 with frostbolt for 4 damage!"]);
+    assert_eq!(
+        lines(&mut run),
+        ["Mage1 hits Orc1 with frostbolt for 4 damage!"]
+    );
 }
 
 // ---- commands and errors ---------------------------------------------------------------
@@ -402,7 +397,10 @@ fn every_error_of_the_document_and_its_order() {
     };
     let err = check(0, Ability::Fireball, Target::Monster(0)).unwrap_err();
     assert!(matches!(err, CommandError::InvalidCommand { .. }));
-    assert_eq!(err.to_string(), "InvalidCommand: Rogue1 has no ability `fireball`");
+    assert_eq!(
+        err.to_string(),
+        "InvalidCommand: Rogue1 has no ability `fireball`"
+    );
     let err = check(0, Ability::Unknown, Target::Monster(0)).unwrap_err();
     assert!(matches!(err, CommandError::InvalidCommand { .. }));
     let err = check(0, Ability::Backstab, Target::Monster(0)).unwrap_err();
@@ -434,15 +432,28 @@ fn every_error_of_the_document_and_its_order() {
         &monsters,
     )
     .unwrap_err();
-    assert_eq!(err.to_string(), "InsufficientMP: fireball costs 8 MP, Mage2 has 7");
+    assert_eq!(
+        err.to_string(),
+        "InsufficientMP: fireball costs 8 MP, Mage2 has 7"
+    );
     assert!(matches!(
-        check_command(&poor[1], Action::on_hero(Ability::Fireball, 0), &poor, &monsters),
+        check_command(
+            &poor[1],
+            Action::on_hero(Ability::Fireball, 0),
+            &poor,
+            &monsters
+        ),
         Err(CommandError::InvalidTarget { .. })
     ));
     let mut dead = monsters.clone();
     dead[1].dead = true;
     assert!(matches!(
-        check_command(&party[0], Action::on_monster(Ability::Fight, 1), &party, &dead),
+        check_command(
+            &party[0],
+            Action::on_monster(Ability::Fight, 1),
+            &party,
+            &dead
+        ),
         Err(CommandError::InvalidTarget { .. })
     ));
 }
@@ -479,10 +490,16 @@ fn insufficient_mp_leaves_the_mp_and_the_target_untouched() {
     let mut run = battle(&[Class::Rogue], &[(MonsterKind::Skeleton, 1)]);
     run.hero_mut(0).mp = 4;
     let error = run.hero_turn(0, Some(Action::on_monster(Ability::RapidStrike, 0)));
-    assert!(matches!(error, Some(CommandError::InsufficientMp { cost: 5, mp: 4, .. })));
+    assert!(matches!(
+        error,
+        Some(CommandError::InsufficientMp { cost: 5, mp: 4, .. })
+    ));
     assert_eq!((run.party()[0].mp, run.monsters()[0].hp), (4, 10));
     let mut run = battle(&[Class::Rogue], &[(MonsterKind::Troll, 1)]);
-    assert_eq!(run.hero_turn(0, Some(Action::on_monster(Ability::RapidStrike, 0))), None);
+    assert_eq!(
+        run.hero_turn(0, Some(Action::on_monster(Ability::RapidStrike, 0))),
+        None
+    );
     assert_eq!((run.party()[0].mp, run.monsters()[0].hp), (47, 8));
 }
 
@@ -573,7 +590,10 @@ fn the_dead_leave_at_the_end_of_the_turn_xp_goes_to_every_living_hero() {
     run.hero_mut(2).hp = 0; // a hero who fell this turn gets no XP
     run.monster_mut(0).hp = 7;
     assert_eq!(run.queue().front(), Some(&Target::Hero(0)));
-    assert_eq!(run.hero_turn(0, Some(Action::on_monster(Ability::Fight, 0))), None);
+    assert_eq!(
+        run.hero_turn(0, Some(Action::on_monster(Ability::Fight, 0))),
+        None
+    );
     assert_eq!(
         lines(&mut run),
         [
@@ -600,7 +620,10 @@ fn the_dead_leave_at_the_end_of_the_turn_xp_goes_to_every_living_hero() {
 #[test]
 fn victory_clears_the_wave_and_the_last_wave_ends_the_run() {
     let mut run = battle(&[Class::Rogue], &[(MonsterKind::Skeleton, 1)]);
-    assert_eq!(run.hero_turn(0, Some(Action::on_monster(Ability::Backstab, 0))), None);
+    assert_eq!(
+        run.hero_turn(0, Some(Action::on_monster(Ability::Backstab, 0))),
+        None
+    );
     assert_eq!(run.advance(), Step::Over(RunEnd::Cleared));
     assert_eq!(
         lines(&mut run),
@@ -686,7 +709,10 @@ fn rules_are_validated() {
         party_size: 0,
         ..Rules::default()
     };
-    assert_eq!(validate(&bad).unwrap_err(), "party_size must be 1 to 8, not 0");
+    assert_eq!(
+        validate(&bad).unwrap_err(),
+        "party_size must be 1 to 8, not 0"
+    );
     let bad = Rules {
         first_wave_size: 6,
         max_wave_size: 5,
@@ -858,10 +884,8 @@ fn an_unplayable_answer_is_a_rejected_command_reported_in_the_next_observation()
 
 #[test]
 fn a_scripted_replay_of_garbage_answers_still_terminates() {
-    let answers = (0..5).map(|_| crate::Answer::Fault(crate::Fault::new(
-        crate::FaultKind::WrongShape,
-        "nope",
-    )));
+    let answers = (0..5)
+        .map(|_| crate::Answer::Fault(crate::Fault::new(crate::FaultKind::WrongShape, "nope")));
     let mut a = ScriptedPlayer::<Dungeon>::new(answers);
     let mut b = NativePlayer::new(First::default());
     let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];

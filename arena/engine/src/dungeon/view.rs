@@ -240,7 +240,11 @@ impl View {
 
     fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "seat {} — wave {}/{}", self.seat, self.wave, self.waves);
+        let _ = writeln!(
+            out,
+            "seat {} — wave {}/{}",
+            self.seat, self.wave, self.waves
+        );
         for h in &self.party {
             let state = if h.dead {
                 "dead".to_owned()
