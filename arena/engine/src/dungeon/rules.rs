@@ -102,7 +102,7 @@ pub fn initiative(party: &[Hero], monsters: &[Monster]) -> Vec<Target> {
                 .map(|m| (m.stats.speed, Target::Monster(m.id))),
         )
         .collect();
-    units.sort_by(|a, b| b.0.cmp(&a.0));
+    units.sort_by_key(|unit| std::cmp::Reverse(unit.0));
     units.into_iter().map(|(_, unit)| unit).collect()
 }
 
