@@ -693,8 +693,7 @@ impl Observation {
 pub struct Action {
     /// The ability (one of the acting hero's class).
     pub ability: Ability,
-    /// The target. `regenerate`-like self abilities do not exist for heroes, so every
-    /// hero ability has one.
+    /// The target: a living monster for a damaging ability, any living unit for `heal`.
     pub target: Target,
 }
 

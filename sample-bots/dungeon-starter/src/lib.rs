@@ -90,9 +90,11 @@ impl Bot<Dungeon> for Starter {
             .min_by_key(|a| a.ability.mp_cost());
         let hardest_on_weakest =
             attacks.min_by_key(|a| (hp_of(a), std::cmp::Reverse(damage(a)), a.ability.mp_cost()));
+        // `legal` is never empty on a hero's turn; should it be, any answer only loses the turn.
         kill.or(hardest_on_weakest)
+            .or(observation.legal.first())
             .copied()
-            .unwrap_or(observation.legal[0])
+            .unwrap_or(Action::on_monster(Ability::Fight, 0))
     }
 }
 

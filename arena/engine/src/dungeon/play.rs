@@ -286,7 +286,10 @@ impl Run {
     /// hero (drawn even for `regenerate`, so every monster turn rolls once).
     fn monster_turn(&mut self, id: u8) {
         let living: Vec<u8> = self.living_heroes().map(|h| h.id).collect();
-        let target = living[self.rng.random_range(0..living.len())];
+        // Never empty: a run ends at the turn its last hero dies.
+        let Some(&target) = living.get(self.rng.random_range(0..living.len().max(1))) else {
+            return;
+        };
         let monster = &mut self.monsters[usize::from(id)];
         let ability = monster.next_ability();
         monster.queue.rotate_left(1);
