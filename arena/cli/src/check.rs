@@ -118,9 +118,9 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         modes,
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_report(&report);
+        print_report(&report)?;
     }
     Ok(if ok {
         ExitCode::SUCCESS
@@ -210,11 +210,11 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     })
 }
 
-fn print_report(report: &Report<'_>) {
-    println!("bot: {}", report.bot);
+fn print_report(report: &Report<'_>) -> Result<()> {
+    outln!("bot: {}", report.bot)?;
     if let Some(info) = report.module {
-        println!("size: {} bytes, sha256 {}", info.size, info.sha256);
-        println!(
+        outln!("size: {} bytes, sha256 {}", info.size, info.sha256)?;
+        outln!(
             "{}: {:.1} ms",
             if info.from_cache {
                 "loaded from cache"
@@ -222,37 +222,38 @@ fn print_report(report: &Report<'_>) {
                 "compiled"
             },
             info.load_time.as_secs_f64() * 1000.0
-        );
-        println!("initial memory: {} KiB", info.initial_memory >> 10);
-        println!(
+        )?;
+        outln!("initial memory: {} KiB", info.initial_memory >> 10)?;
+        outln!(
             "imports: {}",
             if info.imports.is_empty() {
                 "none".to_owned()
             } else {
                 info.imports.join(", ")
             }
-        );
-        println!("exports:");
+        )?;
+        outln!("exports:")?;
         for export in &info.exports {
-            println!("  {export}");
+            outln!("  {export}")?;
         }
     }
     for check in &report.modes {
         match &check.fault {
-            None => println!("start ({}): ok, {} fuel", check.mode, check.fuel),
+            None => outln!("start ({}): ok, {} fuel", check.mode, check.fuel)?,
             Some(fault) if fault.kind == FaultKind::BotError => {
-                println!("start ({}): not played — {}", check.mode, fault.message)
+                outln!("start ({}): not played — {}", check.mode, fault.message)?
             }
-            Some(fault) => println!(
+            Some(fault) => outln!(
                 "start ({}): FAULT {fault} ({} fuel)",
-                check.mode, check.fuel
-            ),
+                check.mode,
+                check.fuel
+            )?,
         }
         if !check.log.is_empty() {
-            println!("  log: {}", check.log);
+            outln!("  log: {}", check.log)?;
         }
         if let Some(t) = &check.trial {
-            println!(
+            outln!(
                 "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
                 t.opponent,
                 t.result,
@@ -262,9 +263,9 @@ fn print_report(report: &Report<'_>) {
                 t.invalid_actions,
                 t.fuel_per_turn_mean,
                 t.fuel_per_turn_max
-            );
+            )?;
             if let Some(fault) = &t.first_fault {
-                println!("  first fault: {fault}");
+                outln!("  first fault: {fault}")?;
             }
         }
     }
@@ -276,10 +277,11 @@ fn print_report(report: &Report<'_>) {
                 .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
                 .map(|m| m.mode.name())
                 .collect();
-            println!("ok: the bot is ready to play {}", plays.join(", "));
+            outln!("ok: the bot is ready to play {}", plays.join(", "))?;
         }
-        Some(error) => println!("REJECTED: {error}"),
+        Some(error) => outln!("REJECTED: {error}")?,
     }
+    Ok(())
 }
 
 #[derive(Debug, Args)]
@@ -302,10 +304,10 @@ pub fn builtins(args: BuiltinsArgs) -> Result<ExitCode> {
             .iter()
             .map(|b| serde_json::json!({"mode": b.mode, "name": b.name, "strength": b.strength, "summary": b.summary}))
             .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
     } else {
         for b in &list {
-            println!("{:<8} builtin:{:<24} {}", b.mode.name(), b.name, b.summary);
+            outln!("{:<8} builtin:{:<24} {}", b.mode.name(), b.name, b.summary)?;
         }
     }
     Ok(ExitCode::SUCCESS)

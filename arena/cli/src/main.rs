@@ -1,5 +1,8 @@
 //! `arena` — the Bot Arena command line. The only crate that parses arguments and prints.
 
+#[macro_use]
+mod out;
+
 mod check;
 mod play;
 mod replay;
@@ -8,6 +11,7 @@ mod tournament;
 use anyhow::{Context, Result};
 use arena_sandbox::{ModuleCache, Sandbox};
 use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -133,9 +137,12 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colour codes are noise in a log file or a CI log.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     match run(cli) {
         Ok(code) => code,
+        Err(error) if error.is::<out::Closed>() => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
@@ -154,15 +161,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Map(MapCommand::Check { file }) => {
             let text = play::read_map(&file)?;
             let map = arena_engine::grid::parse_map(&text).expect("read_map checked it");
-            println!("{}: ok, {}x{}", file.display(), map.width, map.height);
-            print!("{text}");
+            outln!("{}: ok, {}x{}", file.display(), map.width, map.height)?;
+            out!("{text}")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::Check { file, rules, rule }) => {
             let rules = play::rules_json(rules.as_deref(), &rule)?;
             let deck = play::read_deck(&file, &rules)?;
-            println!("{}: ok, {} cards", file.display(), deck.cards.len());
-            print!("{}", deck.to_text());
+            outln!("{}: ok, {} cards", file.display(), deck.cards.len())?;
+            out!("{}", deck.to_text())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::FromReplay { replay, seat, out }) => {
@@ -173,7 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     eprintln!("deck of seat {seat} written to {}", path.display());
                 }
-                None => print!("{text}"),
+                None => out!("{text}")?,
             }
             Ok(ExitCode::SUCCESS)
         }

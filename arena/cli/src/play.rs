@@ -151,9 +151,9 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     if args.watch {
         for frame in game::render_replay(replay, true)? {
-            println!("{frame}");
+            outln!("{frame}")?;
         }
-        println!();
+        outln!()?;
     }
     let outcome = &result.outcome;
     if args.json {
@@ -166,27 +166,30 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
             "turns": outcome.turns,
             "seats": outcome.seats,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{}: {} (seat 0) vs {} (seat 1), seed {}",
-        args.mode, names[0], names[1], args.seed
-    );
+        args.mode,
+        names[0],
+        names[1],
+        args.seed
+    )?;
     match outcome.winner {
-        Some(seat) => println!(
+        Some(seat) => outln!(
             "winner: {} (seat {seat}) — {}, after {} turns",
             names[usize::from(seat)],
             outcome.reason,
             outcome.turns
-        ),
-        None => println!("draw — {}, after {} turns", outcome.reason, outcome.turns),
+        )?,
+        None => outln!("draw — {}, after {} turns", outcome.reason, outcome.turns)?,
     }
-    println!();
-    print!("{}", stats_table(&names, outcome));
-    print!("{}", problems(replay));
+    outln!()?;
+    out!("{}", stats_table(&names, outcome))?;
+    out!("{}", problems(replay))?;
     if let Some(path) = &args.replay {
-        println!("\nreplay written to {}", path.display());
+        outln!("\nreplay written to {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }

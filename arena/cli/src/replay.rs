@@ -35,7 +35,7 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
             for frame in
                 game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
             {
-                println!("{frame}");
+                outln!("{frame}")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -47,14 +47,14 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
                         Some(seat) => format!("seat {seat} wins ({})", outcome.reason),
                         None => format!("draw ({})", outcome.reason),
                     };
-                    println!(
+                    outln!(
                         "{}: verified — identical events and result: {result}",
                         file.display()
-                    );
+                    )?;
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(error) => {
-                    println!("{}: {error}", file.display());
+                    outln!("{}: {error}", file.display())?;
                     Ok(ExitCode::FAILURE)
                 }
             }

@@ -80,30 +80,30 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
             let tournament = Tournament::load(&file)?;
             let plan = plan(&tournament);
             if json {
-                println!("{}", serde_json::to_string_pretty(&plan)?);
+                outln!("{}", serde_json::to_string_pretty(&plan)?)?;
                 return Ok(ExitCode::SUCCESS);
             }
-            println!(
+            outln!(
                 "tournament {}: {} games, fingerprint {}",
                 tournament.name,
                 plan.games.len(),
                 &plan.fingerprint[..16]
-            );
+            )?;
             for game in &plan.games {
-                println!(
+                outln!(
                     "{:>6}  {:<7} {} vs {}  seed {}",
                     game.game,
                     game.mode.name(),
                     tournament.bots[game.seats[0]].name,
                     tournament.bots[game.seats[1]].name,
                     game.seed
-                );
+                )?;
             }
             Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Run(args) => run_command(args, sandbox),
         TournamentCommand::Report { dir, format } => {
-            print!("{}", report_of(&dir, format)?);
+            out!("{}", report_of(&dir, format)?)?;
             Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Merge { dirs, out, format } => {
@@ -148,7 +148,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                 eprintln!("missing {} games: {}", missing.len(), compact(&missing));
             }
             write_picture(&out)?;
-            print!("{}", report_of(&out, format)?);
+            out!("{}", report_of(&out, format)?)?;
             Ok(if missing.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -251,7 +251,7 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     );
     let picture = write_picture(&out)?;
     if !args.quiet {
-        print!("{}", report_of(&out, args.format)?);
+        out!("{}", report_of(&out, args.format)?)?;
         eprintln!("ratings picture: {}", picture.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -371,9 +371,9 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         .collect();
     let planned: Vec<u32> = plan.games.iter().map(|g| g.game).collect();
     let report = report::build(&tournament.name, &planned, &games);
-    print!("{}", gauntlet_summary(&name, &report));
+    out!("{}", gauntlet_summary(&name, &report))?;
     if let Some(format) = args.format {
-        print!("{}", report::render(&report, format));
+        out!("{}", report::render(&report, format))?;
     }
     Ok(ExitCode::SUCCESS)
 }
