@@ -24,4 +24,5 @@ mod check;
 mod output;
 mod play;
 mod sandbox;
+mod scheduling;
 mod tournament;

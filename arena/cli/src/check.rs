@@ -2,10 +2,9 @@
 
 use crate::SandboxArgs;
 use anyhow::{Context, Result};
-use arena_engine::{Fault, FaultKind, Player};
+use arena_engine::{Fault, FaultKind};
 use arena_sandbox::{LoadedBot, Sandbox};
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
-use arena_tournament::for_mode;
+use arena_sdk::Mode;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -77,7 +76,7 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         Ok(bot) => Mode::ALL
             .into_iter()
             .map(|mode| {
-                let mut check = start_in(mode, bot, &sandbox);
+                let mut check = start_in(mode, bot, &sandbox)?;
                 if check.accepted {
                     check.trial = Some(trial(mode, bot, &sandbox)?);
                 }
@@ -129,13 +128,15 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     })
 }
 
-fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
-    for_mode!(mode, G => {
-        let mut player = bot.player(sandbox);
-        let start = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules: Default::default() };
-        let result = Player::<G>::start(&mut player, &start);
-        let report = Player::<G>::last_call(&mut player);
-        ModeCheck { mode, accepted: result.is_ok(), fuel: report.fuel, fault: result.err(), log: report.log, trial: None }
+fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCheck> {
+    let check = arena_tournament::modes::start(mode, &serde_json::Value::Null, bot, sandbox)?;
+    Ok(ModeCheck {
+        mode,
+        accepted: check.answer.is_ok(),
+        fuel: check.fuel,
+        fault: check.answer.err(),
+        log: check.log,
+        trial: None,
     })
 }
 
@@ -143,7 +144,7 @@ fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
 pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
     let mut modes = Vec::new();
     for mode in Mode::ALL {
-        if start_in(mode, bot, sandbox).accepted && trial(mode, bot, sandbox)?.faults == 0 {
+        if start_in(mode, bot, sandbox)?.accepted && trial(mode, bot, sandbox)?.faults == 0 {
             modes.push(mode);
         }
     }

@@ -1,11 +1,14 @@
 //! `arena tournament plan|run|report|merge` and `arena gauntlet`.
 
 use crate::SandboxArgs;
+use crate::play::RulesArgs;
 use anyhow::{Context, Result};
+use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::config::{BotEntry, Format, LimitsConfig, Tournament};
 use arena_tournament::game;
+use arena_tournament::modes;
 use arena_tournament::plan::{Shard, plan};
 use arena_tournament::report::{self, Format as ReportFormat};
 use arena_tournament::results;
@@ -77,7 +80,7 @@ pub struct RunArgs {
 pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<ExitCode> {
     match command {
         TournamentCommand::Plan { file, json } => {
-            let tournament = Tournament::load(&file)?;
+            let tournament = load(&file, sandbox)?;
             let plan = plan(&tournament);
             if json {
                 outln!("{}", serde_json::to_string_pretty(&plan)?)?;
@@ -209,9 +212,24 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
+/// Read a tournament file, apply the command line's limits, and settle which modes each
+/// wasm bot plays (those it accepts; a listed mode it refuses is an error here, before
+/// any game).
+fn load(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
+    let mut tournament = Tournament::load(file)?;
+    apply_cli_limits(&mut tournament.limits, sandbox_args);
+    settle(&mut tournament, sandbox_args).with_context(|| file.display().to_string())?;
+    Ok(tournament)
+}
+
+fn settle(tournament: &mut Tournament, sandbox_args: &SandboxArgs) -> Result<()> {
+    let sandbox = Sandbox::new(tournament.limits.limits(), sandbox_args.cache())?;
+    modes::settle(tournament, &sandbox)?;
+    Ok(())
+}
+
 fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
-    let mut tournament = Tournament::load(&args.file)?;
-    apply_cli_limits(&mut tournament.limits, sandbox);
+    let tournament = load(&args.file, sandbox)?;
     let shard = match &args.shard {
         Some(text) => {
             Some(Shard::parse(text, |v| std::env::var(v).ok()).map_err(anyhow::Error::msg)?)
@@ -270,9 +288,12 @@ fn apply_cli_limits(limits: &mut LimitsConfig, sandbox: &SandboxArgs) {
 
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The bot: a .wasm/.wat file or a bot crate directory.
-    bot: String,
-    /// Only these modes [default: every mode the bot plays without faults, as `arena check` finds].
+    /// The bots: .wasm/.wat files or bot crate directories. Each plays every built-in of
+    /// its modes (and the other bots given).
+    #[arg(required = true, value_name = "BOT")]
+    bots: Vec<String>,
+    /// Only these modes (a bot that refuses one is an error) [default: every mode each bot
+    /// plays without faults, as `arena check` finds].
     #[arg(long, short)]
     mode: Vec<Mode>,
     /// Games against each built-in (even).
@@ -290,6 +311,9 @@ pub struct GauntletArgs {
     /// table, json, csv, md or svg: also print the full report in this format.
     #[arg(long)]
     format: Option<ReportFormat>,
+    /// Rules (`--rules`, `--rule` need a single mode; `--map` applies to grid, `--deck` to tcg).
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
@@ -297,53 +321,76 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         args.games > 0 && args.games.is_multiple_of(2),
         "--games must be a positive even number (seats are swapped)"
     );
-    let spec: BotSpec = args.bot.parse()?;
+    let mut bots: Vec<BotEntry> = Vec::new();
+    for text in &args.bots {
+        let spec: BotSpec = text.parse()?;
+        anyhow::ensure!(
+            !matches!(spec, BotSpec::Builtin(_)),
+            "{text}: the gauntlet is for your bots; built-ins are their opponents"
+        );
+        let name = spec.short_name();
+        anyhow::ensure!(
+            !bots.iter().any(|b| b.name == name),
+            "two bots are named `{name}`; give each bot once (rename one file)"
+        );
+        let (modes, modes_listed) = if args.mode.is_empty() {
+            (accepted_modes(&spec, sandbox_args)?, false)
+        } else {
+            (args.mode.clone(), true)
+        };
+        anyhow::ensure!(
+            !modes.is_empty(),
+            "{text}: the bot plays no mode without faults (run `arena check` to see why)"
+        );
+        bots.push(BotEntry {
+            name,
+            spec,
+            modes,
+            modes_listed,
+        });
+    }
+    let challengers: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+    let mut modes: Vec<Mode> = bots.iter().flat_map(|b| b.modes.clone()).collect();
+    modes.sort();
+    modes.dedup();
     anyhow::ensure!(
-        !matches!(spec, BotSpec::Builtin(_)),
-        "the gauntlet is for your bot; built-ins are its opponents"
+        !(args.rules.has_mode_independent() && modes.len() > 1),
+        "--rules and --rule apply to one mode; the gauntlet plays {}: add --mode",
+        modes
+            .iter()
+            .map(|m| m.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    let modes = if args.mode.is_empty() {
-        accepted_modes(&spec, sandbox_args)?
-    } else {
-        args.mode.clone()
-    };
-    anyhow::ensure!(
-        !modes.is_empty(),
-        "{}: the bot plays no mode without faults (run `arena check` to see why)",
-        args.bot
-    );
-    let name = spec.short_name();
-    let mut bots = vec![BotEntry {
-        name: name.clone(),
-        spec,
-        modes: modes.clone(),
-    }];
-    for mode in &modes {
-        for builtin in game::builtins_of(*mode) {
-            let entry_name = format!("builtin:{}", builtin.name);
-            match bots.iter_mut().find(|b| b.name == entry_name) {
-                Some(entry) => entry.modes.push(*mode),
-                None => bots.push(BotEntry {
-                    name: entry_name,
-                    spec: BotSpec::Builtin(builtin.name.to_owned()),
-                    modes: vec![*mode],
-                }),
-            }
+    args.rules.check_modes(&modes)?;
+    let mut mode_rules = Vec::new();
+    for &mode in &modes {
+        mode_rules.push((mode, args.rules.for_mode_lenient(mode)?));
+        // Built-ins of different modes are different bots, even with the same name.
+        for builtin in game::builtins_of(mode) {
+            bots.push(BotEntry {
+                name: format!("{mode}/{}", builtin.name),
+                spec: BotSpec::Builtin(builtin.name.to_owned()),
+                modes: vec![mode],
+                modes_listed: true,
+            });
         }
     }
+    let title = challengers.join("+");
     let mut tournament = Tournament {
-        name: format!("gauntlet-{name}"),
+        name: format!("gauntlet-{title}"),
         seed: args.seed,
         format: Format::Gauntlet,
-        challengers: vec![name.clone()],
+        challengers: challengers.clone(),
         games_per_pairing: args.games,
         concurrency: args.jobs,
         max_faults: 3,
         limits: LimitsConfig::default(),
-        modes: modes.iter().map(|m| (*m, serde_json::json!({}))).collect(),
+        modes: mode_rules,
         bots,
     };
     apply_cli_limits(&mut tournament.limits, sandbox_args);
+    settle(&mut tournament, sandbox_args)?;
     let temp;
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -371,7 +418,9 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         .collect();
     let planned: Vec<u32> = plan.games.iter().map(|g| g.game).collect();
     let report = report::build(&tournament.name, &planned, &games);
-    out!("{}", gauntlet_summary(&name, &report))?;
+    for name in &challengers {
+        out!("{}", gauntlet_summary(name, &report))?;
+    }
     if let Some(format) = args.format {
         out!("{}", report::render(&report, format))?;
     }
@@ -406,7 +455,7 @@ fn gauntlet_summary(name: &str, report: &report::Report) -> String {
             };
             let strength = other
                 .bot
-                .strip_prefix("builtin:")
+                .strip_prefix(&format!("{}/", standings.scope))
                 .and_then(|b| {
                     arena_builtins::all()
                         .into_iter()

@@ -98,6 +98,9 @@ pub struct BotEntry {
     pub spec: BotSpec,
     /// The modes it plays.
     pub modes: Vec<Mode>,
+    /// Whether the file lists them (`modes = [...]`); if not, a wasm bot plays the modes
+    /// it accepts ([`crate::modes::settle`]).
+    pub modes_listed: bool,
 }
 
 /// A validated tournament.
@@ -261,6 +264,7 @@ impl Tournament {
                 name,
                 spec,
                 modes: bot_modes,
+                modes_listed: raw_bot.modes.is_some(),
             });
         }
         if bots.len() < 2 {

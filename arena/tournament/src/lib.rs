@@ -4,6 +4,7 @@
 //! - [`bots`]: what a bot spec (`builtin:NAME`, a `.wasm`/`.wat` file, a bot crate) names,
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
 //! - [`game`]: play one game of any mode between two contestants, verify and render replays;
+//!   [`modes`]: which modes a wasm bot accepts;
 //! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
 //!   resumable, shardable runs; [`results`]: the append-only results log and merging;
 //! - [`ratings`]: Bradley–Terry Elo with error bars; [`report`]: standings and statistics.
@@ -19,6 +20,7 @@
 pub mod bots;
 pub mod config;
 pub mod game;
+pub mod modes;
 pub mod plan;
 pub mod ratings;
 pub mod report;
