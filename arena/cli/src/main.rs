@@ -4,6 +4,7 @@
 mod out;
 
 mod check;
+mod new;
 mod play;
 mod replay;
 mod tournament;
@@ -74,6 +75,8 @@ impl SandboxArgs {
 enum Command {
     /// Load, validate and compile a bot, and run its start request for every mode.
     Check(check::CheckArgs),
+    /// Create a standalone bot project (Rust, C or WAT) that builds outside this repository.
+    New(new::NewArgs),
     /// List the built-in AIs of every mode.
     Builtins(check::BuiltinsArgs),
     /// Play one match between two bots.
@@ -153,6 +156,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::check(args, &cli.sandbox),
+        Command::New(args) => new::new(args),
         Command::Builtins(args) => check::builtins(args),
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => replay::replay(command),
