@@ -26,5 +26,6 @@ pub mod ratings;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod sprt;
 
 pub use arena_engine::Outcome;
