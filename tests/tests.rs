@@ -21,6 +21,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
+mod matches;
 mod new;
 mod output;
 mod play;

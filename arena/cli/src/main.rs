@@ -4,6 +4,7 @@
 mod out;
 
 mod check;
+mod matches;
 mod new;
 mod play;
 mod replay;
@@ -87,6 +88,8 @@ enum Command {
     /// Plan, run, report and merge tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
+    /// Play two bots against each other in seat-swapped pairs: score, Elo ± error, SPRT.
+    Match(matches::MatchArgs),
     /// Play a bot against every built-in AI of its modes and report its score and Elo vs each.
     Gauntlet(tournament::GauntletArgs),
     /// Check a grid map file and draw it.
@@ -161,6 +164,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => replay::replay(command),
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
+        Command::Match(args) => matches::play_match(args, &cli.sandbox),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
         Command::Map(MapCommand::Check { file }) => {
             let text = play::read_map(&file)?;
