@@ -179,3 +179,55 @@ fn a_gauntlet_takes_several_bots_rules_and_a_map() {
         stderr(&wrong)
     );
 }
+
+#[test]
+fn maps_rotate_pair_by_pair_in_a_tournament() {
+    let dir = tempfile::tempdir().unwrap();
+    let maps = root().join("tournaments/maps");
+    let file = dir.path().join("maps.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"maps\"\nseed = 2\ngames_per_pairing = 4\n[modes.grid]\nturn_limit = 60\n\
+             map_files = [{:?}, {:?}]\n\
+             [[bots]]\nname = \"walker\"\nbot = \"builtin:random-walker\"\n\
+             [[bots]]\nname = \"coward\"\nbot = \"builtin:coward\"\n",
+            maps.join("arena-8x8.map"),
+            maps.join("open-16x16.map")
+        ),
+    )
+    .unwrap();
+    let plan = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+    let text = stdout(&plan);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    assert_eq!(text.matches("arena-8x8.map").count(), 2, "{text}");
+    assert_eq!(text.matches("open-16x16.map").count(), 2, "{text}");
+    let out = dir.path().join("results");
+    let run = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    let map_of = |game: u32| {
+        let replay: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(out.join(format!("replays/game-{game:06}.json"))).unwrap(),
+        )
+        .unwrap();
+        replay["rules"]["map"].as_str().unwrap().to_owned()
+    };
+    let small = std::fs::read_to_string(maps.join("arena-8x8.map")).unwrap();
+    let open = std::fs::read_to_string(maps.join("open-16x16.map")).unwrap();
+    // Pair 0 (games 0, 1) plays the first map, pair 1 (games 2, 3) the second.
+    assert_eq!(map_of(0), small);
+    assert_eq!(map_of(1), small);
+    assert_eq!(map_of(2), open);
+    assert_eq!(map_of(3), open);
+}

@@ -93,8 +93,14 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                 &plan.fingerprint[..16]
             )?;
             for game in &plan.games {
+                let variant = tournament
+                    .rotations
+                    .get(&game.mode)
+                    .map_or(String::new(), |r| {
+                        format!("  {}", r[game.variant as usize % r.len()].0)
+                    });
                 outln!(
-                    "{:>6}  {:<7} {} vs {}  seed {}",
+                    "{:>6}  {:<7} {} vs {}  seed {}{variant}",
                     game.game,
                     game.mode.name(),
                     tournament.bots[game.seats[0]].name,
@@ -388,6 +394,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         limits: LimitsConfig::default(),
         modes: mode_rules,
         bots,
+        rotations: Default::default(),
     };
     apply_cli_limits(&mut tournament.limits, sandbox_args);
     settle(&mut tournament, sandbox_args)?;
