@@ -265,7 +265,10 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
 
     let output = run(dir.path(), &file, &out, &["--jobs", "2", "--quiet"]);
     assert!(
-        stderr(&output).contains(&format!("skipped {before} finished earlier")),
+        stderr(&output).contains(&format!(
+            "this run played {} games; {before} were finished earlier; 12 of the 12 games",
+            12 - before
+        )),
         "{}",
         stderr(&output)
     );
@@ -273,7 +276,7 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
     // Running again plays nothing.
     let output = run(dir.path(), &file, &out, &["--quiet"]);
     assert!(
-        stderr(&output).contains("played 0 games"),
+        stderr(&output).contains("this run played 0 games"),
         "{}",
         stderr(&output)
     );

@@ -15,6 +15,7 @@ use arena_tournament::results;
 use arena_tournament::run::{self, Progress, RunOptions};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -75,6 +76,9 @@ pub struct RunArgs {
     /// Don't print the report at the end.
     #[arg(long)]
     quiet: bool,
+    /// Print the standings so far every N games played (to standard error).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    rating_interval: usize,
 }
 
 pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<ExitCode> {
@@ -207,15 +211,118 @@ fn report_of(dir: &Path, format: ReportFormat) -> Result<String> {
     ))
 }
 
-fn progress_bar() -> ProgressBar {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games  {per_sec}  ETA {eta}",
-        )
-        .expect("valid template"),
-    );
-    bar
+/// How a run shows its progress: a bar on a terminal; on anything else (a log file, CI),
+/// a plain line every few seconds and at the end, without colour codes. With
+/// `--rating-interval N`, the standings so far every N games (on standard error, so that
+/// standard output stays the final report).
+struct Reporter {
+    bar: Option<ProgressBar>,
+    started: std::time::Instant,
+    last_line: std::sync::Mutex<Option<std::time::Instant>>,
+    /// The last progress seen: what this run played, also when it fails.
+    last: std::sync::Mutex<Option<Progress>>,
+    rating_interval: usize,
+    out: PathBuf,
+}
+
+/// Between two progress lines off a terminal.
+const LINE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Reporter {
+    fn new(rating_interval: usize, out: &Path) -> Reporter {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games  {per_sec}  ETA {eta}",
+                )
+                .expect("valid template"),
+            );
+            bar
+        });
+        Reporter {
+            bar,
+            started: std::time::Instant::now(),
+            last_line: std::sync::Mutex::new(None),
+            last: std::sync::Mutex::new(None),
+            rating_interval,
+            out: out.to_owned(),
+        }
+    }
+
+    fn update(&self, p: Progress) {
+        let first = self
+            .last
+            .lock()
+            .expect("no panics while locked")
+            .replace(p)
+            .is_none();
+        if first && p.skipped > 0 {
+            self.line(&format!(
+                "resuming: {} games finished earlier are kept; {} to play",
+                p.skipped, p.total
+            ));
+        }
+        match &self.bar {
+            Some(bar) => {
+                bar.set_length(p.total as u64);
+                bar.set_position(p.done as u64);
+            }
+            None => {
+                let now = std::time::Instant::now();
+                let mut last = self.last_line.lock().expect("no panics while locked");
+                let due = last.is_none_or(|t| now - t >= LINE_INTERVAL);
+                if p.total > 0 && (due || p.done == p.total) && (p.done > 0 || last.is_none()) {
+                    *last = Some(now);
+                    let elapsed = self.started.elapsed().as_secs_f64();
+                    let rate = p.done as f64 / elapsed.max(1e-9);
+                    let eta = if p.done > 0 {
+                        format!(", ETA {:.0} s", (p.total - p.done) as f64 / rate)
+                    } else {
+                        String::new()
+                    };
+                    eprintln!(
+                        "progress: {}/{} games ({:.0}%), {elapsed:.0} s, {rate:.1} games/s{eta}",
+                        p.done,
+                        p.total,
+                        100.0 * p.done as f64 / p.total as f64
+                    );
+                }
+            }
+        }
+        if self.rating_interval > 0 && p.done > 0 && p.done.is_multiple_of(self.rating_interval) {
+            match report_of(&self.out, ReportFormat::Table) {
+                Ok(report) => self.line(&format!(
+                    "standings after {} of {} games:\n{}",
+                    p.done + p.skipped,
+                    p.total + p.skipped,
+                    report.trim_end()
+                )),
+                Err(error) => tracing::warn!("interim standings: {error:#}"),
+            }
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// Games this run played so far.
+    fn played(&self) -> usize {
+        self.last
+            .lock()
+            .expect("no panics while locked")
+            .map_or(0, |p| p.done)
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Read a tournament file, apply the command line's limits, and settle which modes each
@@ -258,19 +365,27 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         out: out.clone(),
         cache: sandbox.cache(),
     };
-    let bar = progress_bar();
-    let summary = run::run(&tournament, &plan, &options, &|p: Progress| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
+    let reporter = Reporter::new(args.rating_interval, &out);
+    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
+        reporter.update(p)
+    });
+    reporter.finish();
+    let summary = result.with_context(|| {
+        format!(
+            "{}: stopped after playing {} games in this run; the results so far are kept in {} (run again to resume)",
+            tournament.name,
+            reporter.played(),
+            out.display()
+        )
     })?;
-    bar.finish_and_clear();
     eprintln!(
-        "{}: played {} games, skipped {} finished earlier ({} in this {}); results in {}",
+        "{}: this run played {} games; {} were finished earlier; {} of the {} games of this {} are done; results in {}",
         tournament.name,
         summary.played,
         summary.skipped,
+        summary.played + summary.skipped,
         summary.planned,
-        shard.map_or("run".to_owned(), |s| format!("shard {s}")),
+        shard.map_or("tournament".to_owned(), |s| format!("shard {s}")),
         summary.results_file.display()
     );
     let picture = write_picture(&out)?;
@@ -414,12 +529,12 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         out: out.clone(),
         cache: sandbox_args.cache(),
     };
-    let bar = progress_bar();
-    run::run(&tournament, &plan, &options, &|p: Progress| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
-    })?;
-    bar.finish_and_clear();
+    let reporter = Reporter::new(0, &out);
+    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
+        reporter.update(p)
+    });
+    reporter.finish();
+    result?;
     let games: Vec<_> = results::read_results(&out, &plan.fingerprint)?
         .into_values()
         .collect();
