@@ -23,6 +23,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 mod check;
 mod deploy;
 mod matches;
+mod messages;
 mod new;
 mod output;
 mod play;

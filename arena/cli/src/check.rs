@@ -40,6 +40,8 @@ struct Trial {
     faults: u32,
     /// The first fault, with its turn.
     first_fault: Option<String>,
+    /// The first answer the rules rejected, with its turn and why.
+    first_rejection: Option<String>,
     invalid_actions: u32,
     /// Fuel of the bot's turn answers: the largest and the mean.
     fuel_per_turn_max: u64,
@@ -51,6 +53,8 @@ struct Report<'a> {
     bot: String,
     ok: bool,
     error: Option<String>,
+    /// Things that work but should be fixed (a debug build).
+    warnings: Vec<String>,
     module: Option<&'a arena_sandbox::ModuleInfo>,
     modes: Vec<ModeCheck>,
 }
@@ -109,10 +113,17 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
             },
         ),
     };
+    let warnings = match (&spec, &loaded) {
+        (arena_tournament::bots::BotSpec::Module(path), Ok(_)) => {
+            debug_build_warning(path).into_iter().collect()
+        }
+        _ => Vec::new(),
+    };
     let report = Report {
         bot: args.bot.display().to_string(),
         ok,
         error,
+        warnings,
         module: loaded.as_ref().ok().map(LoadedBot::info),
         modes,
     };
@@ -126,6 +137,40 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// A module with DWARF sections is a debug build (or a release build with `debug = true`):
+/// several times larger, and a debug Rust build also burns far more fuel per turn.
+fn debug_build_warning(path: &std::path::Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    if !bytes.starts_with(b"\0asm") {
+        return None;
+    }
+    let mut debug_bytes = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(&bytes) {
+        if let Ok(wasmparser::Payload::CustomSection(section)) = payload
+            && section.name().starts_with(".debug_")
+        {
+            debug_bytes += section.data().len();
+        }
+    }
+    if debug_bytes == 0 {
+        return None;
+    }
+    let rust = path
+        .components()
+        .any(|c| c.as_os_str() == "wasm32-unknown-unknown");
+    Some(format!(
+        "this module is {} KiB, {} KiB of it debug information: it looks like a debug build, \
+         which is larger and slower (more fuel per turn); {}",
+        bytes.len() >> 10,
+        debug_bytes >> 10,
+        if rust {
+            "build it with `cargo build --release --target wasm32-unknown-unknown`"
+        } else {
+            "build it without debug information (e.g. `-O2`, no `-g`)"
+        }
+    ))
 }
 
 fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCheck> {
@@ -172,8 +217,18 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     let outcome = &played.outcome;
     let replay = played.replay.expect("asked for a replay");
     let mut first_fault = None;
+    let mut first_rejection = None;
     let mut fuels = Vec::new();
     for entry in replay["log"].as_array().into_iter().flatten() {
+        if entry["kind"] == "rejected" && entry["seat"] == 0 {
+            first_rejection.get_or_insert_with(|| {
+                format!(
+                    "turn {}: {}",
+                    entry["turn"],
+                    entry["reason"].as_str().unwrap_or("?")
+                )
+            });
+        }
         if entry["kind"] != "answer" || entry["seat"] != 0 {
             continue;
         }
@@ -201,6 +256,7 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
         turns: outcome.turns,
         faults: outcome.seats[0].faults,
         first_fault,
+        first_rejection,
         invalid_actions: outcome.seats[0].invalid_actions,
         fuel_per_turn_max: fuels.iter().copied().max().unwrap_or(0),
         fuel_per_turn_mean: if fuels.is_empty() {
@@ -268,7 +324,13 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             if let Some(fault) = &t.first_fault {
                 outln!("  first fault: {fault}")?;
             }
+            if let Some(rejection) = &t.first_rejection {
+                outln!("  first rejected answer: {rejection}")?;
+            }
         }
+    }
+    for warning in &report.warnings {
+        outln!("warning: {warning}")?;
     }
     match &report.error {
         None => {
