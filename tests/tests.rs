@@ -22,6 +22,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 
 mod check;
 mod deploy;
+mod languages;
 mod matches;
 mod messages;
 mod new;
