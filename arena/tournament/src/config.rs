@@ -129,8 +129,11 @@ pub struct Tournament {
     /// Per mode, the rules played in turn (`map_files`, `deck_files`; like cutechess's
     /// openings): the name of each (its file) and its complete rules. Pair `k` of every
     /// pairing plays entry `k mod len`; a mode without a rotation plays `modes`' rules.
-    pub rotations: BTreeMap<Mode, Vec<(String, serde_json::Value)>>,
+    pub rotations: BTreeMap<Mode, Rotation>,
 }
+
+/// A mode's rotation: each entry's name (its file) and complete rules, played in turn.
+pub type Rotation = Vec<(String, serde_json::Value)>;
 
 /// A tournament file that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -353,12 +356,11 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
 /// Mode-specific conveniences in a rules table: `map_file` (grid) and `deck_file` (tcg)
 /// are read relative to the tournament file and replaced by their contents; `map_files`
 /// and `deck_files` make a rotation: one complete rules value per file, played in turn.
-#[allow(clippy::type_complexity)]
 fn resolve_rules(
     mode: Mode,
     mut table: toml::Table,
     base: &Path,
-) -> Result<(serde_json::Value, Vec<(String, serde_json::Value)>), String> {
+) -> Result<(serde_json::Value, Rotation), String> {
     let read = |key: &str, value: &toml::Value| -> Result<(PathBuf, String), String> {
         let rel = value
             .as_str()

@@ -175,7 +175,7 @@ impl std::str::FromStr for Sprt {
         let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
             return Err("give elo0 and elo1, e.g. `elo0=0 elo1=10 alpha=0.05 beta=0.05`".into());
         };
-        if !(elo0 < elo1) {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
         }
         if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
