@@ -1,5 +1,6 @@
-//! Builds every sample bot crate in `sample-bots/` to wasm32-unknown-unknown, and the C
-//! sample bot with clang, then writes their paths into `$OUT_DIR/bots.rs` — the way
+//! Builds every sample bot crate in `sample-bots/` to wasm32-unknown-unknown, and the C,
+//! Zig and AssemblyScript sample bots with their toolchains when installed (else their
+//! committed builds are used), then writes their paths into `$OUT_DIR/bots.rs` — the way
 //! wasmtime's `crates/test-programs/artifacts/build.rs` builds its guest programs.
 
 use std::path::{Path, PathBuf};
@@ -68,6 +69,16 @@ fn main() {
         "/// `sample-bots/c-bot` built with clang.\npub const C_BOT: &str = {:?};\n",
         c_bot.display().to_string()
     );
+    let zig_bot = build_zig_bot(&root, &out_dir);
+    consts += &format!(
+        "/// `sample-bots/zig-bot` built with Zig.\npub const ZIG_BOT: &str = {:?};\n",
+        zig_bot.display().to_string()
+    );
+    let as_bot = build_as_bot(&root, &out_dir);
+    consts += &format!(
+        "/// `sample-bots/as-bot` built with AssemblyScript.\npub const AS_BOT: &str = {:?};\n",
+        as_bot.display().to_string()
+    );
     let wat = root.join("sample-bots/wat-bot/bot.wat");
     consts += &format!(
         "/// `sample-bots/wat-bot` (WAT text).\npub const WAT_BOT: &str = {:?};\n",
@@ -124,31 +135,115 @@ fn sample_crates(dir: &Path) -> Vec<(String, PathBuf)> {
     crates
 }
 
-/// Compile the C bot with clang for wasm32; without clang, use the committed build of the
-/// same source (`sample-bots/c-bot/bot.wasm`) and say so.
+/// The Zig compiler: `zig`, or the one `pip install ziglang` provides.
+fn zig() -> Option<Vec<String>> {
+    let works = |cmd: &[&str]| {
+        Command::new(cmd[0])
+            .args(&cmd[1..])
+            .arg("version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    [vec!["zig"], vec!["python3", "-m", "ziglang"]]
+        .into_iter()
+        .find(|cmd| works(cmd))
+        .map(|cmd| cmd.into_iter().map(str::to_owned).collect())
+}
+
+/// Run a compiler; true when it produced `output`.
+fn compiled(mut command: Command, output: &Path) -> bool {
+    command
+        .output()
+        .is_ok_and(|o| o.status.success() && output.is_file())
+}
+
+/// Compile the C bot with clang for wasm32 (or `zig cc`, which brings clang and wasm-ld);
+/// without either, use the committed build of the same source
+/// (`sample-bots/c-bot/bot.wasm`) and say so.
 fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
     let source = root.join("sample-bots/c-bot/bot.c");
     let output = out_dir.join("c-bot.wasm");
-    let built = Command::new("clang")
-        .args([
-            "--target=wasm32",
-            "-O2",
-            "-nostdlib",
-            "-Wl,--no-entry",
-            "-I",
-        ])
-        .arg(root.join("sdk/c"))
-        .arg("-o")
-        .arg(&output)
-        .arg(&source)
-        .status();
-    match built {
-        Ok(status) if status.success() => output,
-        _ => {
-            println!(
-                "cargo:warning=clang (with wasm-ld) not found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld to build the C bot from source"
-            );
-            root.join("sample-bots/c-bot/bot.wasm")
+    let flags = |command: &mut Command| {
+        command
+            .args(["-O2", "-g0", "-nostdlib", "-Wl,--no-entry", "-I"])
+            .arg(root.join("sdk/c"))
+            .arg("-o")
+            .arg(&output)
+            .arg(&source);
+    };
+    let mut clang = Command::new("clang");
+    clang.arg("--target=wasm32");
+    flags(&mut clang);
+    if compiled(clang, &output) {
+        return output;
+    }
+    if let Some(zig) = zig() {
+        let mut cc = Command::new(&zig[0]);
+        cc.args(&zig[1..])
+            .args(["cc", "--target=wasm32-freestanding", "-Wl,--strip-debug"]);
+        flags(&mut cc);
+        if compiled(cc, &output) {
+            return output;
         }
     }
+    println!(
+        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang`) to build the C bot from source"
+    );
+    root.join("sample-bots/c-bot/bot.wasm")
+}
+
+/// Compile the Zig bot (`zig`, or `pip install ziglang`); else its committed build.
+fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
+    let output = out_dir.join("zig-bot.wasm");
+    if let Some(zig) = zig() {
+        let mut build = Command::new(&zig[0]);
+        build
+            .args(&zig[1..])
+            .args([
+                "build-exe",
+                "-target",
+                "wasm32-freestanding",
+                "-fno-entry",
+                "-rdynamic",
+                "-O",
+                "ReleaseSmall",
+            ])
+            .arg(root.join("sample-bots/zig-bot/bot.zig"))
+            .arg(format!("-femit-bin={}", output.display()))
+            .arg("--cache-dir")
+            .arg(out_dir.join("zig-cache"))
+            .arg("--global-cache-dir")
+            .arg(out_dir.join("zig-global-cache"));
+        if compiled(build, &output) {
+            return output;
+        }
+    }
+    println!(
+        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang` builds the Zig bot from source"
+    );
+    root.join("sample-bots/zig-bot/bot.wasm")
+}
+
+/// Compile the AssemblyScript bot with the compiler `npm ci` installs in
+/// `sample-bots/as-bot/node_modules`; else its committed build.
+fn build_as_bot(root: &Path, out_dir: &Path) -> PathBuf {
+    let dir = root.join("sample-bots/as-bot");
+    let asc = dir.join("node_modules/.bin/asc");
+    let output = out_dir.join("as-bot.wasm");
+    if asc.is_file() {
+        let mut build = Command::new(&asc);
+        build
+            .arg("bot.ts")
+            .arg("--outFile")
+            .arg(&output)
+            .args(["--optimize", "--runtime", "stub", "--use", "abort="])
+            .current_dir(&dir);
+        if compiled(build, &output) {
+            return output;
+        }
+    }
+    println!(
+        "cargo:warning=AssemblyScript not installed: using the prebuilt sample-bots/as-bot/bot.wasm; `npm ci` in sample-bots/as-bot builds it from source"
+    );
+    root.join("sample-bots/as-bot/bot.wasm")
 }

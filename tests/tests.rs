@@ -23,6 +23,13 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 mod check;
 mod hardening;
 mod dungeon;
+mod deploy;
+mod languages;
+mod matches;
+mod messages;
+mod new;
+mod output;
 mod play;
 mod sandbox;
+mod scheduling;
 mod tournament;

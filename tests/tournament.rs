@@ -49,8 +49,11 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
     let out = dir.path().join("results");
     let output = run(dir.path(), &small(), &out, &["--jobs", "2"]);
     let text = stdout(&output);
+    assert!(
+        !text.contains("overall"),
+        "no ranking across modes:\n{text}"
+    );
     for words in [
-        "standings — overall",
         "standings — battle",
         "standings — tcg",
         "results matrix",
@@ -94,7 +97,8 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
             "json" => {
                 let value: serde_json::Value = serde_json::from_str(&text).unwrap();
                 assert_eq!(value["played"], planned);
-                assert!(value["overall"]["rows"][0]["elo"].as_f64().is_some());
+                assert!(value["modes"][0]["rows"][0]["elo"].as_f64().is_some());
+                assert!(value.get("overall").is_none(), "no ranking across modes");
             }
             "csv" => assert!(
                 text.starts_with("scope,rank,bot,games,wins,draws,losses"),
@@ -261,7 +265,10 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
 
     let output = run(dir.path(), &file, &out, &["--jobs", "2", "--quiet"]);
     assert!(
-        stderr(&output).contains(&format!("skipped {before} finished earlier")),
+        stderr(&output).contains(&format!(
+            "this run played {} games; {before} were finished earlier; 12 of the 12 games",
+            12 - before
+        )),
         "{}",
         stderr(&output)
     );
@@ -269,7 +276,7 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
     // Running again plays nothing.
     let output = run(dir.path(), &file, &out, &["--quiet"]);
     assert!(
-        stderr(&output).contains("played 0 games"),
+        stderr(&output).contains("this run played 0 games"),
         "{}",
         stderr(&output)
     );
@@ -300,7 +307,7 @@ fn a_hostile_bot_forfeits_its_games_and_the_tournament_completes() {
         ],
     );
     let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
-    let rows = report["overall"]["rows"].as_array().unwrap();
+    let rows = report["modes"][0]["rows"].as_array().unwrap();
     let row = |name: &str| rows.iter().find(|r| r["bot"] == name).unwrap().clone();
     assert_eq!(report["played"], 6);
     assert_eq!(row("random")["wins"], 4);
@@ -405,7 +412,7 @@ fn gauntlet_reports_score_and_elo_against_each_builtin() {
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
-    for builtin in ["builtin:random", "builtin:heuristic", "builtin:strong"] {
+    for builtin in ["battle/random", "battle/heuristic", "battle/strong"] {
         assert!(text.contains(builtin), "{text}");
     }
     assert!(text.contains("Elo diff"), "{text}");

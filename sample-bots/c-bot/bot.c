@@ -1,9 +1,11 @@
-/* A Bot Arena bot in C: plays `battle`. Fields Glass, Stealth and Nurse, uses a unit's
+/* A Bot Arena bot in C: plays `battle` (and refuses other modes at start). Fields Glass, Stealth and Nurse, uses a unit's
  * skill whenever it is ready, otherwise attacks the LAST legal target (the list is in
  * unit order, so this prefers the back of the enemy line).
  *
  *   clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -I ../../sdk/c -o bot.wasm bot.c
- */
+ *
+ * (or `zig cc --target=wasm32-freestanding` with the same flags: `pip install ziglang`
+ * brings a clang and wasm-ld as `python -m ziglang cc`). */
 #include "arena.h"
 
 static char input[64 * 1024];
@@ -38,6 +40,10 @@ ARENA_EXPORT("arena_call") uint64_t arena_call(int32_t ptr, int32_t len32) {
     size_t len = (size_t)len32;
     switch (arena_request_kind(req, len)) {
     case ARENA_START: {
+        if (find(req, len, "\"mode\":\"battle\"") < 0) {
+            size_t n = copy(output, "{\"error\":\"c-bot plays battle only\"}");
+            return arena_response(output, n);
+        }
         static const char hello[] = "c-bot: ready";
         arena_log(hello, sizeof hello - 1);
         return arena_response(output, 0);

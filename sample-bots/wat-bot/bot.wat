@@ -1,6 +1,6 @@
 ;; A Bot Arena bot written by hand in WebAssembly text (ABI v1, docs/abi.md).
-;; It plays `battle`: fields Tank, Nurse and Aggro, and always attacks the first legal
-;; target. It shows that the ABI needs nothing but linear memory and three functions.
+;; It plays `battle` (and refuses every other mode at start): fields Tank, Nurse and
+;; Aggro, and always attacks the first legal target. It shows that the ABI needs nothing but linear memory and three functions.
 (module
   ;; Optional import: write a line to the arena's per-turn log.
   (import "arena" "log" (func $log (param i32 i32)))
@@ -13,6 +13,8 @@
   (data (i32.const 96) "{\22attack\22:{\22target\22:")                     ;; 20 bytes
   (data (i32.const 128) "\22skill\22")                                      ;; 7 bytes
   (data (i32.const 144) "wat-bot: hello from WebAssembly text")          ;; 36 bytes
+  (data (i32.const 192) "\22mode\22:\22battle\22")                                ;; 15 bytes
+  (data (i32.const 224) "{\22error\22:\22wat-bot plays battle only\22}")           ;; 37 bytes
 
   (global $input i32 (i32.const 65536))
   (global $output i32 (i32.const 1024))
@@ -40,6 +42,27 @@
       (br_if $next (i32.lt_u (local.get $i) (i32.const 17))))
     (i32.const 1))
 
+  ;; Does the 15-byte needle at 192 ("mode":"battle") occur in the request?
+  (func $plays_battle (param $ptr i32) (param $len i32) (result i32)
+    (local $at i32) (local $i i32) (local $end i32)
+    (local.set $end (i32.sub (i32.add (local.get $ptr) (local.get $len)) (i32.const 15)))
+    (local.set $at (local.get $ptr))
+    (block $no
+      (loop $scan
+        (br_if $no (i32.gt_s (local.get $at) (local.get $end)))
+        (local.set $i (i32.const 0))
+        (block $differs
+          (loop $next
+            (br_if $differs
+              (i32.ne (i32.load8_u (i32.add (local.get $at) (local.get $i)))
+                      (i32.load8_u (i32.add (i32.const 192) (local.get $i)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br_if $next (i32.lt_u (local.get $i) (i32.const 15))))
+          (return (i32.const 1)))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $scan)))
+    (i32.const 0))
+
   (func (export "arena_call") (param $ptr i32) (param $len i32) (result i64)
     (local $at i32) (local $end i32) (local $out i32) (local $c i32)
     ;; The request's kind is its first key: {"start" {"setup" {"turn" {"end".
@@ -47,6 +70,9 @@
       (then
         (if (i32.eq (i32.load8_u offset=3 (local.get $ptr)) (i32.const 0x65)) ;; 'e': setup
           (then (return (call $respond (i32.const 16) (i32.const 33)))))
+        ;; A start: refuse modes other than battle (docs/abi.md).
+        (if (i32.eqz (call $plays_battle (local.get $ptr) (local.get $len)))
+          (then (return (call $respond (i32.const 224) (i32.const 37)))))
         (call $log (i32.const 144) (i32.const 36))
         (return (call $respond (i32.const 0) (i32.const 0)))))
     (if (i32.ne (i32.load8_u offset=2 (local.get $ptr)) (i32.const 0x74)) ;; not 't': end

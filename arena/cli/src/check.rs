@@ -2,10 +2,9 @@
 
 use crate::SandboxArgs;
 use anyhow::{Context, Result};
-use arena_engine::{Fault, FaultKind, Player};
+use arena_engine::{Fault, FaultKind};
 use arena_sandbox::{LoadedBot, Sandbox};
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
-use arena_tournament::for_mode;
+use arena_sdk::Mode;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -41,6 +40,8 @@ struct Trial {
     faults: u32,
     /// The first fault, with its turn.
     first_fault: Option<String>,
+    /// The first answer the rules rejected, with its turn and why.
+    first_rejection: Option<String>,
     invalid_actions: u32,
     /// Fuel of the bot's turn answers: the largest and the mean.
     fuel_per_turn_max: u64,
@@ -52,6 +53,8 @@ struct Report<'a> {
     bot: String,
     ok: bool,
     error: Option<String>,
+    /// Things that work but should be fixed (a debug build).
+    warnings: Vec<String>,
     module: Option<&'a arena_sandbox::ModuleInfo>,
     modes: Vec<ModeCheck>,
 }
@@ -77,7 +80,7 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         Ok(bot) => Mode::ALL
             .into_iter()
             .map(|mode| {
-                let mut check = start_in(mode, bot, &sandbox);
+                let mut check = start_in(mode, bot, &sandbox)?;
                 if check.accepted {
                     check.trial = Some(trial(mode, bot, &sandbox)?);
                 }
@@ -110,17 +113,24 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
             },
         ),
     };
+    let warnings = match (&spec, &loaded) {
+        (arena_tournament::bots::BotSpec::Module(path), Ok(_)) => {
+            debug_build_warning(path).into_iter().collect()
+        }
+        _ => Vec::new(),
+    };
     let report = Report {
         bot: args.bot.display().to_string(),
         ok,
         error,
+        warnings,
         module: loaded.as_ref().ok().map(LoadedBot::info),
         modes,
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_report(&report);
+        print_report(&report)?;
     }
     Ok(if ok {
         ExitCode::SUCCESS
@@ -129,13 +139,49 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     })
 }
 
-fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
-    for_mode!(mode, G => {
-        let mut player = bot.player(sandbox);
-        let start = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules: Default::default() };
-        let result = Player::<G>::start(&mut player, &start);
-        let report = Player::<G>::last_call(&mut player);
-        ModeCheck { mode, accepted: result.is_ok(), fuel: report.fuel, fault: result.err(), log: report.log, trial: None }
+/// A module with DWARF sections is a debug build (or a release build with `debug = true`):
+/// several times larger, and a debug Rust build also burns far more fuel per turn.
+fn debug_build_warning(path: &std::path::Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    if !bytes.starts_with(b"\0asm") {
+        return None;
+    }
+    let mut debug_bytes = 0usize;
+    for payload in wasmparser::Parser::new(0).parse_all(&bytes) {
+        if let Ok(wasmparser::Payload::CustomSection(section)) = payload
+            && section.name().starts_with(".debug_")
+        {
+            debug_bytes += section.data().len();
+        }
+    }
+    if debug_bytes == 0 {
+        return None;
+    }
+    let rust = path
+        .components()
+        .any(|c| c.as_os_str() == "wasm32-unknown-unknown");
+    Some(format!(
+        "this module is {} KiB, {} KiB of it debug information: it looks like a debug build, \
+         which is larger and slower (more fuel per turn); {}",
+        bytes.len() >> 10,
+        debug_bytes >> 10,
+        if rust {
+            "build it with `cargo build --release --target wasm32-unknown-unknown`"
+        } else {
+            "build it without debug information (e.g. `-O2`, no `-g`)"
+        }
+    ))
+}
+
+fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCheck> {
+    let check = arena_tournament::playable::start(mode, &serde_json::Value::Null, bot, sandbox)?;
+    Ok(ModeCheck {
+        mode,
+        accepted: check.answer.is_ok(),
+        fuel: check.fuel,
+        fault: check.answer.err(),
+        log: check.log,
+        trial: None,
     })
 }
 
@@ -143,7 +189,7 @@ fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
 pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
     let mut modes = Vec::new();
     for mode in Mode::ALL {
-        if start_in(mode, bot, sandbox).accepted && trial(mode, bot, sandbox)?.faults == 0 {
+        if start_in(mode, bot, sandbox)?.accepted && trial(mode, bot, sandbox)?.faults == 0 {
             modes.push(mode);
         }
     }
@@ -171,8 +217,18 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
     let outcome = &played.outcome;
     let replay = played.replay.expect("asked for a replay");
     let mut first_fault = None;
+    let mut first_rejection = None;
     let mut fuels = Vec::new();
     for entry in replay["log"].as_array().into_iter().flatten() {
+        if entry["kind"] == "rejected" && entry["seat"] == 0 {
+            first_rejection.get_or_insert_with(|| {
+                format!(
+                    "turn {}: {}",
+                    entry["turn"],
+                    entry["reason"].as_str().unwrap_or("?")
+                )
+            });
+        }
         if entry["kind"] != "answer" || entry["seat"] != 0 {
             continue;
         }
@@ -203,6 +259,7 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
         turns: outcome.turns,
         faults: outcome.seats[0].faults,
         first_fault,
+        first_rejection,
         invalid_actions: outcome.seats[0].invalid_actions,
         fuel_per_turn_max: fuels.iter().copied().max().unwrap_or(0),
         fuel_per_turn_mean: if fuels.is_empty() {
@@ -214,7 +271,7 @@ fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
 }
 
 /// The human-readable report; it quotes the bot's own text, so it is printed escaped.
-fn print_report(report: &Report<'_>) {
+fn print_report(report: &Report<'_>) -> Result<()> {
     use std::fmt::Write;
     let mut out = String::new();
     _ = writeln!(out, "bot: {}", report.bot);
@@ -284,11 +341,17 @@ fn print_report(report: &Report<'_>) {
                 t.invalid_actions,
                 t.fuel_per_turn_mean,
                 t.fuel_per_turn_max
-            );
+            )?;
             if let Some(fault) = &t.first_fault {
                 _ = writeln!(out, "  first fault: {fault}");
             }
+            if let Some(rejection) = &t.first_rejection {
+                _ = writeln!(out, "  first rejected answer: {rejection}");
+            }
         }
+    }
+    for warning in &report.warnings {
+        _ = writeln!(out, "warning: {warning}");
     }
     match &report.error {
         None => {
@@ -302,7 +365,7 @@ fn print_report(report: &Report<'_>) {
         }
         Some(error) => _ = writeln!(out, "REJECTED: {error}"),
     }
-    print!("{}", crate::terminal::escape(&out));
+    out!("{}", crate::terminal::escape(&out))
 }
 
 #[derive(Debug, Args)]
@@ -325,10 +388,10 @@ pub fn builtins(args: BuiltinsArgs) -> Result<ExitCode> {
             .iter()
             .map(|b| serde_json::json!({"mode": b.mode, "name": b.name, "strength": b.strength, "summary": b.summary}))
             .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
     } else {
         for b in &list {
-            println!("{:<8} builtin:{:<24} {}", b.mode.name(), b.name, b.summary);
+            outln!("{:<8} builtin:{:<24} {}", b.mode.name(), b.name, b.summary)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,11 @@
 //! `arena` — the Bot Arena command line. The only crate that parses arguments and prints.
 
+#[macro_use]
+mod out;
+
 mod check;
+mod matches;
+mod new;
 mod play;
 mod replay;
 mod terminal;
@@ -9,6 +14,7 @@ mod tournament;
 use anyhow::{Context, Result};
 use arena_sandbox::{ModuleCache, Sandbox};
 use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,6 +87,8 @@ impl SandboxArgs {
 enum Command {
     /// Load, validate and compile a bot, and run its start request for every mode.
     Check(check::CheckArgs),
+    /// Create a standalone bot project (Rust, C or WAT) that builds outside this repository.
+    New(new::NewArgs),
     /// List the built-in AIs of every mode.
     Builtins(check::BuiltinsArgs),
     /// Play one match between two bots.
@@ -91,6 +99,8 @@ enum Command {
     /// Plan, run, report and merge tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
+    /// Play two bots against each other in seat-swapped pairs: score, Elo ± error, SPRT.
+    Match(matches::MatchArgs),
     /// Play a bot against every built-in AI of its modes and report its score and Elo vs each.
     Gauntlet(tournament::GauntletArgs),
     /// Check a grid map file and draw it.
@@ -146,11 +156,14 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colour codes are noise in a log file or a CI log.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     match run(cli) {
         Ok(code) => code,
+        Err(error) if error.is::<out::Closed>() => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", describe(&error));
             ExitCode::from(2)
         }
     }
@@ -159,23 +172,25 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::check(args, &cli.sandbox),
+        Command::New(args) => new::new(args),
         Command::Builtins(args) => check::builtins(args),
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => replay::replay(command),
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
+        Command::Match(args) => matches::play_match(args, &cli.sandbox),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
         Command::Map(MapCommand::Check { file }) => {
             let text = play::read_map(&file)?;
             let map = arena_engine::grid::parse_map(&text).expect("read_map checked it");
-            println!("{}: ok, {}x{}", file.display(), map.width, map.height);
-            print!("{text}");
+            outln!("{}: ok, {}x{}", file.display(), map.width, map.height)?;
+            out!("{text}")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::Check { file, rules, rule }) => {
             let rules = play::rules_json(rules.as_deref(), &rule)?;
             let deck = play::read_deck(&file, &rules)?;
-            println!("{}: ok, {} cards", file.display(), deck.cards.len());
-            print!("{}", deck.to_text());
+            outln!("{}: ok, {} cards", file.display(), deck.cards.len())?;
+            out!("{}", deck.to_text())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::FromReplay { replay, seat, out }) => {
@@ -186,11 +201,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     eprintln!("deck of seat {seat} written to {}", path.display());
                 }
-                None => print!("{text}"),
+                None => out!("{text}")?,
             }
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// An error and its causes, each said once: library errors often print their source in
+/// their own message too, and `{:#}` would repeat it (`…: No such file or directory (os
+/// error 2): No such file or directory (os error 2)`).
+fn describe(error: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out += ": ";
+        }
+        out += &text;
+    }
+    out
 }
 
 /// Read a JSON or TOML rules file into the JSON form the engine takes.

@@ -21,6 +21,25 @@ pub struct PlayArgs {
     /// The match seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Faults in one match that forfeit it.
+    #[arg(long, default_value_t = 3)]
+    max_faults: u32,
+    /// Write the replay to FILE.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Show the match turn by turn.
+    #[arg(long)]
+    watch: bool,
+}
+
+/// A mode's rules from the command line: a file, overrides, and a map or deck file.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RulesArgs {
     /// Rules configuration file (TOML or JSON) for the mode.
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
@@ -34,18 +53,56 @@ pub struct PlayArgs {
     /// players use unless custom decks are on.
     #[arg(long, value_name = "FILE")]
     deck: Option<PathBuf>,
-    /// Faults in one match that forfeit it.
-    #[arg(long, default_value_t = 3)]
-    max_faults: u32,
-    /// Write the replay to FILE.
-    #[arg(long, value_name = "FILE")]
-    replay: Option<PathBuf>,
-    /// Print the result as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Show the match turn by turn.
-    #[arg(long)]
-    watch: bool,
+}
+
+impl RulesArgs {
+    /// Whether a rules file or override was given (they belong to one mode).
+    pub fn has_mode_independent(&self) -> bool {
+        self.rules.is_some() || !self.rule.is_empty()
+    }
+
+    /// Check that `--map` and `--deck` have a mode among `modes` to go to.
+    pub fn check_modes(&self, modes: &[Mode]) -> Result<()> {
+        for (given, flag, mode) in [
+            (self.map.is_some(), "--map", Mode::Grid),
+            (self.deck.is_some(), "--deck", Mode::Tcg),
+        ] {
+            anyhow::ensure!(
+                !given || modes.contains(&mode),
+                "{flag} is for mode {mode}, which is not played here"
+            );
+        }
+        Ok(())
+    }
+
+    /// The rules JSON for `mode` when several modes share these arguments: `--map` only
+    /// reaches grid and `--deck` only tcg.
+    pub fn for_mode_lenient(&self, mode: Mode) -> Result<serde_json::Value> {
+        let mut only = self.clone();
+        if mode != Mode::Grid {
+            only.map = None;
+        }
+        if mode != Mode::Tcg {
+            only.deck = None;
+        }
+        only.for_mode(mode)
+    }
+
+    /// The rules JSON for `mode`, checked against the mode.
+    pub fn for_mode(&self, mode: Mode) -> Result<serde_json::Value> {
+        let mut rules = rules_json(self.rules.as_deref(), &self.rule)?;
+        if let Some(path) = &self.map {
+            anyhow::ensure!(mode == Mode::Grid, "--map is for mode grid, not {mode}");
+            set_rule(&mut rules, "map", read_map(path)?.into())?;
+        }
+        if let Some(path) = &self.deck {
+            anyhow::ensure!(mode == Mode::Tcg, "--deck is for mode tcg, not {mode}");
+            let deck = read_deck(path, &rules)?;
+            set_rule(&mut rules, "deck", serde_json::to_value(deck.cards)?)?;
+        }
+        game::check_rules(mode, &rules)?;
+        Ok(rules)
+    }
 }
 
 /// Build the rules JSON from a file and KEY=VALUE overrides.
@@ -105,17 +162,7 @@ pub fn read_deck(
 
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let sandbox = sandbox_args.sandbox()?;
-    let mut rules = rules_json(args.rules.as_deref(), &args.rule)?;
-    if let Some(path) = &args.map {
-        anyhow::ensure!(args.mode == Mode::Grid, "--map is for mode grid");
-        set_rule(&mut rules, "map", read_map(path)?.into())?;
-    }
-    if let Some(path) = &args.deck {
-        anyhow::ensure!(args.mode == Mode::Tcg, "--deck is for mode tcg");
-        let deck = read_deck(path, &rules)?;
-        set_rule(&mut rules, "deck", serde_json::to_value(deck.cards)?)?;
-    }
-    game::check_rules(args.mode, &rules)?;
+    let rules = args.rules.for_mode(args.mode)?;
     let specs: [BotSpec; 2] = [args.a.parse()?, args.b.parse()?];
     let names = specs.each_ref().map(BotSpec::short_name);
     let contestants = [
@@ -151,9 +198,9 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     if args.watch {
         for frame in game::render_replay(replay, true)? {
-            println!("{}", crate::terminal::escape(&frame));
+            outln!("{}", crate::terminal::escape(&frame))?;
         }
-        println!();
+        outln!()?;
     }
     let outcome = &result.outcome;
     if args.json {
@@ -166,27 +213,30 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
             "turns": outcome.turns,
             "seats": outcome.seats,
         });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{}: {} (seat 0) vs {} (seat 1), seed {}",
-        args.mode, names[0], names[1], args.seed
-    );
+        args.mode,
+        names[0],
+        names[1],
+        args.seed
+    )?;
     match outcome.winner {
-        Some(seat) => println!(
+        Some(seat) => outln!(
             "winner: {} (seat {seat}) — {}, after {} turns",
             names[usize::from(seat)],
             outcome.reason,
             outcome.turns
-        ),
-        None => println!("draw — {}, after {} turns", outcome.reason, outcome.turns),
+        )?,
+        None => outln!("draw — {}, after {} turns", outcome.reason, outcome.turns)?,
     }
-    println!();
-    print!("{}", stats_table(&names, outcome));
-    print!("{}", crate::terminal::escape(&problems(replay)));
+    outln!()?;
+    out!("{}", stats_table(&names, outcome))?;
+    out!("{}", crate::terminal::escape(&problems(replay)))?;
     if let Some(path) = &args.replay {
-        println!("\nreplay written to {}", path.display());
+        outln!("\nreplay written to {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }

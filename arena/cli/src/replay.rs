@@ -35,7 +35,7 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
             for frame in
                 game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
             {
-                println!("{}", crate::terminal::escape(&frame));
+                outln!("{}", crate::terminal::escape(&frame))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -57,14 +57,14 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
                             arena_engine::ENGINE_VERSION
                         )
                     };
-                    println!(
+                    outln!(
                         "{}: verified — the recorded answers replayed by this engine give identical events and result: {result}\n(not checked: the bot names, module hashes and engine version written in the file; {version})",
                         file.display()
-                    );
+                    )?;
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(error) => {
-                    println!("{}: {error}", file.display());
+                    outln!("{}: {error}", file.display())?;
                     Ok(ExitCode::FAILURE)
                 }
             }

@@ -1,7 +1,9 @@
 //! `arena tournament plan|run|report|merge` and `arena gauntlet`.
 
 use crate::SandboxArgs;
+use crate::play::RulesArgs;
 use anyhow::{Context, Result};
+use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::config::{BotEntry, Format, LimitsConfig, Tournament};
@@ -12,6 +14,7 @@ use arena_tournament::results;
 use arena_tournament::run::{self, Progress, RunOptions};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -72,38 +75,47 @@ pub struct RunArgs {
     /// Don't print the report at the end.
     #[arg(long)]
     quiet: bool,
+    /// Print the standings so far every N games played (to standard error).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    rating_interval: usize,
 }
 
 pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<ExitCode> {
     match command {
         TournamentCommand::Plan { file, json } => {
-            let tournament = Tournament::load(&file)?;
+            let tournament = load(&file, sandbox)?;
             let plan = plan(&tournament);
             if json {
-                println!("{}", serde_json::to_string_pretty(&plan)?);
+                outln!("{}", serde_json::to_string_pretty(&plan)?)?;
                 return Ok(ExitCode::SUCCESS);
             }
-            println!(
+            outln!(
                 "tournament {}: {} games, fingerprint {}",
                 tournament.name,
                 plan.games.len(),
                 &plan.fingerprint[..16]
-            );
+            )?;
             for game in &plan.games {
-                println!(
-                    "{:>6}  {:<7} {} vs {}  seed {}",
+                let variant = tournament
+                    .rotations
+                    .get(&game.mode)
+                    .map_or(String::new(), |r| {
+                        format!("  {}", r[game.variant as usize % r.len()].0)
+                    });
+                outln!(
+                    "{:>6}  {:<7} {} vs {}  seed {}{variant}",
                     game.game,
                     game.mode.name(),
                     tournament.bots[game.seats[0]].name,
                     tournament.bots[game.seats[1]].name,
                     game.seed
-                );
+                )?;
             }
             Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Run(args) => run_command(args, sandbox),
         TournamentCommand::Report { dir, format } => {
-            print!("{}", report_of(&dir, format)?);
+            out!("{}", report_of(&dir, format)?)?;
             Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Merge { dirs, out, format } => {
@@ -149,7 +161,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                 eprintln!("missing {} games: {}", missing.len(), compact(&missing));
             }
             write_picture(&out)?;
-            print!("{}", report_of(&out, format)?);
+            out!("{}", report_of(&out, format)?)?;
             Ok(if missing.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -199,20 +211,138 @@ fn report_of(dir: &Path, format: ReportFormat) -> Result<String> {
     ))
 }
 
-fn progress_bar() -> ProgressBar {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games  {per_sec}  ETA {eta}",
-        )
-        .expect("valid template"),
-    );
-    bar
+/// How a run shows its progress: a bar on a terminal; on anything else (a log file, CI),
+/// a plain line every few seconds and at the end, without colour codes. With
+/// `--rating-interval N`, the standings so far every N games (on standard error, so that
+/// standard output stays the final report).
+struct Reporter {
+    bar: Option<ProgressBar>,
+    started: std::time::Instant,
+    last_line: std::sync::Mutex<Option<std::time::Instant>>,
+    /// The last progress seen: what this run played, also when it fails.
+    last: std::sync::Mutex<Option<Progress>>,
+    rating_interval: usize,
+    out: PathBuf,
+}
+
+/// Between two progress lines off a terminal.
+const LINE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Reporter {
+    fn new(rating_interval: usize, out: &Path) -> Reporter {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games  {per_sec}  ETA {eta}",
+                )
+                .expect("valid template"),
+            );
+            bar
+        });
+        Reporter {
+            bar,
+            started: std::time::Instant::now(),
+            last_line: std::sync::Mutex::new(None),
+            last: std::sync::Mutex::new(None),
+            rating_interval,
+            out: out.to_owned(),
+        }
+    }
+
+    fn update(&self, p: Progress) {
+        let first = self
+            .last
+            .lock()
+            .expect("no panics while locked")
+            .replace(p)
+            .is_none();
+        if first && p.skipped > 0 {
+            self.line(&format!(
+                "resuming: {} games finished earlier are kept; {} to play",
+                p.skipped, p.total
+            ));
+        }
+        match &self.bar {
+            Some(bar) => {
+                bar.set_length(p.total as u64);
+                bar.set_position(p.done as u64);
+            }
+            None => {
+                let now = std::time::Instant::now();
+                let mut last = self.last_line.lock().expect("no panics while locked");
+                let due = last.is_none_or(|t| now - t >= LINE_INTERVAL);
+                if p.total > 0 && (due || p.done == p.total) && (p.done > 0 || last.is_none()) {
+                    *last = Some(now);
+                    let elapsed = self.started.elapsed().as_secs_f64();
+                    let rate = p.done as f64 / elapsed.max(1e-9);
+                    let eta = if p.done > 0 {
+                        format!(", ETA {:.0} s", (p.total - p.done) as f64 / rate)
+                    } else {
+                        String::new()
+                    };
+                    eprintln!(
+                        "progress: {}/{} games ({:.0}%), {elapsed:.0} s, {rate:.1} games/s{eta}",
+                        p.done,
+                        p.total,
+                        100.0 * p.done as f64 / p.total as f64
+                    );
+                }
+            }
+        }
+        if self.rating_interval > 0 && p.done > 0 && p.done.is_multiple_of(self.rating_interval) {
+            match report_of(&self.out, ReportFormat::Table) {
+                Ok(report) => self.line(&format!(
+                    "standings after {} of {} games:\n{}",
+                    p.done + p.skipped,
+                    p.total + p.skipped,
+                    report.trim_end()
+                )),
+                Err(error) => tracing::warn!("interim standings: {error:#}"),
+            }
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// Games this run played so far.
+    fn played(&self) -> usize {
+        self.last
+            .lock()
+            .expect("no panics while locked")
+            .map_or(0, |p| p.done)
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Read a tournament file, apply the command line's limits, and settle which modes each
+/// wasm bot plays (those it accepts; a listed mode it refuses is an error here, before
+/// any game).
+fn load(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
+    let mut tournament = Tournament::load(file)?;
+    apply_cli_limits(&mut tournament.limits, sandbox_args);
+    settle(&mut tournament, sandbox_args).with_context(|| file.display().to_string())?;
+    Ok(tournament)
+}
+
+fn settle(tournament: &mut Tournament, sandbox_args: &SandboxArgs) -> Result<()> {
+    let sandbox = Sandbox::new(tournament.limits.limits(), sandbox_args.cache())?;
+    arena_tournament::playable::settle(tournament, &sandbox)?;
+    Ok(())
 }
 
 fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
-    let mut tournament = Tournament::load(&args.file)?;
-    apply_cli_limits(&mut tournament.limits, sandbox);
+    let tournament = load(&args.file, sandbox)?;
     let shard = match &args.shard {
         Some(text) => {
             Some(Shard::parse(text, |v| std::env::var(v).ok()).map_err(anyhow::Error::msg)?)
@@ -235,24 +365,32 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         out: out.clone(),
         cache: sandbox.cache(),
     };
-    let bar = progress_bar();
-    let summary = run::run(&tournament, &plan, &options, &|p: Progress| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
+    let reporter = Reporter::new(args.rating_interval, &out);
+    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
+        reporter.update(p)
+    });
+    reporter.finish();
+    let summary = result.with_context(|| {
+        format!(
+            "{}: stopped after playing {} games in this run; the results so far are kept in {} (run again to resume)",
+            tournament.name,
+            reporter.played(),
+            out.display()
+        )
     })?;
-    bar.finish_and_clear();
     eprintln!(
-        "{}: played {} games, skipped {} finished earlier ({} in this {}); results in {}",
+        "{}: this run played {} games; {} were finished earlier; {} of the {} games of this {} are done; results in {}",
         tournament.name,
         summary.played,
         summary.skipped,
+        summary.played + summary.skipped,
         summary.planned,
-        shard.map_or("run".to_owned(), |s| format!("shard {s}")),
+        shard.map_or("tournament".to_owned(), |s| format!("shard {s}")),
         summary.results_file.display()
     );
     let picture = write_picture(&out)?;
     if !args.quiet {
-        print!("{}", report_of(&out, args.format)?);
+        out!("{}", report_of(&out, args.format)?)?;
         eprintln!("ratings picture: {}", picture.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -271,9 +409,12 @@ fn apply_cli_limits(limits: &mut LimitsConfig, sandbox: &SandboxArgs) {
 
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The bot: a .wasm/.wat file or a bot crate directory.
-    bot: String,
-    /// Only these modes [default: every mode the bot plays without faults, as `arena check` finds].
+    /// The bots: .wasm/.wat files or bot crate directories. Each plays every built-in of
+    /// its modes (and the other bots given).
+    #[arg(required = true, value_name = "BOT")]
+    bots: Vec<String>,
+    /// Only these modes (a bot that refuses one is an error) [default: every mode each bot
+    /// plays without faults, as `arena check` finds].
     #[arg(long, short)]
     mode: Vec<Mode>,
     /// Games against each built-in (even).
@@ -291,6 +432,9 @@ pub struct GauntletArgs {
     /// table, json, csv, md or svg: also print the full report in this format.
     #[arg(long)]
     format: Option<ReportFormat>,
+    /// Rules (`--rules`, `--rule` need a single mode; `--map` applies to grid, `--deck` to tcg).
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
@@ -298,53 +442,77 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         args.games > 0 && args.games.is_multiple_of(2),
         "--games must be a positive even number (seats are swapped)"
     );
-    let spec: BotSpec = args.bot.parse()?;
+    let mut bots: Vec<BotEntry> = Vec::new();
+    for text in &args.bots {
+        let spec: BotSpec = text.parse()?;
+        anyhow::ensure!(
+            !matches!(spec, BotSpec::Builtin(_)),
+            "{text}: the gauntlet is for your bots; built-ins are their opponents"
+        );
+        let name = spec.short_name();
+        anyhow::ensure!(
+            !bots.iter().any(|b| b.name == name),
+            "two bots are named `{name}`; give each bot once (rename one file)"
+        );
+        let (modes, modes_listed) = if args.mode.is_empty() {
+            (accepted_modes(&spec, sandbox_args)?, false)
+        } else {
+            (args.mode.clone(), true)
+        };
+        anyhow::ensure!(
+            !modes.is_empty(),
+            "{text}: the bot plays no mode without faults (run `arena check` to see why)"
+        );
+        bots.push(BotEntry {
+            name,
+            spec,
+            modes,
+            modes_listed,
+        });
+    }
+    let challengers: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+    let mut modes: Vec<Mode> = bots.iter().flat_map(|b| b.modes.clone()).collect();
+    modes.sort();
+    modes.dedup();
     anyhow::ensure!(
-        !matches!(spec, BotSpec::Builtin(_)),
-        "the gauntlet is for your bot; built-ins are its opponents"
+        !(args.rules.has_mode_independent() && modes.len() > 1),
+        "--rules and --rule apply to one mode; the gauntlet plays {}: add --mode",
+        modes
+            .iter()
+            .map(|m| m.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    let modes = if args.mode.is_empty() {
-        accepted_modes(&spec, sandbox_args)?
-    } else {
-        args.mode.clone()
-    };
-    anyhow::ensure!(
-        !modes.is_empty(),
-        "{}: the bot plays no mode without faults (run `arena check` to see why)",
-        args.bot
-    );
-    let name = spec.short_name();
-    let mut bots = vec![BotEntry {
-        name: name.clone(),
-        spec,
-        modes: modes.clone(),
-    }];
-    for mode in &modes {
-        for builtin in modes::builtins_of(*mode) {
-            let entry_name = format!("builtin:{}", builtin.name);
-            match bots.iter_mut().find(|b| b.name == entry_name) {
-                Some(entry) => entry.modes.push(*mode),
-                None => bots.push(BotEntry {
-                    name: entry_name,
-                    spec: BotSpec::Builtin(builtin.name.to_owned()),
-                    modes: vec![*mode],
-                }),
-            }
+    args.rules.check_modes(&modes)?;
+    let mut mode_rules = Vec::new();
+    for &mode in &modes {
+        mode_rules.push((mode, args.rules.for_mode_lenient(mode)?));
+        // Built-ins of different modes are different bots, even with the same name.
+        for builtin in modes::builtins_of(mode) {
+            bots.push(BotEntry {
+                name: format!("{mode}/{}", builtin.name),
+                spec: BotSpec::Builtin(builtin.name.to_owned()),
+                modes: vec![mode],
+                modes_listed: true,
+            });
         }
     }
+    let title = challengers.join("+");
     let mut tournament = Tournament {
-        name: arena_tournament::config::path_safe_name(&format!("gauntlet-{name}")),
+        name: arena_tournament::config::path_safe_name(&format!("gauntlet-{title}")),
         seed: args.seed,
         format: Format::Gauntlet,
-        challengers: vec![name.clone()],
+        challengers: challengers.clone(),
         games_per_pairing: args.games,
         concurrency: args.jobs,
         max_faults: 3,
         limits: LimitsConfig::default(),
-        modes: modes.iter().map(|m| (*m, serde_json::json!({}))).collect(),
+        modes: mode_rules,
         bots,
+        rotations: Default::default(),
     };
     apply_cli_limits(&mut tournament.limits, sandbox_args);
+    settle(&mut tournament, sandbox_args)?;
     let temp;
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -361,20 +529,22 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         out: out.clone(),
         cache: sandbox_args.cache(),
     };
-    let bar = progress_bar();
-    run::run(&tournament, &plan, &options, &|p: Progress| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
-    })?;
-    bar.finish_and_clear();
+    let reporter = Reporter::new(0, &out);
+    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
+        reporter.update(p)
+    });
+    reporter.finish();
+    result?;
     let games: Vec<_> = results::read_results(&out, &plan.fingerprint)?
         .into_values()
         .collect();
     let planned: Vec<u32> = plan.games.iter().map(|g| g.game).collect();
     let report = report::build(&tournament.name, &planned, &games);
-    print!("{}", gauntlet_summary(&name, &report));
+    for name in &challengers {
+        out!("{}", gauntlet_summary(name, &report))?;
+    }
     if let Some(format) = args.format {
-        print!("{}", report::render(&report, format));
+        out!("{}", report::render(&report, format))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -407,7 +577,7 @@ fn gauntlet_summary(name: &str, report: &report::Report) -> String {
             };
             let strength = other
                 .bot
-                .strip_prefix("builtin:")
+                .strip_prefix(&format!("{}/", standings.scope))
                 .and_then(|b| {
                     arena_builtins::all()
                         .into_iter()

@@ -150,7 +150,14 @@ impl Sandbox {
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
-        self.load_bytes(&name, &bytes)
+        self.load_bytes(&name, &bytes).map_err(|error| match error {
+            // The WAT parser knows no file name; say which file the line and column are in.
+            LoadError::NotWasm { bot, detail } => LoadError::NotWasm {
+                bot,
+                detail: detail.replace("<anon>", &path.display().to_string()),
+            },
+            other => other,
+        })
     }
 
     /// Load a bot from the bytes of a `.wasm` or `.wat` file.
@@ -303,25 +310,33 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
         bot: bot.to_owned(),
         detail,
     };
+    let mut forbidden = Vec::new();
     for import in module.imports() {
-        let allowed = import.module() == "arena"
-            && import.name() == "log"
-            && matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, &[ValType::I32, ValType::I32], &[]));
-        if !allowed {
-            let detail = if import.module() == "arena" && import.name() == "log" {
-                format!(
+        if import.module() == "arena" && import.name() == "log" {
+            if !matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, &[ValType::I32, ValType::I32], &[]))
+            {
+                return Err(abi(format!(
                     "imports arena::log as {}; it must be (func (param i32 i32))",
                     describe(&import.ty())
-                )
-            } else {
-                format!(
-                    "imports {}::{}; bots may import only arena::log",
-                    import.module(),
-                    import.name()
-                )
-            };
-            return Err(abi(detail));
+                )));
+            }
+        } else {
+            forbidden.push(format!("{}::{}", import.module(), import.name()));
         }
+    }
+    if !forbidden.is_empty() {
+        // The usual cause is a toolchain's default target, which links a libc or a runtime.
+        let hint = if forbidden.iter().any(|i| i.starts_with("wasi")) {
+            "; WASI is not available: build for wasm32-unknown-unknown (Rust), with `-nostdlib -Wl,--no-entry` (C) or `-target wasm32-freestanding -fno-entry` (Zig)"
+        } else if forbidden.iter().any(|i| i == "env::abort") {
+            "; AssemblyScript imports env::abort: build with `--use abort=` (or point it at your own function)"
+        } else {
+            ""
+        };
+        return Err(abi(format!(
+            "imports {}; bots may import only arena::log{hint}",
+            forbidden.join(", ")
+        )));
     }
     let memory = match module.get_export("memory") {
         Some(ExternType::Memory(memory)) => memory,

@@ -186,6 +186,9 @@ pub struct BotEntry {
     pub spec: BotSpec,
     /// The modes it plays.
     pub modes: Vec<Mode>,
+    /// Whether the file lists them (`modes = [...]`); if not, a wasm bot plays the modes
+    /// it accepts ([`crate::playable::settle`]).
+    pub modes_listed: bool,
 }
 
 /// A validated tournament.
@@ -211,7 +214,14 @@ pub struct Tournament {
     pub modes: Vec<(Mode, serde_json::Value)>,
     /// The bots, in file order.
     pub bots: Vec<BotEntry>,
+    /// Per mode, the rules played in turn (`map_files`, `deck_files`; like cutechess's
+    /// openings): the name of each (its file) and its complete rules. Pair `k` of every
+    /// pairing plays entry `k mod len`; a mode without a rotation plays `modes`' rules.
+    pub rotations: BTreeMap<Mode, Rotation>,
 }
+
+/// A mode's rotation: each entry's name (its file) and complete rules, played in turn.
+pub type Rotation = Vec<(String, serde_json::Value)>;
 
 /// A tournament file that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -312,6 +322,7 @@ impl Tournament {
             return Err(fail(span, message));
         }
         let mut modes = Vec::new();
+        let mut rotations = BTreeMap::new();
         // Tables keep no position in toml's data model; find the header in the text.
         let header_span = |name: &str| {
             let header = format!("[modes.{name}]");
@@ -321,14 +332,19 @@ impl Tournament {
             let mode: Mode = name
                 .parse()
                 .map_err(|e| fail(header_span(&name), format!("[modes.{name}]: {e}")))?;
-            let rules = resolve_rules(mode, table, &base)
-                .and_then(|rules| {
-                    game::check_rules(mode, &rules)
-                        .map(|()| rules)
-                        .map_err(|e| e.to_string())
+            let (rules, rotation) = resolve_rules(mode, table, &base)
+                .and_then(|(rules, rotation)| {
+                    game::check_rules(mode, &rules).map_err(|e| e.to_string())?;
+                    for (file, rules) in &rotation {
+                        game::check_rules(mode, rules).map_err(|e| format!("{file}: {e}"))?;
+                    }
+                    Ok((rules, rotation))
                 })
                 .map_err(|e| fail(header_span(&name), e))?;
             modes.push((mode, rules));
+            if !rotation.is_empty() {
+                rotations.insert(mode, rotation);
+            }
         }
         if modes.is_empty() {
             return Err(fail(
@@ -399,6 +415,7 @@ impl Tournament {
                 name,
                 spec,
                 modes: bot_modes,
+                modes_listed: raw_bot.modes.is_some(),
             });
         }
         if bots.len() < 2 {
@@ -446,7 +463,20 @@ impl Tournament {
             limits,
             modes,
             bots,
+            rotations,
         })
+    }
+
+    /// The rules of `mode` for pair `k` of a pairing (the rotation's entry, if any).
+    pub fn rules_for(&self, mode: Mode, variant: u32) -> serde_json::Value {
+        if let Some(rotation) = self.rotations.get(&mode) {
+            return rotation[variant as usize % rotation.len()].1.clone();
+        }
+        self.modes
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -474,12 +504,13 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
 }
 
 /// Mode-specific conveniences in a rules table: `map_file` (grid) and `deck_file` (tcg)
-/// are read relative to the tournament file and replaced by their contents.
+/// are read relative to the tournament file and replaced by their contents; `map_files`
+/// and `deck_files` make a rotation: one complete rules value per file, played in turn.
 fn resolve_rules(
     mode: Mode,
     mut table: toml::Table,
     base: &Path,
-) -> Result<serde_json::Value, String> {
+) -> Result<(serde_json::Value, Rotation), String> {
     let read = |key: &str, value: &toml::Value| -> Result<(PathBuf, String), String> {
         let rel = value
             .as_str()
@@ -489,28 +520,70 @@ fn resolve_rules(
             std::fs::read_to_string(&path).map_err(|e| format!("{key} {}: {e}", path.display()))?;
         Ok((path, text))
     };
+    let list = |key: &str, value: toml::Value| -> Result<Vec<toml::Value>, String> {
+        match value {
+            toml::Value::Array(items) if !items.is_empty() => Ok(items),
+            _ => Err(format!("`{key}` must be a non-empty list of paths")),
+        }
+    };
+    let read_map = |value: &toml::Value| -> Result<(String, String), String> {
+        let (path, text) = read("map_file", value)?;
+        arena_engine::grid::parse_map(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((value.as_str().unwrap_or_default().to_owned(), text))
+    };
     if let Some(value) = table.remove("map_file") {
         if mode != Mode::Grid {
             return Err("`map_file` is a grid setting".into());
         }
-        let (path, text) = read("map_file", &value)?;
-        arena_engine::grid::parse_map(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (_, text) = read_map(&value)?;
         table.insert("map".into(), toml::Value::String(text));
     }
+    let mut maps = Vec::new();
+    if let Some(value) = table.remove("map_files") {
+        if mode != Mode::Grid {
+            return Err("`map_files` is a grid setting".into());
+        }
+        for item in list("map_files", value)? {
+            maps.push(read_map(&item)?);
+        }
+    }
     let deck_file = table.remove("deck_file");
+    let deck_files = table.remove("deck_files");
     let mut json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
+    let settings = json.clone();
+    let read_deck = |value: &toml::Value| -> Result<(String, serde_json::Value), String> {
+        let (path, text) = read("deck_file", value)?;
+        let rules: arena_sdk::tcg::Rules =
+            serde_json::from_value(settings.clone()).map_err(|e| e.to_string())?;
+        let deck = arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let cards = serde_json::to_value(deck.cards).map_err(|e| e.to_string())?;
+        Ok((value.as_str().unwrap_or_default().to_owned(), cards))
+    };
     if let Some(value) = deck_file {
         if mode != Mode::Tcg {
             return Err("`deck_file` is a tcg setting".into());
         }
-        let (path, text) = read("deck_file", &value)?;
-        let rules: arena_sdk::tcg::Rules =
-            serde_json::from_value(json.clone()).map_err(|e| e.to_string())?;
-        let deck = arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        json["deck"] = serde_json::to_value(deck.cards).map_err(|e| e.to_string())?;
+        json["deck"] = read_deck(&value)?.1;
     }
-    Ok(json)
+    let mut rotation = Vec::new();
+    if let Some(value) = deck_files {
+        if mode != Mode::Tcg {
+            return Err("`deck_files` is a tcg setting".into());
+        }
+        for item in list("deck_files", value)? {
+            let (name, cards) = read_deck(&item)?;
+            let mut rules = json.clone();
+            rules["deck"] = cards;
+            rotation.push((name, rules));
+        }
+    }
+    for (name, text) in maps {
+        let mut rules = json.clone();
+        rules["map"] = serde_json::Value::String(text);
+        rotation.push((name, rules));
+    }
+    Ok((json, rotation))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
 //! - [`modes`]: the mode registry ([`for_mode!`], the built-ins of a mode);
 //! - [`game`]: play one game of any mode between two contestants, verify and render replays;
+//!   [`modes`]: which modes a wasm bot accepts;
 //! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
 //!   resumable, shardable runs; [`results`]: the append-only results log and merging;
 //! - [`ratings`]: Bradley–Terry Elo with error bars; [`report`]: standings and statistics.
@@ -21,10 +22,12 @@ pub mod bots;
 pub mod config;
 pub mod game;
 pub mod modes;
+pub mod playable;
 pub mod plan;
 pub mod ratings;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod sprt;
 
 pub use arena_engine::Outcome;

@@ -22,6 +22,14 @@ pub struct PlannedGame {
     pub seats: [usize; 2],
     /// The game seed.
     pub seed: u64,
+    /// Which entry of the mode's rotation (maps, decks) it plays: pair `k` of a pairing
+    /// plays entry `k mod len` ([`Tournament::rules_for`]); 0 without a rotation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub variant: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl PlannedGame {
@@ -54,20 +62,24 @@ pub fn plan(tournament: &Tournament) -> Plan {
                 if tournament.format == Format::Gauntlet && !is_challenger(a) && !is_challenger(b) {
                     continue;
                 }
-                for _ in 0..tournament.games_per_pairing / 2 {
+                let rotation = tournament.rotations.get(mode).map_or(1, Vec::len) as u32;
+                for k in 0..tournament.games_per_pairing / 2 {
                     let first = games.len() as u32;
                     let seed = derive_seed(tournament.seed, u64::from(first));
+                    let variant = k % rotation;
                     games.push(PlannedGame {
                         game: first,
                         mode: *mode,
                         seats: [a, b],
                         seed,
+                        variant,
                     });
                     games.push(PlannedGame {
                         game: first + 1,
                         mode: *mode,
                         seats: [b, a],
                         seed,
+                        variant,
                     });
                 }
             }
@@ -80,7 +92,7 @@ pub fn plan(tournament: &Tournament) -> Plan {
 }
 
 fn fingerprint(tournament: &Tournament) -> String {
-    let identity = serde_json::json!({
+    let mut identity = serde_json::json!({
         "engine": ENGINE_VERSION,
         "seed": tournament.seed,
         "format": tournament.format,
@@ -95,6 +107,10 @@ fn fingerprint(tournament: &Tournament) -> String {
             "modes": b.modes,
         })).collect::<Vec<_>>(),
     });
+    // Only when there is one, so the fingerprints of existing results stay valid.
+    if !tournament.rotations.is_empty() {
+        identity["rotations"] = serde_json::json!(tournament.rotations);
+    }
     hex::encode(Sha256::digest(identity.to_string().as_bytes()))
 }
 
@@ -262,6 +278,7 @@ mod tests {
                 mode: Mode::Battle,
                 seats: [0, 1],
                 seed: 0,
+                variant: 0,
             })
             .collect();
         let shard = Shard { index: 1, count: 3 };

@@ -679,7 +679,7 @@ fn erf(x: f64) -> f64 {
 }
 
 /// The complementary error function `1 − erf x`, accurate in the right tail too.
-fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     if x >= ERF_SERIES_LIMIT {
         erfc_continued_fraction(x)
     } else {

@@ -1,7 +1,11 @@
 //! Reports: standings (W/D/L, points, score, Bradley–Terry Elo with 95% error bars,
 //! likelihood of superiority over the next bot), the pairwise results matrix, per-bot
-//! statistics (totals and per-game averages) and faults — overall and per mode — rendered
-//! as a terminal table, JSON, CSV or Markdown.
+//! statistics (totals and per-game averages) and faults — per mode — rendered as a terminal
+//! table, JSON, CSV, Markdown or SVG.
+//!
+//! There is no ranking across modes: bots of different modes never meet, so a joint fit
+//! would compare them through nothing, and a bot name stands for a different bot in each
+//! mode (`builtin:random` of battle is not `builtin:random` of tcg).
 
 use crate::ratings::{self, GameScore};
 use crate::results::GameLine;
@@ -68,16 +72,16 @@ pub struct StatRow {
     pub totals: BTreeMap<String, i64>,
 }
 
-/// Standings of one scope (overall or one mode).
+/// Standings of one mode.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standings {
-    /// `overall` or the mode's name.
+    /// The mode's name.
     pub scope: String,
     /// Rows, best first.
     pub rows: Vec<Row>,
     /// `matrix[i][j]`: row `rows[i]` against `rows[j]`.
     pub matrix: Vec<Vec<Option<Cell>>>,
-    /// Per-bot statistics (per mode only).
+    /// Per-bot statistics.
     pub stats: Vec<StatRow>,
 }
 
@@ -92,8 +96,6 @@ pub struct Report {
     pub played: usize,
     /// Planned games without results.
     pub missing: Vec<u32>,
-    /// All modes together.
-    pub overall: Standings,
     /// Each mode.
     pub modes: Vec<Standings>,
 }
@@ -112,19 +114,14 @@ pub fn build(name: &str, planned: &[u32], games: &[GameLine]) -> Report {
         planned: planned.len(),
         played: games.len(),
         missing,
-        overall: standings("overall", games.iter(), false),
         modes: modes
             .into_iter()
-            .map(|mode| standings(mode.name(), games.iter().filter(|g| g.mode == mode), true))
+            .map(|mode| standings(mode.name(), games.iter().filter(|g| g.mode == mode)))
             .collect(),
     }
 }
 
-fn standings<'a>(
-    scope: &str,
-    games: impl Iterator<Item = &'a GameLine> + Clone,
-    with_stats: bool,
-) -> Standings {
+fn standings<'a>(scope: &str, games: impl Iterator<Item = &'a GameLine> + Clone) -> Standings {
     let mut names: Vec<String> = games.clone().flat_map(|g| g.bots.iter().cloned()).collect();
     names.sort();
     names.dedup();
@@ -203,12 +200,10 @@ fn standings<'a>(
                 Some(false) => cell.losses += 1,
                 None => cell.draws += 1,
             }
-            if with_stats {
-                let stat = &mut stats[me];
-                stat.games += 1;
-                for (key, value) in &outcome.stats {
-                    *stat.totals.entry(key.clone()).or_default() += value;
-                }
+            let stat = &mut stats[me];
+            stat.games += 1;
+            for (key, value) in &outcome.stats {
+                *stat.totals.entry(key.clone()).or_default() += value;
             }
         }
     }
@@ -249,11 +244,7 @@ fn standings<'a>(
         .iter()
         .map(|&i| order.iter().map(|&j| matrix[i][j]).collect())
         .collect();
-    let stats_sorted = if with_stats {
-        order.iter().map(|&i| stats[i].clone()).collect()
-    } else {
-        Vec::new()
-    };
+    let stats_sorted = order.iter().map(|&i| stats[i].clone()).collect();
     Standings {
         scope: scope.to_owned(),
         rows: rows_sorted,
@@ -312,9 +303,7 @@ pub fn svg(report: &Report) -> String {
     const RIGHT: f64 = 90.0;
     const ROW: f64 = 22.0;
     const HEAD: f64 = 34.0;
-    let scopes: Vec<&Standings> = std::iter::once(&report.overall)
-        .chain(&report.modes)
-        .collect();
+    let scopes: Vec<&Standings> = report.modes.iter().collect();
     let rows = scopes.iter().flat_map(|s| &s.rows);
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for row in rows {
@@ -430,7 +419,7 @@ fn tables(report: &Report, markdown: bool) -> String {
         out += &format!("; {} missing", report.missing.len());
     }
     out.push('\n');
-    for standings in std::iter::once(&report.overall).chain(&report.modes) {
+    for standings in &report.modes {
         heading(&mut out, &format!("standings — {}", standings.scope));
         let mut rows = vec![
             [
@@ -591,7 +580,7 @@ fn csv(report: &Report) -> String {
         out += &format!(",avg_{key}");
     }
     out.push('\n');
-    for standings in std::iter::once(&report.overall).chain(&report.modes) {
+    for standings in &report.modes {
         for (i, row) in standings.rows.iter().enumerate() {
             out += &format!(
                 "{},{},{},{},{},{},{},{},{:.2},{:.1},{},{},{},{},{},{}",

@@ -303,12 +303,7 @@ fn play_one(
     sandbox: &Sandbox,
     want_replay: bool,
 ) -> Result<(GameLine, Option<serde_json::Value>), RunError> {
-    let rules = tournament
-        .modes
-        .iter()
-        .find(|(m, _)| *m == game.mode)
-        .map(|(_, r)| r.clone())
-        .unwrap_or_default();
+    let rules = tournament.rules_for(game.mode, game.variant);
     let spec = GameSpec {
         mode: game.mode,
         rules,

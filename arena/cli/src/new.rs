@@ -1,0 +1,316 @@
+//! `arena new NAME --mode M [--lang rust|c|wat]`: a standalone bot project.
+//!
+//! Copying a sample bot out of `sample-bots/` fails: its manifest inherits from this
+//! repository's workspace. The project written here has a workspace of its own and depends
+//! on the SDK by an absolute path to this checkout's `sdk/` (until the SDK is published as
+//! a crate), so it builds wherever it lives. The sources are the sample starters, compiled
+//! into the `arena` binary so that they match the SDK it was built with.
+
+use anyhow::{Context, Result};
+use arena_sdk::Mode;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The language of a new bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    /// A Rust crate using the SDK (`export_bot!`).
+    Rust,
+    /// One C file and `arena.h`, built with clang.
+    C,
+    /// WebAssembly text, loaded as it is.
+    Wat,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The project directory to create; its last component names the bot.
+    path: PathBuf,
+    /// The mode the bot plays.
+    #[arg(long, short)]
+    mode: Mode,
+    /// The language.
+    #[arg(long, value_enum, default_value = "rust")]
+    lang: Lang,
+    /// The SDK directory to depend on (Rust) [default: $ARENA_SDK, else the `sdk/` of the
+    /// checkout this `arena` was built from].
+    #[arg(long, value_name = "DIR")]
+    sdk: Option<PathBuf>,
+}
+
+/// The Rust starters by mode name: the sample crates' sources, tests cut off (they use the
+/// arena's own crates).
+const RUST_STARTERS: &[(&str, &str)] = &[
+    (
+        "battle",
+        include_str!("../../../sample-bots/battle-starter/src/lib.rs"),
+    ),
+    (
+        "tcg",
+        include_str!("../../../sample-bots/tcg-starter/src/lib.rs"),
+    ),
+    (
+        "grid",
+        include_str!("../../../sample-bots/grid-starter/src/lib.rs"),
+    ),
+];
+
+/// Files a mode's Rust starter needs besides `src/lib.rs`.
+const RUST_EXTRAS: &[(&str, &str, &str)] = &[(
+    "tcg",
+    "deck.txt",
+    include_str!("../../../sample-bots/tcg-starter/deck.txt"),
+)];
+
+/// The C and WAT starters play battle (docs/abi.md has the protocol of every mode).
+const C_STARTER: &str = include_str!("../../../sample-bots/c-bot/bot.c");
+const C_HEADER: &str = include_str!("../../../sdk/c/arena.h");
+const WAT_STARTER: &str = include_str!("../../../sample-bots/wat-bot/bot.wat");
+
+/// The lockfile the arena was tested with: the new project starts from the same versions
+/// (and builds offline when they are in cargo's cache).
+const LOCKFILE: &str = include_str!("../../../Cargo.lock");
+
+const SDK_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub fn new(args: NewArgs) -> Result<ExitCode> {
+    let name = args
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .context("the project path must end in a name")?
+        .to_owned();
+    anyhow::ensure!(
+        name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+        "`{name}` cannot name a bot: use letters, digits, `-` and `_`, starting with a letter"
+    );
+    if args.path.exists() {
+        let empty = std::fs::read_dir(&args.path)
+            .with_context(|| format!("cannot read {}", args.path.display()))?
+            .next()
+            .is_none();
+        anyhow::ensure!(
+            empty,
+            "{} exists and is not empty; choose a new directory",
+            args.path.display()
+        );
+    }
+    let files = match args.lang {
+        Lang::Rust => rust_files(&name, args.mode, &sdk_dir(args.sdk.as_deref())?)?,
+        Lang::C => c_files(&name, args.mode)?,
+        Lang::Wat => wat_files(&name, args.mode)?,
+    };
+    for (rel, text) in &files {
+        let path = args.path.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    eprintln!(
+        "created {} bot `{name}` for mode {} in {}",
+        match args.lang {
+            Lang::Rust => "Rust",
+            Lang::C => "C",
+            Lang::Wat => "WAT",
+        },
+        args.mode,
+        args.path.display()
+    );
+    outln!(
+        "next steps (also in {}):",
+        args.path.join("README.md").display()
+    )?;
+    outln!("  cd {}", args.path.display())?;
+    for step in steps(&name, args.mode, args.lang) {
+        outln!("  {step}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where the SDK is: the flag, `$ARENA_SDK`, or this checkout's `sdk/`.
+fn sdk_dir(flag: Option<&Path>) -> Result<PathBuf> {
+    let dir = match flag {
+        Some(dir) => dir.to_path_buf(),
+        None => match std::env::var_os("ARENA_SDK") {
+            Some(dir) => PathBuf::from(dir),
+            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sdk"),
+        },
+    };
+    let manifest = dir.join("Cargo.toml");
+    anyhow::ensure!(
+        manifest.is_file(),
+        "no Bot Arena SDK at {} (no Cargo.toml); pass --sdk DIR (the `sdk/` directory of a Bot Arena checkout) or set ARENA_SDK",
+        dir.display()
+    );
+    std::fs::canonicalize(&dir).with_context(|| format!("cannot resolve {}", dir.display()))
+}
+
+fn wasm_file(name: &str) -> String {
+    format!(
+        "target/wasm32-unknown-unknown/release/{}.wasm",
+        name.replace('-', "_")
+    )
+}
+
+/// The build and try-out commands, for the README and the terminal.
+fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
+    let (build, module) = match lang {
+        Lang::Rust => (
+            Some("cargo build --release --target wasm32-unknown-unknown".to_owned()),
+            wasm_file(name),
+        ),
+        Lang::C => (
+            Some(
+                "clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -I . -o bot.wasm bot.c"
+                    .to_owned(),
+            ),
+            "bot.wasm".to_owned(),
+        ),
+        Lang::Wat => (None, "bot.wat".to_owned()),
+    };
+    let weakest = arena_tournament::modes::builtins_of(mode)
+        .iter()
+        .min_by_key(|b| b.strength)
+        .map_or("random", |b| b.name);
+    build
+        .into_iter()
+        .chain([
+            format!("arena check {module}"),
+            format!("arena play --mode {mode} {module} builtin:{weakest}"),
+            format!("arena gauntlet {module} --mode {mode}"),
+        ])
+        .collect()
+}
+
+fn readme(name: &str, mode: Mode, lang: Lang, extra: &str) -> String {
+    let steps: String = steps(name, mode, lang)
+        .iter()
+        .map(|s| format!("{s}\n"))
+        .collect();
+    format!(
+        "# {name}\n\n\
+         A Bot Arena bot for mode `{mode}`, made with `arena new`.\n\n\
+         The rules of the mode are in the arena's `docs/rules/{mode}.md`; the protocol every\n\
+         bot speaks (ABI v1: JSON requests and answers) is in `docs/abi.md`.\n\n\
+         ## Build, check, play\n\n```sh\n{steps}```\n\n\
+         `arena check` loads the module, sends it every mode's start request and plays a trial\n\
+         game; `arena gauntlet` plays it against every built-in; `arena match` pits two versions\n\
+         of it against each other (with `--sprt` to stop as soon as the answer is clear).\n\
+         {extra}"
+    )
+}
+
+fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>> {
+    let source = RUST_STARTERS
+        .iter()
+        .find(|(m, _)| *m == mode.name())
+        .map(|(_, s)| *s)
+        .with_context(|| format!("no Rust starter for mode {mode} yet"))?;
+    // The sample's own tests use the arena's engine and built-ins, which a standalone
+    // project does not depend on.
+    let source = match source.find("\n#[cfg(test)]") {
+        Some(cut) => &source[..=cut],
+        None => source,
+    };
+    let starter = format!("{mode}-starter");
+    let source = source
+        .replace(&format!(" -p {starter}"), "")
+        .replace(&starter, name);
+    let sdk_path = sdk.display().to_string();
+    let manifest = format!(
+        "[package]\n\
+         name = \"{name}\"\n\
+         version = \"0.1.0\"\n\
+         edition = \"2024\"\n\
+         publish = false\n\n\
+         [lib]\n\
+         # A cdylib is what wasm32-unknown-unknown turns into a `.wasm` module.\n\
+         crate-type = [\"cdylib\"]\n\n\
+         [dependencies]\n\
+         # The Bot Arena SDK {SDK_VERSION}, from a checkout of the arena. When the SDK is\n\
+         # published as a crate, this line becomes: arena-sdk = \"{SDK_VERSION}\"\n\
+         arena-sdk = {{ path = {sdk_path:?} }}\n\n\
+         [profile.release]\n\
+         # Bots ship as release builds: no debug info, so the module carries only its code.\n\
+         debug = false\n\
+         strip = \"debuginfo\"\n\n\
+         # A workspace of its own: the project builds the same inside any other directory.\n\
+         [workspace]\n"
+    );
+    let mut files = vec![
+        ("Cargo.toml".to_owned(), manifest),
+        ("src/lib.rs".to_owned(), source),
+        ("Cargo.lock".to_owned(), LOCKFILE.to_owned()),
+        (".gitignore".to_owned(), "/target\n".to_owned()),
+        (
+            "README.md".to_owned(),
+            readme(
+                name,
+                mode,
+                Lang::Rust,
+                &format!(
+                    "\n## The SDK\n\n`Cargo.toml` depends on the SDK by path ({sdk_path}). To move the project to\n\
+                     another machine, point that path at its arena checkout (or run\n\
+                     `arena new --sdk DIR`); once `arena-sdk` is published, replace the path with\n\
+                     `arena-sdk = \"{SDK_VERSION}\"`. `Cargo.lock` starts from the versions the arena was\n\
+                     tested with. The build needs the wasm target once:\n\
+                     `rustup target add wasm32-unknown-unknown`.\n\n\
+                     `arena check .` also works on the project directory: it builds the crate itself.\n"
+                ),
+            ),
+        ),
+    ];
+    for (m, file, text) in RUST_EXTRAS {
+        if *m == mode.name() {
+            files.push(((*file).to_owned(), (*text).to_owned()));
+        }
+    }
+    Ok(files)
+}
+
+fn only_battle(lang: &str, mode: Mode) -> Result<()> {
+    anyhow::ensure!(
+        mode == Mode::Battle,
+        "the {lang} starter plays battle; for mode {mode}, start from `--lang rust` (the SDK has \
+         the mode's types), or from `arena new NAME --mode battle --lang {lang}` and docs/abi.md"
+    );
+    Ok(())
+}
+
+fn c_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
+    only_battle("c", mode)?;
+    let extra = "\nThe C bot needs clang with the wasm32 target and `wasm-ld` (Debian:\n\
+                 `apt-get install clang lld`). `-nostdlib -Wl,--no-entry` keep WASI out: the arena\n\
+                 refuses modules that import anything but `arena.log`.\n";
+    Ok(vec![
+        (
+            "bot.c".to_owned(),
+            C_STARTER.replace("-I ../../sdk/c", "-I ."),
+        ),
+        ("arena.h".to_owned(), C_HEADER.to_owned()),
+        (".gitignore".to_owned(), "/bot.wasm\n".to_owned()),
+        ("README.md".to_owned(), readme(name, mode, Lang::C, extra)),
+    ])
+}
+
+fn wat_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
+    only_battle("wat", mode)?;
+    Ok(vec![
+        ("bot.wat".to_owned(), WAT_STARTER.to_owned()),
+        (
+            "README.md".to_owned(),
+            readme(
+                name,
+                mode,
+                Lang::Wat,
+                "\nThe arena loads `.wat` files as they are; `wat2wasm bot.wat` (wabt) makes a binary.\n",
+            ),
+        ),
+    ])
+}

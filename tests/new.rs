@@ -1,0 +1,160 @@
+//! `arena new`: generate a standalone project, build it outside the repository with the
+//! command its README gives, check and play the build.
+
+use crate::arena;
+use arena_tests::{bots, stderr, stdout};
+use std::path::Path;
+use std::process::Command;
+
+/// The build command of a generated README (the line after "```sh").
+fn build_command(project: &Path) -> String {
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    let block = &readme[readme.find("```sh\n").unwrap() + 6..];
+    block.lines().next().unwrap().to_owned()
+}
+
+fn played(cache: &Path, mode: &str, module: &str) {
+    let out = arena(cache, &["check", module]);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("ok: the bot is ready to play {mode}")),
+        "{}",
+        stdout(&out)
+    );
+    let out = arena(
+        cache,
+        &["play", "--mode", mode, module, "builtin:random", "--json"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["seats"][0]["faults"], 0, "{result}");
+}
+
+#[test]
+fn a_new_rust_bot_builds_outside_the_repository_checks_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("my-bot");
+    let out = arena(
+        dir.path(),
+        &["new", project.to_str().unwrap(), "--mode", "battle"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let manifest = std::fs::read_to_string(project.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("[workspace]"), "{manifest}");
+    assert!(!manifest.contains(".workspace = true"), "{manifest}");
+    let command = build_command(&project);
+    assert_eq!(
+        command,
+        "cargo build --release --target wasm32-unknown-unknown"
+    );
+    // The README's command, plus a target directory shared with the sample bots' build so
+    // that the SDK's dependencies are not compiled again.
+    let shared = Path::new(bots::BATTLE_STARTER).ancestors().nth(3).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut words = command.split_whitespace();
+    assert_eq!(words.next(), Some("cargo"));
+    let built = Command::new(cargo)
+        .args(words)
+        .arg("--target-dir")
+        .arg(shared)
+        .current_dir(&project)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let module = shared.join("wasm32-unknown-unknown/release/my_bot.wasm");
+    played(dir.path(), "battle", module.to_str().unwrap());
+}
+
+#[test]
+fn new_wat_and_c_bots_come_with_their_build_and_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let wat = dir.path().join("wat-one");
+    let out = arena(
+        dir.path(),
+        &[
+            "new",
+            wat.to_str().unwrap(),
+            "--mode",
+            "battle",
+            "--lang",
+            "wat",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    played(dir.path(), "battle", wat.join("bot.wat").to_str().unwrap());
+
+    let c = dir.path().join("c-one");
+    let out = arena(
+        dir.path(),
+        &[
+            "new",
+            c.to_str().unwrap(),
+            "--mode",
+            "battle",
+            "--lang",
+            "c",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(c.join("arena.h").is_file());
+    let command = build_command(&c);
+    assert!(command.starts_with("clang --target=wasm32"), "{command}");
+    let mut words = command.split_whitespace();
+    let clang = Command::new(words.next().unwrap())
+        .args(words)
+        .current_dir(&c)
+        .output();
+    match clang {
+        Ok(built) if built.status.success() => {
+            played(dir.path(), "battle", c.join("bot.wasm").to_str().unwrap());
+        }
+        // Without clang and wasm-ld the generated files are all that can be checked.
+        _ => eprintln!("clang with wasm-ld is not installed: the C bot is not built"),
+    }
+
+    let refused = arena(
+        dir.path(),
+        &["new", c.to_str().unwrap(), "--mode", "battle"],
+    );
+    assert!(
+        stderr(&refused).contains("is not empty"),
+        "{}",
+        stderr(&refused)
+    );
+    let refused = arena(
+        dir.path(),
+        &[
+            "new",
+            dir.path().join("x").to_str().unwrap(),
+            "--mode",
+            "tcg",
+            "--lang",
+            "c",
+        ],
+    );
+    assert!(
+        stderr(&refused).contains("the c starter plays battle"),
+        "{}",
+        stderr(&refused)
+    );
+    let refused = arena(
+        dir.path(),
+        &[
+            "new",
+            dir.path().join("y").to_str().unwrap(),
+            "--mode",
+            "grid",
+            "--sdk",
+            "/nowhere",
+        ],
+    );
+    assert!(
+        stderr(&refused).contains("no Bot Arena SDK at /nowhere"),
+        "{}",
+        stderr(&refused)
+    );
+}
