@@ -27,7 +27,8 @@ pub struct PlayArgs {
     /// Override one rules field, as KEY=VALUE (VALUE is JSON, or a plain string).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rule: Vec<String>,
-    /// grid: the map file (see docs/rules/grid.md); sets the `map` rule.
+    /// grid, conquest: the map file (see docs/rules/grid.md, docs/rules/conquest.md); sets
+    /// the `map` rule.
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
     /// tcg: a deck file (see docs/rules/tcg.md); sets the `deck` rule, the deck both
@@ -79,12 +80,19 @@ fn set_rule(rules: &mut serde_json::Value, key: &str, value: serde_json::Value) 
     Ok(())
 }
 
-/// Read and check a grid map file; errors name the file, line and column.
-pub fn read_map(path: &std::path::Path) -> Result<String> {
+/// Read and check a map file of `mode` (`None`: told by its content, see
+/// [`game::map_mode`]) under `rules`' limits; errors name the file, line and problem.
+pub fn read_map(
+    path: &std::path::Path,
+    mode: Option<Mode>,
+    rules: &serde_json::Value,
+) -> Result<(String, Mode, game::MapSummary)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read map {}", path.display()))?;
-    arena_engine::grid::parse_map(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(text)
+    let mode = mode.unwrap_or_else(|| game::map_mode(&text));
+    let summary = game::check_map(mode, &text, rules)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((text, mode, summary))
 }
 
 /// Read and check a tcg deck file against the card pool of `rules`.
@@ -107,8 +115,12 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let sandbox = sandbox_args.sandbox()?;
     let mut rules = rules_json(args.rules.as_deref(), &args.rule)?;
     if let Some(path) = &args.map {
-        anyhow::ensure!(args.mode == Mode::Grid, "--map is for mode grid");
-        set_rule(&mut rules, "map", read_map(path)?.into())?;
+        anyhow::ensure!(
+            matches!(args.mode, Mode::Grid | Mode::Conquest),
+            "--map is for modes grid and conquest"
+        );
+        let (text, _, _) = read_map(path, Some(args.mode), &rules)?;
+        set_rule(&mut rules, "map", text.into())?;
     }
     if let Some(path) = &args.deck {
         anyhow::ensure!(args.mode == Mode::Tcg, "--deck is for mode tcg");

@@ -323,7 +323,7 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
     }
 }
 
-/// Mode-specific conveniences in a rules table: `map_file` (grid) and `deck_file` (tcg)
+/// Mode-specific conveniences in a rules table: `map_file` (grid, conquest) and `deck_file` (tcg)
 /// are read relative to the tournament file and replaced by their contents.
 fn resolve_rules(
     mode: Mode,
@@ -340,11 +340,13 @@ fn resolve_rules(
         Ok((path, text))
     };
     if let Some(value) = table.remove("map_file") {
-        if mode != Mode::Grid {
-            return Err("`map_file` is a grid setting".into());
+        if !matches!(mode, Mode::Grid | Mode::Conquest) {
+            return Err("`map_file` is a grid and conquest setting".into());
         }
         let (path, text) = read("map_file", &value)?;
-        arena_engine::grid::parse_map(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let limits = serde_json::to_value(&table).map_err(|e| e.to_string())?;
+        crate::game::check_map(mode, &text, &limits)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         table.insert("map".into(), toml::Value::String(text));
     }
     let deck_file = table.remove("deck_file");
