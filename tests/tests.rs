@@ -21,6 +21,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
+mod conquest;
 mod play;
 mod sandbox;
 mod tournament;
