@@ -8,6 +8,7 @@
 //! | tcg | `planner` vs `random` | tcg-planner.wasm vs native `random` (no tcg random wasm) |
 //! | grid | `commander` vs `random-walker` | grid-commander.wasm vs native `random-walker` |
 //! | grid-full | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
+//! | conquest | `strong` vs `random` | conquest-strong.wasm vs native `random` |
 //!
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
@@ -47,7 +48,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -84,6 +85,13 @@ const CASES: [Case; 4] = [
         seeds: 2,
         native: [Side::Native("commander"), Side::Native("coward")],
         wasm: [Side::Wasm(bots::GRID_COMMANDER), Side::Native("coward")],
+    },
+    Case {
+        name: "conquest",
+        mode: Mode::Conquest,
+        seeds: 8,
+        native: [Side::Native("strong"), Side::Native("random")],
+        wasm: [Side::Wasm(bots::CONQUEST_STRONG), Side::Native("random")],
     },
 ];
 

@@ -4,26 +4,57 @@ use super::*;
 use arena_engine::{MatchConfig, NativePlayer, run_match};
 use arena_sdk::conquest::Rules;
 
-fn play(
-    a: Box<dyn Bot<Conquest> + Send>,
-    b: Box<dyn Bot<Conquest> + Send>,
-    seed: u64,
-) -> arena_engine::Outcome {
+/// The shipped maps of the document's sizes (tournaments/maps/).
+const MAPS: [(&str, &str); 4] = [
+    (
+        "default-7x7",
+        include_str!("../../../../tournaments/maps/conquest-default-7x7.map"),
+    ),
+    (
+        "small-5x5",
+        include_str!("../../../../tournaments/maps/conquest-small-5x5.map"),
+    ),
+    (
+        "wide-7x5",
+        include_str!("../../../../tournaments/maps/conquest-wide-7x5.map"),
+    ),
+    (
+        "lakes-7x7",
+        include_str!("../../../../tournaments/maps/conquest-lakes-7x7.map"),
+    ),
+];
+
+type Boxed = Box<dyn Bot<Conquest> + Send>;
+
+fn play_on(map: &str, a: Boxed, b: Boxed, seed: u64) -> arena_engine::Outcome {
     let mut a = NativePlayer::new(a);
     let mut b = NativePlayer::new(b);
-    run_match(&MatchConfig::new(Rules::default(), seed), [&mut a, &mut b]).outcome
+    let rules = Rules {
+        map: map.to_owned(),
+        ..Rules::default()
+    };
+    run_match(&MatchConfig::new(rules, seed), [&mut a, &mut b]).outcome
 }
 
-/// Wins of `a` against `b` over `games` seeds, each played from both seats.
+fn play(a: Boxed, b: Boxed, seed: u64) -> arena_engine::Outcome {
+    play_on(&Rules::default().map, a, b, seed)
+}
+
+/// Wins and losses of `a` against `b` on the default map over `games` seeds, each played
+/// from both seats.
 fn wins(a: &str, b: &str, games: u64) -> (u32, u32) {
+    wins_on(&Rules::default().map, a, b, games)
+}
+
+fn wins_on(map: &str, a: &str, b: &str, games: u64) -> (u32, u32) {
     let (mut won, mut lost) = (0, 0);
     for seed in 0..games {
         for swap in [false, true] {
             let (x, y) = (Conquest::create(a).unwrap(), Conquest::create(b).unwrap());
             let (outcome, me) = if swap {
-                (play(y, x, seed), 1)
+                (play_on(map, y, x, seed), 1)
             } else {
-                (play(x, y, seed), 0)
+                (play_on(map, x, y, seed), 0)
             };
             match outcome.winner {
                 Some(w) if w == me => won += 1,
@@ -110,18 +141,28 @@ fn strong_blocks_a_scout_running_at_its_home() {
     );
 }
 
-/// Win rates of the built-ins against each other, seat-swapped, 200 games a pairing
-/// (docs/performance.md): `cargo test -p arena-builtins --release conquest_win_rates -- --ignored --nocapture`.
+/// Win rates of the built-ins against each other on each shipped map of the document's
+/// sizes, seat-swapped, 200 games a pairing and map (docs/performance.md):
+/// `cargo test -p arena-builtins conquest_win_rates -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, not a check"]
 fn conquest_win_rates() {
     let names = ["random", "heuristic", "strong"];
     for (i, a) in names.iter().enumerate() {
         for b in &names[i + 1..] {
-            let (w, l) = wins(b, a, 100);
+            let mut total = (0, 0);
+            for (map_name, map) in MAPS {
+                let (w, l) = wins_on(map, b, a, 100);
+                println!(
+                    "{map_name}: {b} vs {a}: {w} won, {l} lost, {} drawn of 200",
+                    200 - w - l
+                );
+                total = (total.0 + w, total.1 + l);
+            }
+            let drawn = 800 - total.0 - total.1;
             println!(
-                "{b} vs {a}: {w} won, {l} lost, {} drawn of 200",
-                200 - w - l
+                "all maps: {b} vs {a}: {} won, {} lost, {drawn} drawn of 800",
+                total.0, total.1
             );
         }
     }
