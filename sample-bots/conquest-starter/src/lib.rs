@@ -53,10 +53,11 @@ impl Bot<Conquest> for Starter {
         } else {
             COLLECTORS
         };
-        let mut armies = obs.mine().count();
-        let mut next_id = u32::MAX / 2;
-        for at in board.recruit_spots(obs.seat) {
-            if armies >= wanted {
+        let armies = obs.mine().count();
+        let spots = board.recruit_spots(obs.seat);
+        // Recruits get made-up ids on our copy of the board, far from the real ones.
+        for (k, at) in (0u32..).zip(spots) {
+            if armies + k as usize >= wanted {
                 break;
             }
             let favourite = counter_of_most(&enemies);
@@ -68,13 +69,11 @@ impl Bot<Conquest> for Starter {
             orders.recruit.push(Recruit { kind, at });
             // Put it on our copy of the board so its move below sees it.
             board.place(Army {
-                id: next_id,
+                id: u32::MAX / 2 + k,
                 owner: obs.seat,
                 kind,
                 pos: at,
             });
-            next_id += 1;
-            armies += 1;
         }
 
         // Move stage: each army goes for the nearest resource nobody else is after, or for
@@ -102,10 +101,10 @@ impl Bot<Conquest> for Starter {
                 orders.moves.push(Move { from: army.pos, to });
                 // Keep our copy of the board in step (the tile is now ours, any resource
                 // there is gone).
-                if board.army_at(to).is_some_and(|e| e.owner != obs.seat) {
-                    if let Some(enemy) = board.army_at(to).copied() {
-                        board.remove(enemy.id);
-                    }
+                if let Some(enemy) = board.army_at(to).copied()
+                    && enemy.owner != obs.seat
+                {
+                    board.remove(enemy.id);
                 }
                 if matches!(board.terrain(to), Some(Terrain::Resource(_))) {
                     board.set_terrain(to, Terrain::Plain);

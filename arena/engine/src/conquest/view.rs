@@ -29,8 +29,13 @@ pub fn describe(event: &Event) -> String {
             player_name(*seat)
         ),
         Event::Recruited { army, resources } => format!(
-            "{}: You have recruited a {} at {}. [Your Asset: {resources}]",
+            "{}: You have recruited {} {} at {}. [Your Asset: {resources}]",
             player_name(army.owner),
+            if army.kind == arena_sdk::conquest::Kind::Archer {
+                "an"
+            } else {
+                "a"
+            },
             army.kind.name(),
             army.pos
         ),
