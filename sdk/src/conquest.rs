@@ -473,6 +473,7 @@ impl Observation {
 
 /// Recruit one army of `kind` onto `at` (one of the four tiles next to the home base).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Recruit {
     /// The type.
     pub kind: Kind,
@@ -482,6 +483,7 @@ pub struct Recruit {
 
 /// Move the army standing on `from` to `to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Move {
     /// The army's tile when the order is carried out.
     pub from: Pos,
@@ -491,9 +493,10 @@ pub struct Move {
 
 /// A bot's answer on its turn: the recruit stage's orders, then the move stage's, each
 /// carried out in order. An order that breaks a rule is skipped (and reported back in the
-/// next observation's `last_rejected`); the others still happen.
+/// next observation's `last_rejected`); the others still happen. `{}` passes; an unknown
+/// field is a malformed answer (a `wrong_shape` fault), not a pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Orders {
     /// Recruit orders.
     pub recruit: Vec<Recruit>,
@@ -844,6 +847,18 @@ mod tests {
                 assert_eq!(fight(a, b), table[i][j], "{a:?} vs {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn orders_may_be_empty_but_not_something_else() {
+        let pass: Orders = serde_json::from_str("{}").unwrap();
+        assert_eq!(pass, Orders::default());
+        let moves: Orders = serde_json::from_str(
+            r#"{"moves": [{"from": {"x": 1, "y": 2}, "to": {"x": 1, "y": 3}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(moves.moves[0].to, Pos::new(1, 3));
+        assert!(serde_json::from_str::<Orders>(r#"{"dance": true}"#).is_err());
     }
 
     #[test]
