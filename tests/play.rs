@@ -22,6 +22,7 @@ fn every_mode_plays_wasm_against_builtin_and_replays_verify() {
         ("tcg", bots::TCG_STARTER, "builtin:greedy"),
         ("grid", bots::GRID_STARTER, "builtin:random-walker"),
         ("dungeon", bots::DUNGEON_STARTER, "builtin:random"),
+        ("conquest", bots::CONQUEST_STARTER, "builtin:random"),
     ];
     for (mode, wasm, builtin) in cases {
         let replay = dir.path().join(format!("{mode}.json"));
@@ -355,6 +356,7 @@ fn builtins_lists_every_mode() {
         ("grid", "commander"),
         ("grid", "careful-assassin"),
         ("dungeon", "strong"),
+        ("conquest", "strong"),
     ] {
         assert!(
             list.iter().any(|b| b["mode"] == mode && b["name"] == name),

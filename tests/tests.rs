@@ -29,6 +29,7 @@ mod matches;
 mod messages;
 mod new;
 mod output;
+mod conquest;
 mod play;
 mod sandbox;
 mod scheduling;

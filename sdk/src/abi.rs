@@ -177,4 +177,5 @@ macro_rules! export_bot {
     (@game tcg) => { $crate::tcg::Tcg };
     (@game grid) => { $crate::grid::Grid };
     (@game dungeon) => { $crate::dungeon::Dungeon };
+    (@game conquest) => { $crate::conquest::Conquest };
 }

@@ -28,11 +28,19 @@ pub enum Mode {
     Grid,
     /// RPG battle system: a hero party against seeded waves of monsters.
     Dungeon,
+    /// Little Battle: resources, recruiting, rock-paper-scissors armies, home bases.
+    Conquest,
 }
 
 impl Mode {
     /// Every mode, in a fixed order.
-    pub const ALL: [Mode; 4] = [Mode::Battle, Mode::Tcg, Mode::Grid, Mode::Dungeon];
+    pub const ALL: [Mode; 5] = [
+        Mode::Battle,
+        Mode::Tcg,
+        Mode::Grid,
+        Mode::Dungeon,
+        Mode::Conquest,
+    ];
 
     /// The mode's name as used on the command line and in files.
     pub fn name(self) -> &'static str {
@@ -41,6 +49,7 @@ impl Mode {
             Mode::Tcg => "tcg",
             Mode::Grid => "grid",
             Mode::Dungeon => "dungeon",
+            Mode::Conquest => "conquest",
         }
     }
 }
@@ -57,7 +66,7 @@ impl std::str::FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid, dungeon"))
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid, dungeon, conquest"))
     }
 }
 

@@ -10,10 +10,11 @@
 //! | grid | `commander` vs `random-walker` | grid-commander.wasm vs grid-random-walker.wasm |
 //! | grid-full | `commander` vs `coward` | grid-commander.wasm vs grid-coward.wasm |
 //! | grid-full-one-seat | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
+//! | dungeon | `strong` vs `random` | dungeon-strong.wasm vs native `random` |
+//! | conquest | `strong` vs `random` | conquest-strong.wasm vs native `random` |
 //!
 //! Both seats in wasm is what a tournament of wasm bots costs; the one-seat cases isolate
-//! one bot's share.
-//! | dungeon | `strong` vs `random` | dungeon-strong.wasm vs native `random` |
+//! one bot's share. (In dungeon the seats never meet: each plays the same dungeon alone.)
 //!
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
@@ -53,7 +54,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -114,6 +115,13 @@ const CASES: [Case; 7] = [
         seeds: 2,
         native: [Side::Native("strong"), Side::Native("random")],
         wasm: [Side::Wasm(bots::DUNGEON_STRONG), Side::Native("random")],
+    },
+    Case {
+        name: "conquest",
+        mode: Mode::Conquest,
+        seeds: 8,
+        native: [Side::Native("strong"), Side::Native("random")],
+        wasm: [Side::Wasm(bots::CONQUEST_STRONG), Side::Native("random")],
     },
 ];
 

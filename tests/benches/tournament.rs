@@ -32,6 +32,8 @@ fn prebuilt(crate_dir: &Path) -> PathBuf {
         "tcg-planner" => bots::TCG_PLANNER,
         "grid-starter" => bots::GRID_STARTER,
         "grid-commander" => bots::GRID_COMMANDER,
+        "conquest-starter" => bots::CONQUEST_STARTER,
+        "conquest-strong" => bots::CONQUEST_STRONG,
         _ => panic!("no prebuilt module for bot crate {}", crate_dir.display()),
     };
     PathBuf::from(path)

@@ -12,6 +12,7 @@
 
 pub mod battle;
 pub mod dungeon;
+pub mod conquest;
 pub mod grid;
 pub mod tcg;
 
@@ -45,5 +46,6 @@ pub fn all() -> Vec<BuiltinInfo> {
     list.extend_from_slice(<arena_sdk::tcg::Tcg as Builtins>::builtins());
     list.extend_from_slice(<arena_sdk::grid::Grid as Builtins>::builtins());
     list.extend_from_slice(<arena_sdk::dungeon::Dungeon as Builtins>::builtins());
+    list.extend_from_slice(<arena_sdk::conquest::Conquest as Builtins>::builtins());
     list
 }

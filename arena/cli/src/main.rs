@@ -103,7 +103,7 @@ enum Command {
     Match(matches::MatchArgs),
     /// Play a bot against every built-in AI of its modes and report its score and Elo vs each.
     Gauntlet(tournament::GauntletArgs),
-    /// Check a grid map file and draw it.
+    /// Check a grid or conquest map file and draw it.
     #[command(subcommand)]
     Map(MapCommand),
     /// Check a tcg deck file against a card pool.
@@ -117,6 +117,12 @@ enum MapCommand {
     Check {
         /// The map file.
         file: PathBuf,
+        /// The map's mode [default: conquest if the first line is `Frame: WxH`, else grid].
+        #[arg(long, short)]
+        mode: Option<arena_sdk::Mode>,
+        /// A rules setting that limits maps, as KEY=VALUE (conquest: `max_frame=9`).
+        #[arg(long = "rule", value_name = "KEY=VALUE")]
+        rule: Vec<String>,
     },
 }
 
@@ -179,11 +185,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
         Command::Match(args) => matches::play_match(args, &cli.sandbox),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
-        Command::Map(MapCommand::Check { file }) => {
-            let text = play::read_map(&file)?;
-            let map = arena_engine::grid::parse_map(&text).expect("read_map checked it");
-            outln!("{}: ok, {}x{}", file.display(), map.width, map.height)?;
-            out!("{text}")?;
+        Command::Map(MapCommand::Check { file, mode, rule }) => {
+            let rules = play::rules_json(None, &rule)?;
+            let (_, mode, map) = play::read_map(&file, mode, &rules)?;
+            outln!(
+                "{}: ok, {mode} map {}x{}",
+                file.display(),
+                map.width,
+                map.height
+            )?;
+            out!("{}", map.picture)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::Check { file, rules, rule }) => {

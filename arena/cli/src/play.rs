@@ -46,7 +46,8 @@ pub struct RulesArgs {
     /// Override one rules field, as KEY=VALUE (VALUE is JSON, or a plain string).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rule: Vec<String>,
-    /// grid: the map file (see docs/rules/grid.md); sets the `map` rule.
+    /// grid, conquest: the map file (see docs/rules/grid.md, docs/rules/conquest.md); sets
+    /// the `map` rule.
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
     /// tcg: a deck file (see docs/rules/tcg.md); sets the `deck` rule, the deck both
@@ -63,24 +64,27 @@ impl RulesArgs {
 
     /// Check that `--map` and `--deck` have a mode among `modes` to go to.
     pub fn check_modes(&self, modes: &[Mode]) -> Result<()> {
-        for (given, flag, mode) in [
-            (self.map.is_some(), "--map", Mode::Grid),
-            (self.deck.is_some(), "--deck", Mode::Tcg),
-        ] {
-            anyhow::ensure!(
-                !given || modes.contains(&mode),
-                "{flag} is for mode {mode}, which is not played here"
-            );
-        }
+        anyhow::ensure!(
+            self.map.is_none() || modes.iter().any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
+            "--map is for modes grid and conquest, neither is played here"
+        );
+        anyhow::ensure!(
+            self.deck.is_none() || modes.contains(&Mode::Tcg),
+            "--deck is for mode tcg, which is not played here"
+        );
         Ok(())
     }
 
     /// The rules JSON for `mode` when several modes share these arguments: `--map` only
-    /// reaches grid and `--deck` only tcg.
+    /// reaches the mode whose format the map file is in (grid or conquest), `--deck` only tcg.
     pub fn for_mode_lenient(&self, mode: Mode) -> Result<serde_json::Value> {
         let mut only = self.clone();
-        if mode != Mode::Grid {
-            only.map = None;
+        if let Some(path) = &self.map {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read map {}", path.display()))?;
+            if game::map_mode(&text) != mode {
+                only.map = None;
+            }
         }
         if mode != Mode::Tcg {
             only.deck = None;
@@ -92,8 +96,12 @@ impl RulesArgs {
     pub fn for_mode(&self, mode: Mode) -> Result<serde_json::Value> {
         let mut rules = rules_json(self.rules.as_deref(), &self.rule)?;
         if let Some(path) = &self.map {
-            anyhow::ensure!(mode == Mode::Grid, "--map is for mode grid, not {mode}");
-            set_rule(&mut rules, "map", read_map(path)?.into())?;
+            anyhow::ensure!(
+                matches!(mode, Mode::Grid | Mode::Conquest),
+                "--map is for modes grid and conquest, not {mode}"
+            );
+            let (text, _, _) = read_map(path, Some(mode), &rules)?;
+            set_rule(&mut rules, "map", text.into())?;
         }
         if let Some(path) = &self.deck {
             anyhow::ensure!(mode == Mode::Tcg, "--deck is for mode tcg, not {mode}");
@@ -136,12 +144,19 @@ fn set_rule(rules: &mut serde_json::Value, key: &str, value: serde_json::Value) 
     Ok(())
 }
 
-/// Read and check a grid map file; errors name the file, line and column.
-pub fn read_map(path: &std::path::Path) -> Result<String> {
+/// Read and check a map file of `mode` (`None`: told by its content, see
+/// [`game::map_mode`]) under `rules`' limits; errors name the file, line and problem.
+pub fn read_map(
+    path: &std::path::Path,
+    mode: Option<Mode>,
+    rules: &serde_json::Value,
+) -> Result<(String, Mode, game::MapSummary)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read map {}", path.display()))?;
-    arena_engine::grid::parse_map(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(text)
+    let mode = mode.unwrap_or_else(|| game::map_mode(&text));
+    let summary = game::check_map(mode, &text, rules)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((text, mode, summary))
 }
 
 /// Read and check a tcg deck file against the card pool of `rules`.

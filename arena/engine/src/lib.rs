@@ -20,6 +20,7 @@
 
 pub mod battle;
 pub mod dungeon;
+pub mod conquest;
 pub mod grid;
 mod player;
 pub mod replay;

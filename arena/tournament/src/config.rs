@@ -503,8 +503,8 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
     }
 }
 
-/// Mode-specific conveniences in a rules table: `map_file` (grid) and `deck_file` (tcg)
-/// are read relative to the tournament file and replaced by their contents; `map_files`
+/// Mode-specific conveniences in a rules table: `map_file` (grid, conquest) and `deck_file`
+/// (tcg) are read relative to the tournament file and replaced by their contents; `map_files`
 /// and `deck_files` make a rotation: one complete rules value per file, played in turn.
 fn resolve_rules(
     mode: Mode,
@@ -526,22 +526,25 @@ fn resolve_rules(
             _ => Err(format!("`{key}` must be a non-empty list of paths")),
         }
     };
+    // Map limits (conquest's `max_frame`) come from the same table.
+    let limits = serde_json::to_value(&table).map_err(|e| e.to_string())?;
     let read_map = |value: &toml::Value| -> Result<(String, String), String> {
         let (path, text) = read("map_file", value)?;
-        arena_engine::grid::parse_map(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::game::check_map(mode, &text, &limits)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((value.as_str().unwrap_or_default().to_owned(), text))
     };
     if let Some(value) = table.remove("map_file") {
-        if mode != Mode::Grid {
-            return Err("`map_file` is a grid setting".into());
+        if !matches!(mode, Mode::Grid | Mode::Conquest) {
+            return Err("`map_file` is a grid and conquest setting".into());
         }
         let (_, text) = read_map(&value)?;
         table.insert("map".into(), toml::Value::String(text));
     }
     let mut maps = Vec::new();
     if let Some(value) = table.remove("map_files") {
-        if mode != Mode::Grid {
-            return Err("`map_files` is a grid setting".into());
+        if !matches!(mode, Mode::Grid | Mode::Conquest) {
+            return Err("`map_files` is a grid and conquest setting".into());
         }
         for item in list("map_files", value)? {
             maps.push(read_map(&item)?);

@@ -28,6 +28,10 @@ macro_rules! for_mode {
                 type $G = arena_sdk::dungeon::Dungeon;
                 $body
             }
+            arena_sdk::Mode::Conquest => {
+                type $G = arena_sdk::conquest::Conquest;
+                $body
+            }
         }
     };
 }

@@ -1,0 +1,295 @@
+//! Built-in AIs for `conquest`, weakest first: [`Random`], [`Heuristic`] (collects,
+//! recruits counters to what it sees, defends its home) and [`Strong`] (scores every move
+//! against what the enemy can do next turn, walls its home, races when it is ahead).
+//!
+//! All three plan with [`Turn`]: a copy of the board on which their own orders are carried
+//! out as the engine will, so a later order sees where earlier ones left the armies.
+
+mod heuristic;
+mod random;
+mod strong;
+
+#[cfg(test)]
+mod tests;
+
+pub use heuristic::Heuristic;
+pub use random::Random;
+pub use strong::Strong;
+
+use crate::{BuiltinInfo, Builtins};
+use arena_sdk::conquest::{
+    Army, ArmyId, Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, Resources,
+    Survivor, Terrain, fight,
+};
+use arena_sdk::{Bot, Mode, Seat};
+
+const BUILTINS: &[BuiltinInfo] = &[
+    BuiltinInfo {
+        name: "random",
+        mode: Mode::Conquest,
+        summary: "recruits random affordable armies and moves each army to a random legal tile (water too)",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "heuristic",
+        mode: Mode::Conquest,
+        summary: "collects the nearest resources, recruits counters to the enemy's armies, defends its home, then marches on the enemy home",
+        strength: 3,
+    },
+    BuiltinInfo {
+        name: "strong",
+        mode: Mode::Conquest,
+        summary: "scores each move against the enemy's next turn, walls its home when threatened, races for the capture when ahead",
+        strength: 5,
+    },
+];
+
+impl Builtins for Conquest {
+    fn builtins() -> &'static [BuiltinInfo] {
+        BUILTINS
+    }
+
+    fn create(name: &str) -> Option<Box<dyn Bot<Conquest> + Send>> {
+        Some(match name {
+            "random" => Box::new(Random::default()),
+            "heuristic" => Box::new(Heuristic),
+            "strong" => Box::new(Strong),
+            _ => return None,
+        })
+    }
+}
+
+/// One turn being planned: the board as the player's orders so far leave it.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The board after the orders so far.
+    pub board: Board,
+    /// The player.
+    pub seat: Seat,
+    /// Its resources after the orders so far.
+    pub stock: Resources,
+    /// The orders so far.
+    pub orders: Orders,
+    moved: Vec<ArmyId>,
+    next_id: ArmyId,
+    /// The enemy home was captured: no more orders matter.
+    pub won: bool,
+}
+
+impl Turn {
+    /// Start planning `obs`'s turn.
+    pub fn new(obs: &Observation) -> Turn {
+        Turn {
+            board: Board::new(obs),
+            seat: obs.seat,
+            stock: obs.resources,
+            orders: Orders::default(),
+            moved: Vec::new(),
+            // Ids of planned recruits only need to differ from real ones.
+            next_id: u32::MAX / 2,
+            won: false,
+        }
+    }
+
+    /// The enemy's seat.
+    pub fn enemy(&self) -> Seat {
+        1 - self.seat
+    }
+
+    /// The player's home.
+    pub fn home(&self) -> Pos {
+        self.board.homes()[usize::from(self.seat)]
+    }
+
+    /// The enemy's home.
+    pub fn enemy_home(&self) -> Pos {
+        self.board.homes()[usize::from(self.enemy())]
+    }
+
+    /// The player's armies that may still move, in id order.
+    pub fn movable(&self) -> Vec<Army> {
+        let mut armies: Vec<Army> = self
+            .board
+            .armies()
+            .iter()
+            .filter(|a| a.owner == self.seat && !self.moved.contains(&a.id))
+            .copied()
+            .collect();
+        armies.sort_by_key(|a| a.id);
+        armies
+    }
+
+    /// The enemy's armies.
+    pub fn enemies(&self) -> Vec<Army> {
+        self.board
+            .armies()
+            .iter()
+            .filter(|a| a.owner != self.seat)
+            .copied()
+            .collect()
+    }
+
+    /// Recruit `kind` onto `at` if the rules allow it; whether it did.
+    pub fn recruit(&mut self, kind: Kind, at: Pos) -> bool {
+        if self
+            .board
+            .check_recruit(self.seat, self.stock, kind, at)
+            .is_err()
+        {
+            return false;
+        }
+        let Some(paid) = self.stock.pay(kind.price()) else {
+            return false;
+        };
+        self.stock = paid;
+        self.board.place(Army {
+            id: self.next_id,
+            owner: self.seat,
+            kind,
+            pos: at,
+        });
+        self.next_id += 1;
+        self.orders.recruit.push(Recruit { kind, at });
+        true
+    }
+
+    /// Order `army` to `to` and carry it out on the planning board (the same steps as the
+    /// engine). Returns false (and orders nothing) if the move is illegal.
+    pub fn order(&mut self, army: &Army, to: Pos) -> bool {
+        let Ok(path) = self.board.check_move(army, to) else {
+            return false;
+        };
+        if self.moved.contains(&army.id) {
+            return false;
+        }
+        self.moved.push(army.id);
+        self.orders.moves.push(Move { from: army.pos, to });
+        for (k, &tile) in path.iter().enumerate() {
+            let last = k + 1 == path.len();
+            if let Some(other) = self.board.army_at(tile).copied() {
+                if other.owner == self.seat {
+                    continue;
+                }
+                match fight(army.kind, other.kind) {
+                    Survivor::First => {
+                        self.board.remove(other.id);
+                        if last {
+                            self.board.relocate(army.id, tile);
+                        }
+                        continue;
+                    }
+                    Survivor::Second => {
+                        self.board.remove(army.id);
+                    }
+                    Survivor::Neither => {
+                        self.board.remove(army.id);
+                        self.board.remove(other.id);
+                    }
+                }
+                return true;
+            }
+            match self.board.terrain(tile) {
+                Some(Terrain::Home(owner)) if owner != self.seat => {
+                    self.won = true;
+                    self.board.relocate(army.id, tile);
+                    return true;
+                }
+                Some(Terrain::Water) => {
+                    self.board.remove(army.id);
+                    return true;
+                }
+                Some(Terrain::Resource(r)) => {
+                    self.board.set_terrain(tile, Terrain::Plain);
+                    self.stock = self.stock.plus(r, arena_sdk::conquest::COLLECT_AMOUNT);
+                }
+                _ => {}
+            }
+            if last {
+                self.board.relocate(army.id, tile);
+            }
+        }
+        true
+    }
+
+    /// Steps from `from` to every tile around water (see [`Board::distances`]).
+    pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
+        let i = self.board.index(to)?;
+        self.board.distances(from)[i]
+    }
+}
+
+/// What a move onto `to` by `army` would meet there first (for scouts: the first tile
+/// that is not the player's own).
+pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
+    let path = board.check_move(army, to).ok()?;
+    for &tile in &path {
+        if let Some(other) = board.army_at(tile) {
+            if other.owner == army.owner {
+                continue;
+            }
+            return Some(match fight(army.kind, other.kind) {
+                Survivor::First => Meeting::Win(*other),
+                Survivor::Second => Meeting::Lose,
+                Survivor::Neither => Meeting::Trade(*other),
+            });
+        }
+        match board.terrain(tile) {
+            Some(Terrain::Home(seat)) if seat != army.owner => return Some(Meeting::Capture),
+            Some(Terrain::Water) => return Some(Meeting::Drown),
+            _ => {}
+        }
+    }
+    let collects = path
+        .iter()
+        .filter(|&&t| matches!(board.terrain(t), Some(Terrain::Resource(_))))
+        .count();
+    Some(Meeting::Arrive {
+        collects: u32::try_from(collects).unwrap_or(0),
+    })
+}
+
+/// The outcome of a legal move, as [`meets`] predicts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meeting {
+    /// It captures the enemy home.
+    Capture,
+    /// It defeats this enemy army and stands on its tile.
+    Win(Army),
+    /// It and this enemy army both disappear.
+    Trade(Army),
+    /// It disappears in a fight.
+    Lose,
+    /// It walks into water.
+    Drown,
+    /// It arrives, collecting this many resources on the way.
+    Arrive {
+        /// Resource tiles entered.
+        collects: u32,
+    },
+}
+
+/// The kind that defeats the most of `enemies` (ties: the cheaper kind, in `Kind::ALL`
+/// order); a spearman against nobody.
+pub fn best_counter(enemies: &[Army]) -> Kind {
+    [Kind::Spearman, Kind::Archer, Kind::Knight]
+        .into_iter()
+        .max_by_key(|&k| {
+            let wins = enemies
+                .iter()
+                .filter(|e| fight(k, e.kind) == Survivor::First)
+                .count();
+            let losses = enemies
+                .iter()
+                .filter(|e| fight(k, e.kind) == Survivor::Second)
+                .count();
+            (wins as i64 - losses as i64, std::cmp::Reverse(k as u8))
+        })
+        .unwrap_or(Kind::Spearman)
+}
+
+/// The affordable kind nearest to `wanted`: itself, else another fighter, else nothing.
+pub fn affordable(stock: Resources, wanted: Kind) -> Option<Kind> {
+    std::iter::once(wanted)
+        .chain([Kind::Spearman, Kind::Archer, Kind::Knight])
+        .find(|k| stock.covers(k.price()))
+}

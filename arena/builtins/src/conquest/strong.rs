@@ -1,0 +1,246 @@
+//! [`Strong`]: scores every move against the enemy's next turn.
+
+use super::heuristic::threats;
+use super::{Meeting, Turn, affordable, best_counter, meets};
+use arena_sdk::Bot;
+use arena_sdk::conquest::{
+    Army, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
+    Survivor, fight,
+};
+
+/// Each turn, in this order: recruit a counter next to every enemy army that could reach
+/// its home within two moves and block every enemy scout's straight run at it; recruit
+/// collectors while resources lie on the map (up to one per resource, four at most), and
+/// attackers once they are gone; then move each army to the destination with the best
+/// score — capture above all, then fights it wins (more the nearer its home), collecting,
+/// closing on its goal (a threat it counters, the nearest unclaimed resource, else the
+/// enemy home) — minus the risk of standing where an enemy that defeats it can move next
+/// turn. An army guarding its home against a nearby threat stays.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Strong;
+
+/// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
+/// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
+fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
+    turn.enemies()
+        .iter()
+        .filter(|e| turn.board.check_move(e, p).is_ok() || e.pos.manhattan(p) == 1)
+        .map(|e| match fight(e.kind, kind) {
+            Survivor::First => 2,
+            Survivor::Neither => 1,
+            Survivor::Second => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Enemy armies that could capture `home` on their next move: next to it, or a scout two
+/// tiles away in a straight line whose middle tile holds none of our armies.
+fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
+    turn.enemies()
+        .into_iter()
+        .filter(|e| {
+            let d = e.pos.manhattan(home);
+            if d == 1 {
+                return true;
+            }
+            e.kind == Kind::Scout && d == 2 && (e.pos.x == home.x || e.pos.y == home.y) && {
+                let middle = Pos::new(
+                    u8::try_from((u16::from(e.pos.x) + u16::from(home.x)) / 2).unwrap_or(0),
+                    u8::try_from((u16::from(e.pos.y) + u16::from(home.y)) / 2).unwrap_or(0),
+                );
+                !turn.board.is_own(turn.seat, middle)
+            }
+        })
+        .collect()
+}
+
+impl Strong {
+    fn recruit(turn: &mut Turn) {
+        let home = turn.home();
+        // Emergencies: armies that capture next turn. One next to the home can only be
+        // stopped by an army of ours that defeats it (a fresh recruit cannot reach it: the
+        // tiles around a home are diagonal to each other), which the move stage's scores
+        // see to. A scout's run two tiles away is stopped by anything on the middle tile
+        // (it fights there).
+        let runs = capture_threats(turn, home)
+            .into_iter()
+            .filter(|t| t.pos.manhattan(home) == 2);
+        for threat in runs {
+            let spots = turn.board.recruit_spots(turn.seat);
+            let middle = spots
+                .iter()
+                .copied()
+                .find(|s| s.manhattan(threat.pos) == 1 && s.manhattan(home) == 1);
+            if let Some(at) = middle
+                && let Some(kind) = affordable(turn.stock, Kind::Spearman)
+            {
+                turn.recruit(kind, at);
+            }
+        }
+        // Approaching threats: a counter on the home tile nearest each.
+        for (_, threat) in threats(turn, home, 2) {
+            let wanted = match threat.kind {
+                Kind::Scout => Kind::Spearman,
+                k => k.countered_by(),
+            };
+            let covered = turn.board.armies().iter().any(|a| {
+                a.owner == turn.seat
+                    && a.pos.manhattan(home) <= 2
+                    && fight(a.kind, threat.kind) == Survivor::First
+            });
+            if covered || !turn.stock.covers(wanted.price()) {
+                continue;
+            }
+            let spot = turn
+                .board
+                .recruit_spots(turn.seat)
+                .into_iter()
+                .min_by_key(|p| p.manhattan(threat.pos));
+            if let Some(at) = spot {
+                turn.recruit(wanted, at);
+            }
+        }
+        let resources_left = turn.board.resources().len();
+        let enemies = turn.enemies();
+        let wanted_armies = if resources_left == 0 {
+            usize::MAX
+        } else {
+            resources_left.min(4)
+        };
+        while turn.movable().len() < wanted_armies {
+            let want = best_counter(&enemies);
+            let Some(kind) = affordable(turn.stock, want) else {
+                break;
+            };
+            let spots = turn.board.recruit_spots(turn.seat);
+            // Keep a spot free for emergencies while collecting.
+            if spots.len() <= usize::from(resources_left > 0) {
+                break;
+            }
+            let enemy_home = turn.enemy_home();
+            let Some(at) = spots.into_iter().min_by_key(|p| p.manhattan(enemy_home)) else {
+                break;
+            };
+            if !turn.recruit(kind, at) {
+                break;
+            }
+        }
+    }
+
+    fn score(turn: &Turn, army: &Army, to: Pos, goal: Pos, guard: bool) -> i64 {
+        let home = turn.home();
+        let dist = |p: Pos| i64::from(turn.distance(p, goal).unwrap_or(64));
+        let outcome = if to == army.pos {
+            Meeting::Arrive { collects: 0 }
+        } else {
+            match meets(&turn.board, army, to) {
+                Some(m) => m,
+                None => return i64::MIN,
+            }
+        };
+        let near_home = |e: &Army| 300 / (1 + i64::from(e.pos.manhattan(home)));
+        let base = match outcome {
+            Meeting::Capture => return 1_000_000_000,
+            Meeting::Lose | Meeting::Drown => return -1_000_000,
+            Meeting::Win(e) => 500 + near_home(&e),
+            Meeting::Trade(e) => {
+                let ahead = turn.movable().len() > turn.enemies().len() + 1;
+                if e.pos.manhattan(home) <= 2 {
+                    400
+                } else if ahead {
+                    40
+                } else {
+                    -80
+                }
+            }
+            Meeting::Arrive { collects } => 120 * i64::from(collects),
+        };
+        let risk = match exposure(turn, army.kind, to) {
+            2 => 220,
+            1 => 70,
+            _ => 0,
+        };
+        let stay_bonus = if guard && to == army.pos { 400 } else { 0 };
+        base - 15 * dist(to) - risk + stay_bonus
+    }
+}
+
+impl Bot<Conquest> for Strong {
+    fn setup(&mut self, _request: &SetupRequest) -> SetupChoice {
+        SetupChoice::default()
+    }
+
+    fn act(&mut self, obs: &Observation) -> Orders {
+        let mut turn = Turn::new(obs);
+        Strong::recruit(&mut turn);
+        let home = turn.home();
+        let near = threats(&turn, home, 2);
+        // Armies that can capture or win a fight move first, so the rest see the result.
+        let mut order = turn.movable();
+        order.sort_by_key(|a| {
+            let best = turn
+                .board
+                .destinations(a)
+                .into_iter()
+                .filter_map(|to| meets(&turn.board, a, to))
+                .map(|m| match m {
+                    Meeting::Capture => 0,
+                    Meeting::Win(_) => 1,
+                    _ => 2,
+                })
+                .min()
+                .unwrap_or(3);
+            (best, a.id)
+        });
+        let mut claimed: Vec<Pos> = Vec::new();
+        for planned in order {
+            if turn.won {
+                break;
+            }
+            let Some(army) = turn
+                .board
+                .armies()
+                .iter()
+                .find(|a| a.id == planned.id)
+                .copied()
+            else {
+                continue;
+            };
+            let defend = near
+                .iter()
+                .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
+                .map(|(_, t)| t.pos);
+            let guard = defend.is_some()
+                && army.pos.manhattan(home) == 1
+                && DIRECTIONS.iter().any(|&d| {
+                    home.offset(d, 1, turn.board.width(), turn.board.height()) == Some(army.pos)
+                });
+            let goal = defend
+                .or_else(|| {
+                    let dist = turn.board.distances(army.pos);
+                    turn.board
+                        .resources()
+                        .into_iter()
+                        .filter(|(p, _)| !claimed.contains(p))
+                        .filter_map(|(p, _)| Some((dist[turn.board.index(p)?]?, p)))
+                        .min()
+                        .map(|(_, p)| p)
+                })
+                .unwrap_or_else(|| turn.enemy_home());
+            claimed.push(goal);
+            let mut options = turn.board.destinations(&army);
+            options.push(army.pos);
+            let best = options
+                .into_iter()
+                .map(|to| (Strong::score(&turn, &army, to, goal, guard), to))
+                .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
+            if let Some((_, to)) = best
+                && to != army.pos
+            {
+                turn.order(&army, to);
+            }
+        }
+        turn.orders
+    }
+}

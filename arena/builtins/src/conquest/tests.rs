@@ -1,0 +1,169 @@
+//! The built-ins of `conquest` play legal orders, and each beats the one below it.
+
+use super::*;
+use arena_engine::{MatchConfig, NativePlayer, run_match};
+use arena_sdk::conquest::Rules;
+
+/// The shipped maps of the document's sizes (tournaments/maps/).
+const MAPS: [(&str, &str); 4] = [
+    (
+        "default-7x7",
+        include_str!("../../../../tournaments/maps/conquest-default-7x7.map"),
+    ),
+    (
+        "small-5x5",
+        include_str!("../../../../tournaments/maps/conquest-small-5x5.map"),
+    ),
+    (
+        "wide-7x5",
+        include_str!("../../../../tournaments/maps/conquest-wide-7x5.map"),
+    ),
+    (
+        "lakes-7x7",
+        include_str!("../../../../tournaments/maps/conquest-lakes-7x7.map"),
+    ),
+];
+
+type Boxed = Box<dyn Bot<Conquest> + Send>;
+
+fn play_on(map: &str, a: Boxed, b: Boxed, seed: u64) -> arena_engine::Outcome {
+    let mut a = NativePlayer::new(a);
+    let mut b = NativePlayer::new(b);
+    let rules = Rules {
+        map: map.to_owned(),
+        ..Rules::default()
+    };
+    run_match(&MatchConfig::new(rules, seed), [&mut a, &mut b]).outcome
+}
+
+fn play(a: Boxed, b: Boxed, seed: u64) -> arena_engine::Outcome {
+    play_on(&Rules::default().map, a, b, seed)
+}
+
+/// Wins and losses of `a` against `b` on the default map over `games` seeds, each played
+/// from both seats.
+fn wins(a: &str, b: &str, games: u64) -> (u32, u32) {
+    wins_on(&Rules::default().map, a, b, games)
+}
+
+fn wins_on(map: &str, a: &str, b: &str, games: u64) -> (u32, u32) {
+    let (mut won, mut lost) = (0, 0);
+    for seed in 0..games {
+        for swap in [false, true] {
+            let (x, y) = (Conquest::create(a).unwrap(), Conquest::create(b).unwrap());
+            let (outcome, me) = if swap {
+                (play_on(map, y, x, seed), 1)
+            } else {
+                (play_on(map, x, y, seed), 0)
+            };
+            match outcome.winner {
+                Some(w) if w == me => won += 1,
+                Some(_) => lost += 1,
+                None => {}
+            }
+        }
+    }
+    (won, lost)
+}
+
+#[test]
+fn the_sensible_builtins_never_give_an_illegal_order() {
+    for name in ["heuristic", "strong"] {
+        for opponent in ["random", "heuristic", "strong"] {
+            for seed in 0..3 {
+                let outcome = play(
+                    Conquest::create(name).unwrap(),
+                    Conquest::create(opponent).unwrap(),
+                    seed,
+                );
+                assert_eq!(
+                    outcome.seats[0].invalid_actions, 0,
+                    "{name} vs {opponent}: {}",
+                    outcome.reason
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn each_builtin_beats_the_one_below_it() {
+    let (w, l) = wins("heuristic", "random", 10);
+    assert!(w >= 18 && l == 0, "heuristic vs random: {w} won, {l} lost");
+    let (w, l) = wins("strong", "heuristic", 10);
+    assert!(w > l + 4, "strong vs heuristic: {w} won, {l} lost");
+}
+
+#[test]
+fn strong_blocks_a_scout_running_at_its_home() {
+    // Player 2's home is (5,5); an enemy scout at (5,3) would jump (5,4) -> (5,5).
+    let mut board_obs = arena_sdk::conquest::Observation {
+        year: 617,
+        last_year: 716,
+        seat: 1,
+        width: 7,
+        height: 7,
+        homes: [Pos::new(1, 1), Pos::new(5, 5)],
+        water: vec![],
+        wood: vec![],
+        food: vec![],
+        gold: vec![],
+        armies: vec![Army {
+            id: 0,
+            owner: 0,
+            kind: Kind::Scout,
+            pos: Pos::new(5, 3),
+        }],
+        resources: Resources::new(2, 2, 2),
+        prices: arena_sdk::conquest::prices(),
+        last_rejected: vec![],
+    };
+    let orders = Strong.act(&board_obs);
+    assert!(
+        orders.recruit.iter().any(|r| r.at == Pos::new(5, 4)),
+        "{orders:?}"
+    );
+    // A knight two steps away meets a spearman on the tile it would step onto.
+    board_obs.armies[0] = Army {
+        id: 0,
+        owner: 0,
+        kind: Kind::Knight,
+        pos: Pos::new(5, 3),
+    };
+    let orders = Strong.act(&board_obs);
+    assert_eq!(
+        orders.recruit[0],
+        Recruit {
+            kind: Kind::Spearman,
+            at: Pos::new(5, 4)
+        },
+        "{orders:?}"
+    );
+}
+
+/// Win rates of the built-ins against each other on each shipped map of the document's
+/// sizes, seat-swapped, 200 games a pairing and map (docs/performance.md):
+/// `cargo test -p arena-builtins conquest_win_rates -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn conquest_win_rates() {
+    let names = ["random", "heuristic", "strong"];
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            let mut total = (0, 0);
+            for (map_name, map) in MAPS {
+                let (w, l) = wins_on(map, b, a, 100);
+                println!(
+                    "{map_name}: {b} vs {a}: {w} won, {l} lost, {} drawn of 200",
+                    200 - w - l
+                );
+                total = (total.0 + w, total.1 + l);
+            }
+            let drawn = 800 - total.0 - total.1;
+            println!(
+                "all maps: {b} vs {a}: {} won, {} lost, {drawn} drawn of 800",
+                total.0, total.1
+            );
+        }
+    }
+}

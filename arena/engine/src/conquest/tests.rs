@@ -1,0 +1,936 @@
+//! Rules of `conquest` with the document's numbers, map validation (one test per error),
+//! the year counter, the turn cap, replays and property tests.
+
+use super::rules::{MoveError, Standing, tiebreak};
+use super::*;
+use crate::replay::verify;
+use crate::{MatchConfig, NativePlayer, run_match};
+use arena_sdk::Bot;
+use arena_sdk::conquest::{
+    Board, DEFAULT_MAP, Move, Observation, Orders, Recruit, SetupChoice, SetupRequest,
+};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A 5×5 map with water at (0,4), wood at (2,0), food at (0,3), gold at (4,0).
+const SMALL: &str = "Frame: 5x5\nWater: 0 4\nWood: 2 0\nFood: 0 3\nGold: 4 0\n";
+
+fn state(map: &str) -> State {
+    let setup = Setup::new(&Rules {
+        map: map.to_owned(),
+        ..Rules::default()
+    })
+    .expect("test map is valid");
+    State::new(&setup.initial())
+}
+
+fn p(x: u8, y: u8) -> Pos {
+    Pos::new(x, y)
+}
+
+fn mv(state: &mut State, seat: Seat, from: Pos, to: Pos) -> (Result<bool, String>, Vec<Event>) {
+    let mut events = Vec::new();
+    let mut moved = Vec::new();
+    let result = state.move_army(seat, Move { from, to }, &mut moved, &mut events);
+    (result, events)
+}
+
+fn map_error(text: &str) -> MapError {
+    parse_map(text, 7).expect_err("the map is invalid")
+}
+
+// --- Maps -------------------------------------------------------------------------------
+
+#[test]
+fn the_default_and_shipped_maps_are_valid_and_point_symmetric() {
+    let map = parse_map(DEFAULT_MAP, 7).expect("default map");
+    assert_eq!((map.width, map.height), (7, 7));
+    assert_eq!(map.homes(), [p(1, 1), p(5, 5)]);
+    let mirror = |q: Pos| p(map.width - 1 - q.x, map.height - 1 - q.y);
+    for list in [&map.water, &map.wood, &map.food, &map.gold] {
+        for &q in list.iter() {
+            assert!(list.contains(&mirror(q)), "{q} has no mirror twin");
+        }
+    }
+    assert_eq!(map::to_text(&map), DEFAULT_MAP);
+}
+
+#[test]
+fn a_map_needs_exactly_five_lines() {
+    let e = map_error("Frame: 5x5\n\nWater:\nWood:\nFood:\n");
+    assert_eq!(e.line, 6);
+    assert!(matches!(
+        e.kind,
+        MapErrorKind::MissingLine {
+            expected: "Gold:",
+            found: 4
+        }
+    ));
+    let e = map_error("Frame: 5x5\nWater:\nWood:\nFood:\nGold:\nGold: 3 0\n");
+    assert_eq!((e.line, e.kind), (6, MapErrorKind::ExtraLine));
+}
+
+#[test]
+fn lines_must_come_in_the_documents_order() {
+    let e = map_error("Frame: 5x5\nWood:\nWater:\nFood:\nGold:\n");
+    assert_eq!(e.line, 2);
+    assert_eq!(
+        e.kind,
+        MapErrorKind::WrongLabel {
+            expected: "Water:",
+            found: "Wood:".into()
+        }
+    );
+    assert!(
+        e.to_string()
+            .starts_with("line 2: expected a line starting with `Water:`")
+    );
+}
+
+#[test]
+fn the_frame_must_be_w_x_h() {
+    for bad in [
+        "Frame: 5 x 5",
+        "Frame: 5x",
+        "Frame: 5*5",
+        "Frame: ax5",
+        "Frame: 5x5x5",
+        "Frame:5x5",
+    ] {
+        let e = map_error(&format!("{bad}\nWater:\nWood:\nFood:\nGold:\n"));
+        assert_eq!(
+            (e.line, e.kind),
+            (1, MapErrorKind::BadFrame(bad.into())),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
+    let text = "Frame: 8x5\nWater:\nWood:\nFood:\nGold:\n";
+    let e = map_error(text);
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            1,
+            MapErrorKind::FrameOutOfRange {
+                width: 8,
+                height: 5,
+                max: 7
+            }
+        )
+    );
+    assert!(matches!(
+        map_error("Frame: 5x4\nWater:\nWood:\nFood:\nGold:\n").kind,
+        MapErrorKind::FrameOutOfRange { .. }
+    ));
+    assert_eq!(parse_map(text, 8).unwrap().width, 8);
+    let e = Setup::new(&Rules {
+        map: text.into(),
+        ..Rules::default()
+    })
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "map: line 1: width and height should range from 5 to 7, this frame is 8x5"
+    );
+}
+
+#[test]
+fn positions_must_be_whole_numbers() {
+    let e = map_error("Frame: 5x5\nWater: 0 4\nWood: 2 0.5\nFood:\nGold:\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            3,
+            MapErrorKind::NotAnInteger {
+                label: "Wood",
+                token: "0.5".into()
+            }
+        )
+    );
+}
+
+#[test]
+fn positions_come_in_pairs() {
+    let e = map_error("Frame: 5x5\nWater: 0 4 3\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            2,
+            MapErrorKind::OddCount {
+                label: "Water",
+                count: 3
+            }
+        )
+    );
+}
+
+#[test]
+fn positions_must_lie_on_the_map() {
+    let e = map_error("Frame: 5x6\nWater:\nWood:\nFood: 4 5 0 6\nGold:\n");
+    assert_eq!(e.line, 4);
+    assert_eq!(
+        e.kind,
+        MapErrorKind::OffMap {
+            label: "Food",
+            x: 0,
+            y: 6,
+            width: 5,
+            height: 6
+        }
+    );
+    assert!(matches!(
+        map_error("Frame: 5x5\nWater: -1 2\nWood:\nFood:\nGold:\n").kind,
+        MapErrorKind::OffMap { x: -1, .. }
+    ));
+}
+
+#[test]
+fn home_bases_and_their_neighbours_stay_free() {
+    // (1,1) is Player 1's home; (3,2) is next to Player 2's home (3,3) on a 5x5 map.
+    for (pos, line) in [("1 1", 2), ("0 1", 2), ("3 3", 2), ("3 2", 2), ("4 3", 2)] {
+        let e = map_error(&format!("Frame: 5x5\nWater: {pos}\nWood:\nFood:\nGold:\n"));
+        assert_eq!(e.line, line);
+        assert!(
+            matches!(e.kind, MapErrorKind::HomeOccupied { label: "Water", home2, .. } if home2 == p(3, 3)),
+            "{pos}"
+        );
+    }
+}
+
+#[test]
+fn a_position_is_given_once() {
+    let e = map_error("Frame: 5x5\nWater: 0 4\nWood: 2 0\nFood: 4 0\nGold: 0 4\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            5,
+            MapErrorKind::Duplicate {
+                label: "Gold",
+                pos: p(0, 4),
+                first_line: 2
+            }
+        )
+    );
+    let e = map_error("Frame: 5x5\nWater: 0 4 0 4\nWood:\nFood:\nGold:\n");
+    assert!(matches!(
+        e.kind,
+        MapErrorKind::Duplicate { first_line: 2, .. }
+    ));
+}
+
+#[test]
+fn checks_run_line_by_line_in_the_documented_order() {
+    // Line 2 is off the map and line 3 not a number: line 2 is reported first.
+    let e = map_error("Frame: 5x5\nWater: 9 9\nWood: x 1\nFood:\nGold:\n");
+    assert_eq!(e.line, 2);
+    // Within a line, a non-number is found before the odd count.
+    let e = map_error("Frame: 5x5\nWater: 0 x 1\nWood:\nFood:\nGold:\n");
+    assert!(matches!(e.kind, MapErrorKind::NotAnInteger { .. }));
+    // Blank lines are skipped but keep the file's numbering.
+    let e = map_error("\nFrame: 5x5\n\nWater: 1 1\nWood:\nFood:\nGold:\n");
+    assert_eq!(e.line, 4);
+}
+
+// --- Rules ------------------------------------------------------------------------------
+
+#[test]
+fn homes_are_at_1_1_and_w_minus_2_h_minus_2() {
+    let s = state("Frame: 7x5\nWater:\nWood:\nFood:\nGold:\n");
+    assert_eq!(s.board().homes(), [p(1, 1), p(5, 3)]);
+    assert_eq!(s.board().terrain(p(5, 3)), Some(Terrain::Home(1)));
+}
+
+#[test]
+fn each_player_starts_with_2_wood_2_food_2_gold() {
+    let s = state(SMALL);
+    assert_eq!(s.resources(), [Resources::new(2, 2, 2); 2]);
+    let obs = s.observation(1, 617, 716, Vec::new());
+    assert_eq!(obs.resources, Resources::new(2, 2, 2));
+    assert_eq!(obs.prices.len(), 4);
+    assert_eq!(obs.homes, [p(1, 1), p(3, 3)]);
+}
+
+#[test]
+fn recruiting_pays_the_documents_price() {
+    let mut s = state(SMALL);
+    let mut events = Vec::new();
+    s.recruit(
+        0,
+        Recruit {
+            kind: Kind::Scout,
+            at: p(1, 0),
+        },
+        &mut events,
+    )
+    .unwrap();
+    assert_eq!(s.resources()[0], Resources::new(1, 1, 1));
+    s.recruit(
+        0,
+        Recruit {
+            kind: Kind::Spearman,
+            at: p(0, 1),
+        },
+        &mut events,
+    )
+    .unwrap();
+    assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
+    // Archer needs 1 wood: none left.
+    let e = s
+        .recruit(
+            0,
+            Recruit {
+                kind: Kind::Archer,
+                at: p(2, 1),
+            },
+            &mut events,
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Archer at (2,1): Insufficient resources. Try again."
+    );
+    assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
+    assert_eq!(s.tally()[0].recruited, [1, 0, 0, 1]);
+    assert_eq!(events.len(), 2);
+    let mut s = state(SMALL);
+    s.set_resources(1, Resources::new(0, 1, 1));
+    s.recruit(
+        1,
+        Recruit {
+            kind: Kind::Knight,
+            at: p(3, 4),
+        },
+        &mut events,
+    )
+    .unwrap();
+    assert_eq!(s.resources()[1], Resources::new(0, 0, 0));
+}
+
+#[test]
+fn recruits_go_only_onto_a_free_tile_next_to_ones_own_home() {
+    let mut s = state(SMALL);
+    let mut events = Vec::new();
+    let place = "You must place your newly recruited unit in an unoccupied position next to your home base. Try again.";
+    // Diagonal to the home, the home itself, next to the enemy home.
+    for at in [p(2, 2), p(1, 1), p(3, 2)] {
+        let e = s
+            .recruit(
+                0,
+                Recruit {
+                    kind: Kind::Knight,
+                    at,
+                },
+                &mut events,
+            )
+            .unwrap_err();
+        assert_eq!(e, format!("recruit Knight at {at}: {place}"));
+    }
+    s.recruit(
+        0,
+        Recruit {
+            kind: Kind::Knight,
+            at: p(1, 2),
+        },
+        &mut events,
+    )
+    .unwrap();
+    let e = s
+        .recruit(
+            0,
+            Recruit {
+                kind: Kind::Spearman,
+                at: p(1, 2),
+            },
+            &mut events,
+        )
+        .unwrap_err();
+    assert!(e.ends_with(place));
+    // An enemy army next to my home blocks the tile too.
+    s.spawn(1, Kind::Archer, p(2, 1));
+    assert!(
+        s.recruit(
+            0,
+            Recruit {
+                kind: Kind::Spearman,
+                at: p(2, 1)
+            },
+            &mut events
+        )
+        .is_err()
+    );
+    let e = s
+        .recruit(
+            0,
+            Recruit {
+                kind: Kind::Spearman,
+                at: p(9, 9),
+            },
+            &mut events,
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Spearman at (9,9): Sorry, invalid input. Try again."
+    );
+    assert_eq!(s.resources()[0], Resources::new(2, 1, 1));
+}
+
+#[test]
+fn an_army_moves_one_step_up_down_left_or_right() {
+    let mut s = state(SMALL);
+    let id = s.spawn(0, Kind::Knight, p(2, 2));
+    let invalid = |detail: &str| format!("Invalid move. Try again. ({detail})");
+    // Diagonal, two steps, staying put.
+    for to in [p(3, 1), p(2, 4), p(2, 2)] {
+        let (r, events) = mv(&mut s, 0, p(2, 2), to);
+        assert!(
+            r.unwrap_err()
+                .ends_with(&invalid(MoveError::TooFar.detail()))
+        );
+        assert!(events.is_empty());
+    }
+    let (r, events) = mv(&mut s, 0, p(2, 2), p(3, 2));
+    assert_eq!(r, Ok(false));
+    assert_eq!(
+        events,
+        vec![Event::Moved {
+            army: Army {
+                id,
+                owner: 0,
+                kind: Kind::Knight,
+                pos: p(2, 2)
+            },
+            to: p(3, 2)
+        }]
+    );
+    assert_eq!(s.board().army_at(p(3, 2)).map(|a| a.id), Some(id));
+    // The enemy's army cannot be ordered, nor an empty tile.
+    let (r, _) = mv(&mut s, 1, p(3, 2), p(3, 1));
+    assert!(r.unwrap_err().contains(MoveError::NoArmy.detail()));
+}
+
+#[test]
+fn an_army_moves_once_a_turn() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Knight, p(2, 2));
+    let mut moved = Vec::new();
+    let mut events = Vec::new();
+    s.move_army(
+        0,
+        Move {
+            from: p(2, 2),
+            to: p(2, 3),
+        },
+        &mut moved,
+        &mut events,
+    )
+    .unwrap();
+    let e = s
+        .move_army(
+            0,
+            Move {
+                from: p(2, 3),
+                to: p(2, 4),
+            },
+            &mut moved,
+            &mut events,
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "move (2,3) -> (2,4): Invalid move. Try again. (that army has moved this turn already)"
+    );
+}
+
+#[test]
+fn armies_never_move_onto_their_own_army_or_home() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Knight, p(1, 2));
+    s.spawn(0, Kind::Archer, p(2, 2));
+    let (r, _) = mv(&mut s, 0, p(1, 2), p(1, 1));
+    assert!(r.unwrap_err().contains(MoveError::OwnTile.detail()));
+    let (r, _) = mv(&mut s, 0, p(1, 2), p(2, 2));
+    assert!(r.unwrap_err().contains(MoveError::OwnTile.detail()));
+    let (r, _) = mv(&mut s, 0, p(1, 2), p(1, 5));
+    assert!(r.unwrap_err().contains(MoveError::OffMap.detail()));
+}
+
+#[test]
+fn a_scout_moves_one_or_two_steps_in_a_straight_line_passing_its_own() {
+    let mut s = state(SMALL);
+    let t = s.spawn(0, Kind::Scout, p(1, 2));
+    s.spawn(0, Kind::Spearman, p(2, 2));
+    // Over its own spearman to (3,2).
+    let (r, events) = mv(&mut s, 0, p(1, 2), p(3, 2));
+    assert_eq!(r, Ok(false));
+    assert_eq!(events.len(), 1);
+    assert_eq!(s.board().army_at(p(3, 2)).map(|a| a.id), Some(t));
+    // Not diagonally, not three steps, not in an L.
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Scout, p(2, 2));
+    for to in [p(3, 3), p(2, 5), p(3, 1), p(4, 3)] {
+        let (r, _) = mv(&mut s, 0, p(2, 2), to);
+        assert!(r.is_err(), "{to}");
+    }
+    // Over its own home: (1,0) -> (1,2).
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Scout, p(1, 0));
+    let (r, _) = mv(&mut s, 0, p(1, 0), p(1, 2));
+    assert_eq!(r, Ok(false));
+    // A scout's two steps end on the destination; the middle's resource is collected.
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Scout, p(3, 0));
+    let (r, events) = mv(&mut s, 0, p(3, 0), p(1, 0));
+    assert_eq!(r, Ok(false));
+    assert!(
+        matches!(events[0], Event::Collected { resource: Resource::Wood, amount: 2, at, .. } if at == p(2, 0))
+    );
+    assert_eq!(s.resources()[0], Resources::new(4, 2, 2));
+}
+
+#[test]
+fn walking_onto_a_resource_collects_2_of_it_once() {
+    let mut s = state(SMALL);
+    s.spawn(1, Kind::Archer, p(3, 0));
+    let (r, events) = mv(&mut s, 1, p(3, 0), p(4, 0));
+    assert_eq!(r, Ok(false));
+    assert_eq!(s.resources()[1], Resources::new(2, 2, 4));
+    assert_eq!(events.len(), 2);
+    assert_eq!(s.board().terrain(p(4, 0)), Some(Terrain::Plain));
+    assert_eq!(s.tally()[1].collected, Resources::new(0, 0, 2));
+    // Back and forth: the tile is plain now.
+    assert_eq!(mv(&mut s, 1, p(4, 0), p(3, 0)).0, Ok(false));
+    assert_eq!(mv(&mut s, 1, p(3, 0), p(4, 0)).0, Ok(false));
+    assert_eq!(s.resources()[1], Resources::new(2, 2, 4));
+}
+
+#[test]
+fn water_drowns_the_army_that_enters_it() {
+    let mut s = state(SMALL);
+    let k = s.spawn(0, Kind::Knight, p(0, 3));
+    let (r, events) = mv(&mut s, 0, p(0, 3), p(0, 4));
+    assert_eq!(r, Ok(false));
+    assert_eq!(
+        events,
+        vec![Event::Drowned {
+            army: Army {
+                id: k,
+                owner: 0,
+                kind: Kind::Knight,
+                pos: p(0, 3)
+            },
+            at: p(0, 4)
+        }]
+    );
+    assert!(s.board().armies().is_empty());
+    assert_eq!(
+        (s.tally()[0].armies_lost, s.tally()[0].armies_drowned),
+        (1, 1)
+    );
+    // A scout drowns in the water it would pass.
+    let mut s = state("Frame: 7x7\nWater: 3 4\nWood:\nFood:\nGold:\n");
+    s.spawn(0, Kind::Scout, p(3, 3));
+    let (_, events) = mv(&mut s, 0, p(3, 3), p(3, 5));
+    assert!(matches!(events[..], [Event::Drowned { at, .. }] if at == p(3, 4)));
+}
+
+/// The attacker of `a` moves onto the defender `b`; the surviving kinds and positions.
+fn duel(a: Kind, b: Kind) -> (Survivor, Vec<(Seat, Kind, Pos)>, [Tally; 2]) {
+    let mut s = state(SMALL);
+    s.spawn(0, a, p(2, 2));
+    s.spawn(1, b, p(2, 3));
+    let (r, events) = mv(&mut s, 0, p(2, 2), p(2, 3));
+    assert_eq!(r, Ok(false));
+    let Event::Fight { survivor, at, .. } = events[0] else {
+        panic!("no fight: {events:?}")
+    };
+    assert_eq!(at, p(2, 3));
+    let left = s
+        .board()
+        .armies()
+        .iter()
+        .map(|a| (a.owner, a.kind, a.pos))
+        .collect();
+    (survivor, left, s.tally())
+}
+
+#[test]
+fn fights_follow_the_documents_table() {
+    use Kind::*;
+    // Spearman counters Knight: the attacker wins and takes the tile.
+    let (survivor, left, tally) = duel(Spearman, Knight);
+    assert_eq!(survivor, Survivor::First);
+    assert_eq!(left, vec![(0, Spearman, p(2, 3))]);
+    assert_eq!((tally[0].enemies_destroyed, tally[1].armies_lost), (1, 1));
+    // Knight counters Archer, Archer counters Spearman.
+    assert_eq!(duel(Knight, Archer).1, vec![(0, Knight, p(2, 3))]);
+    assert_eq!(duel(Archer, Spearman).1, vec![(0, Archer, p(2, 3))]);
+    // The countered attacker disappears; the defender stays.
+    let (survivor, left, tally) = duel(Knight, Spearman);
+    assert_eq!(survivor, Survivor::Second);
+    assert_eq!(left, vec![(1, Spearman, p(2, 3))]);
+    assert_eq!((tally[0].armies_lost, tally[1].enemies_destroyed), (1, 1));
+    assert_eq!(duel(Spearman, Archer).1, vec![(1, Archer, p(2, 3))]);
+    // Same types: both disappear.
+    for kind in Kind::ALL {
+        let (survivor, left, tally) = duel(kind, kind);
+        assert_eq!((survivor, left.len()), (Survivor::Neither, 0));
+        assert_eq!(tally[0].armies_lost + tally[1].armies_lost, 2);
+    }
+    // Everyone counters the scout, attacking or defending.
+    for kind in [Spearman, Archer, Knight] {
+        assert_eq!(duel(kind, Scout).1, vec![(0, kind, p(2, 3))]);
+        assert_eq!(duel(Scout, kind).1, vec![(1, kind, p(2, 3))]);
+    }
+}
+
+#[test]
+fn a_scout_fights_where_it_meets_the_enemy() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Scout, p(2, 1));
+    s.spawn(1, Kind::Archer, p(2, 2));
+    let (_, events) = mv(&mut s, 0, p(2, 1), p(2, 3));
+    assert!(
+        matches!(events[..], [Event::Fight { at, survivor: Survivor::Second, .. }] if at == p(2, 2))
+    );
+    assert_eq!(s.board().armies().len(), 1);
+}
+
+#[test]
+fn capturing_the_enemy_home_wins() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Spearman, p(3, 2));
+    let (r, events) = mv(&mut s, 0, p(3, 2), p(3, 3));
+    assert_eq!(r, Ok(true));
+    assert!(matches!(events[..], [Event::Captured { home, .. }] if home == p(3, 3)));
+    assert_eq!(s.tally()[0].home_captured, 1);
+    // A scout two steps away captures in one move.
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Scout, p(3, 1));
+    assert_eq!(mv(&mut s, 0, p(3, 1), p(3, 3)).0, Ok(true));
+}
+
+#[test]
+fn a_turn_skips_broken_orders_and_stops_at_a_capture() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Knight, p(3, 2));
+    s.spawn(0, Kind::Knight, p(2, 2));
+    let orders = Orders {
+        recruit: vec![
+            Recruit {
+                kind: Kind::Scout,
+                at: p(0, 1),
+            },
+            Recruit {
+                kind: Kind::Scout,
+                at: p(1, 0),
+            },
+            Recruit {
+                kind: Kind::Archer,
+                at: p(2, 1),
+            },
+        ],
+        moves: vec![
+            Move {
+                from: p(4, 4),
+                to: p(4, 3),
+            },
+            Move {
+                from: p(3, 2),
+                to: p(3, 3),
+            },
+            Move {
+                from: p(2, 2),
+                to: p(2, 3),
+            },
+        ],
+    };
+    let mut events = Vec::new();
+    let report = s.play_turn(0, &orders, &mut events);
+    assert!(report.captured);
+    assert_eq!(report.rejections.len(), 2);
+    assert!(report.rejections[0].contains("Insufficient resources"));
+    assert!(report.rejections[1].starts_with("move (4,4) -> (4,3): Invalid move."));
+    // The move after the capture never happened.
+    assert_eq!(
+        s.board().army_at(p(2, 2)).map(|a| a.kind),
+        Some(Kind::Knight)
+    );
+}
+
+#[test]
+fn floods_of_orders_are_cut_to_a_limit() {
+    let mut s = state(SMALL);
+    let orders = Orders {
+        recruit: vec![
+            Recruit {
+                kind: Kind::Spearman,
+                at: p(9, 9)
+            };
+            100
+        ],
+        moves: vec![
+            Move {
+                from: p(0, 0),
+                to: p(0, 1)
+            };
+            5000
+        ],
+    };
+    let report = s.play_turn(0, &orders, &mut Vec::new());
+    assert_eq!(report.rejections.len(), 4 + 1 + rules::MAX_MOVE_ORDERS + 1);
+}
+
+#[test]
+fn the_tiebreak_counts_armies_then_resources() {
+    let st = |armies, resources| Standing { armies, resources };
+    assert_eq!(tiebreak([st(3, 0), st(2, 9)]).0, Some(0));
+    assert_eq!(tiebreak([st(2, 4), st(2, 5)]).0, Some(1));
+    let (winner, reason) = tiebreak([st(1, 6), st(1, 6)]);
+    assert_eq!(winner, None);
+    assert_eq!(reason, "year limit: armies (1) and resources (6) tied");
+}
+
+// --- Whole matches ----------------------------------------------------------------------
+
+/// Plays a fixed script: a list of orders per turn, then passes.
+#[derive(Debug, Default, Clone)]
+struct Script {
+    turns: Vec<Orders>,
+    seen: Rc<RefCell<Vec<Observation>>>,
+}
+
+impl Bot<Conquest> for Script {
+    fn setup(&mut self, _r: &SetupRequest) -> SetupChoice {
+        SetupChoice::default()
+    }
+    fn act(&mut self, obs: &Observation) -> Orders {
+        self.seen.borrow_mut().push(obs.clone());
+        let k = self.seen.borrow().len() - 1;
+        self.turns.get(k).cloned().unwrap_or_default()
+    }
+}
+
+fn rules(map: &str, max_years: u32) -> Rules {
+    Rules {
+        map: map.to_owned(),
+        max_years,
+        ..Rules::default()
+    }
+}
+
+#[test]
+fn the_year_starts_at_617_and_advances_after_player_2() {
+    let mut a = NativePlayer::new(Script::default());
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&MatchConfig::new(rules(SMALL, 3), 1), [&mut a, &mut b]);
+    let turns: Vec<(u32, Seat)> = record
+        .replay
+        .events()
+        .filter_map(|e| match e {
+            Event::Turn { year, seat, .. } => Some((*year, *seat)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        turns,
+        vec![(617, 0), (617, 1), (618, 0), (618, 1), (619, 0), (619, 1)]
+    );
+    // Nobody did anything: the tiebreak finds a draw after the third year.
+    assert_eq!(record.outcome.winner, None);
+    assert_eq!(
+        record.outcome.reason,
+        "year limit: armies (0) and resources (6) tied"
+    );
+    assert_eq!(record.outcome.turns, 6);
+    assert_eq!(record.outcome.seats[0].stats["years_played"], 3);
+}
+
+#[test]
+fn a_rush_captures_the_home_and_rejections_are_reported_back() {
+    // Player 1 recruits a scout at (2,1) and steps to (3,1); next year it runs two steps
+    // to (3,3), Player 2's home. Player 2 tries to recruit onto its enemy's home.
+    let p1 = Script {
+        turns: vec![
+            Orders {
+                recruit: vec![Recruit {
+                    kind: Kind::Scout,
+                    at: p(2, 1),
+                }],
+                moves: vec![Move {
+                    from: p(2, 1),
+                    to: p(3, 1),
+                }],
+            },
+            Orders {
+                recruit: vec![],
+                moves: vec![Move {
+                    from: p(3, 1),
+                    to: p(3, 3),
+                }],
+            },
+        ],
+        seen: Rc::default(),
+    };
+    let p2 = Script {
+        turns: vec![Orders {
+            recruit: vec![Recruit {
+                kind: Kind::Knight,
+                at: p(1, 1),
+            }],
+            moves: vec![],
+        }],
+        seen: Rc::default(),
+    };
+    let mut a = NativePlayer::new(p1);
+    let mut b = NativePlayer::new(p2);
+    let record = run_match(&MatchConfig::new(rules(SMALL, 50), 1), [&mut a, &mut b]);
+    assert_eq!(record.outcome.winner, Some(0));
+    assert_eq!(
+        record.outcome.reason,
+        "Player 1 captured the enemy's home base in year 618"
+    );
+    assert_eq!(record.outcome.turns, 2);
+    assert_eq!(record.outcome.seats[1].invalid_actions, 1);
+    assert_eq!(record.outcome.seats[0].stats["home_captured"], 1);
+    assert_eq!(record.outcome.seats[0].stats["recruited_scout"], 1);
+    assert_eq!(record.outcome.seats[0].stats["years_played"], 2);
+    verify(&record.replay).expect("the replay verifies");
+    let picture = Conquest::picture(
+        record.replay.initial.as_ref().unwrap(),
+        &record.replay.events().cloned().collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(picture.contains("03|FF|  |  |T1|  |"), "{picture}");
+}
+
+#[test]
+fn player_2_hears_why_its_orders_were_skipped() {
+    let mut a = NativePlayer::new(Script::default());
+    let seen = Rc::<RefCell<Vec<Observation>>>::default();
+    let mut b = NativePlayer::new(Script {
+        turns: vec![Orders {
+            recruit: vec![Recruit {
+                kind: Kind::Knight,
+                at: p(0, 0),
+            }],
+            moves: vec![],
+        }],
+        seen: seen.clone(),
+    });
+    let record = run_match(&MatchConfig::new(rules(SMALL, 2), 1), [&mut a, &mut b]);
+    assert_eq!(record.outcome.seats[1].invalid_actions, 1);
+    let seen = seen.borrow();
+    assert_eq!(
+        seen[1].last_rejected,
+        vec![
+            "recruit Knight at (0,0): You must place your newly recruited unit in an unoccupied position next to your home base. Try again."
+        ]
+    );
+    assert_eq!(seen[0].year, 617);
+    assert_eq!(seen[1].year, 618);
+    assert_eq!(seen[0].last_year, 618);
+}
+
+#[test]
+fn the_battlefield_is_drawn_in_the_original_style() {
+    let mut s = state(SMALL);
+    s.spawn(0, Kind::Spearman, p(2, 1));
+    s.spawn(1, Kind::Knight, p(3, 2));
+    let text = view::battlefield(s.board());
+    assert_eq!(
+        text,
+        "  X00 01 02 03 04X\n Y+--------------+\n00|  |  |WW|  |GG|\n01|  |H1|S1|  |  |\n02|  |  |  |K2|  |\n03|FF|  |  |H2|  |\n04|~~|  |  |  |  |\n Y+--------------+\n"
+    );
+}
+
+// --- Property tests ---------------------------------------------------------------------
+
+/// Random orders: half aimed at legal moves, half anywhere (mostly broken).
+#[derive(Debug)]
+struct Chaos(ChaCha8Rng);
+
+impl Bot<Conquest> for Chaos {
+    fn setup(&mut self, _r: &SetupRequest) -> SetupChoice {
+        SetupChoice::default()
+    }
+    fn act(&mut self, obs: &Observation) -> Orders {
+        let board = Board::new(obs);
+        let rng = &mut self.0;
+        let mut orders = Orders::default();
+        let any = |rng: &mut ChaCha8Rng| Pos::new(rng.random_range(0..9), rng.random_range(0..9));
+        for _ in 0..rng.random_range(0..4) {
+            let kind = Kind::ALL[rng.random_range(0..4)];
+            let spots = board.recruit_spots(obs.seat);
+            let at = if rng.random_bool(0.5) && !spots.is_empty() {
+                spots[rng.random_range(0..spots.len())]
+            } else {
+                any(rng)
+            };
+            orders.recruit.push(Recruit { kind, at });
+        }
+        for army in obs.mine() {
+            let dests = board.destinations(army);
+            let to = if rng.random_bool(0.7) && !dests.is_empty() {
+                dests[rng.random_range(0..dests.len())]
+            } else {
+                any(rng)
+            };
+            orders.moves.push(Move { from: army.pos, to });
+        }
+        orders
+    }
+}
+
+const SHIPPED: [&str; 2] = [DEFAULT_MAP, SMALL];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn resources_never_go_negative_and_every_game_ends(seed in any::<u64>(), years in 1u32..60, map in 0usize..2) {
+        let mut a = NativePlayer::new(Chaos(ChaCha8Rng::seed_from_u64(seed)));
+        let mut b = NativePlayer::new(Chaos(ChaCha8Rng::seed_from_u64(seed ^ 1)));
+        let record = run_match(&MatchConfig::new(rules(SHIPPED[map], years), seed), [&mut a, &mut b]);
+        prop_assert!(record.outcome.turns <= 2 * years);
+        let ended = matches!(record.replay.events().last(), Some(Event::GameEnd { .. }));
+        prop_assert!(ended);
+        // The books balance: what a player holds is what it started with, plus what it
+        // collected, minus what it paid — at every step.
+        let mut paid = [Resources::default(); 2];
+        let mut collected = [Resources::default(); 2];
+        for event in record.replay.events() {
+            let (seat, now) = match event {
+                Event::Recruited { army, resources } => {
+                    let price = army.kind.price();
+                    let s = usize::from(army.owner);
+                    paid[s] = Resources::new(paid[s].wood + price.wood, paid[s].food + price.food, paid[s].gold + price.gold);
+                    (army.owner, *resources)
+                }
+                Event::Collected { owner, resource, amount, resources, .. } => {
+                    let s = usize::from(*owner);
+                    collected[s] = collected[s].plus(*resource, *amount);
+                    (*owner, *resources)
+                }
+                _ => continue,
+            };
+            let s = usize::from(seat);
+            for r in Resource::ALL {
+                let held = i64::from(now.get(r));
+                let books = 2 + i64::from(collected[s].get(r)) - i64::from(paid[s].get(r));
+                prop_assert_eq!(held, books);
+                prop_assert!(held >= 0);
+            }
+        }
+        verify(&record.replay).map_err(TestCaseError::fail)?;
+        for seat in &record.outcome.seats {
+            prop_assert!(seat.stats.values().all(|v| *v >= 0));
+        }
+    }
+}

@@ -1,0 +1,876 @@
+//! Mode `conquest` — Little Battle (../shared/seeds/conquest-little-battle.txt).
+//!
+//! Two players on a small map (5×5 to 7×7 by default) with water and wood, food and gold
+//! resources. Player 1 (seat 0) has its home base at (1,1), player 2 (seat 1) at
+//! (w−2,h−2). Each turn a bot answers [`Orders`]: recruit orders first (a [`Kind`] of army
+//! onto one of the four tiles next to its home, paid with resources), then move orders (each
+//! army one step; a scout one or two steps in a straight line). Walking onto a resource
+//! collects 2 of it, onto water drowns the army, onto an enemy army fights by the
+//! document's table ([`fight`]), onto the enemy home captures it and wins. The year starts
+//! at 617 and advances after player 2's turn; after `max_years` years the game ends by the
+//! tiebreak of docs/rules/conquest.md.
+//!
+//! [`Board`] answers the questions every bot asks: what is on a tile, where an army may
+//! move, where it may recruit, how far a tile is.
+//!
+//! ```
+//! use arena_sdk::conquest::{Board, Conquest, Kind, Move, Observation, Orders, Recruit, SetupChoice, SetupRequest};
+//! use arena_sdk::Bot;
+//!
+//! #[derive(Default)]
+//! struct Rusher;
+//!
+//! impl Bot<Conquest> for Rusher {
+//!     fn setup(&mut self, _request: &SetupRequest) -> SetupChoice {
+//!         SetupChoice::default()
+//!     }
+//!     fn act(&mut self, obs: &Observation) -> Orders {
+//!         let board = Board::new(obs);
+//!         let mut orders = Orders::default();
+//!         if obs.resources.covers(Kind::Knight.price()) {
+//!             if let Some(&at) = board.recruit_spots(obs.seat).first() {
+//!                 orders.recruit.push(Recruit { kind: Kind::Knight, at });
+//!             }
+//!         }
+//!         // Every army takes one step closer to the enemy home.
+//!         let target = obs.homes[usize::from(1 - obs.seat)];
+//!         for army in obs.armies.iter().filter(|a| a.owner == obs.seat) {
+//!             let best = board.destinations(army).into_iter().min_by_key(|&to| to.manhattan(target));
+//!             if let Some(to) = best {
+//!                 orders.moves.push(Move { from: army.pos, to });
+//!             }
+//!         }
+//!         orders
+//!     }
+//! }
+//! ```
+
+use crate::protocol::{Game, Mode, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The `conquest` mode.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Conquest;
+
+impl Game for Conquest {
+    const MODE: Mode = Mode::Conquest;
+    type Rules = Rules;
+    type SetupRequest = SetupRequest;
+    type SetupChoice = SetupChoice;
+    type Observation = Observation;
+    type Action = Orders;
+}
+
+/// The built-in default map (7×7, point-symmetric), in the configuration file format of
+/// docs/rules/conquest.md.
+pub const DEFAULT_MAP: &str = include_str!("conquest_default_map.txt");
+
+/// The year of the first turn.
+pub const FIRST_YEAR: u32 = 617;
+/// What each player owns at the start: 2 wood, 2 food, 2 gold.
+pub const START_RESOURCES: Resources = Resources::new(2, 2, 2);
+/// What an army gains for its player by walking onto a resource tile.
+pub const COLLECT_AMOUNT: u32 = 2;
+/// Smallest frame side the document allows.
+pub const MIN_FRAME: u8 = 5;
+/// Largest frame side the document allows (the default of [`Rules::max_frame`]).
+pub const DOCUMENT_MAX_FRAME: u8 = 7;
+/// Largest frame side a rules config may allow.
+pub const LARGEST_FRAME: u8 = 32;
+
+/// The rules configuration of `conquest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// The map file's text (docs/rules/conquest.md, "Maps"), so a rules config is
+    /// self-contained. Default: [`DEFAULT_MAP`].
+    pub map: String,
+    /// Largest width and height a map may have: 7 as in the document (5 to 32).
+    pub max_frame: u8,
+    /// The game ends after this many years (each year is a turn of both players);
+    /// default 100.
+    pub max_years: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            map: DEFAULT_MAP.to_owned(),
+            max_frame: DOCUMENT_MAX_FRAME,
+            max_years: 100,
+        }
+    }
+}
+
+/// A tile's coordinates, as in the document: `x` is the column from the left (0 first),
+/// `y` the row from the top.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct Pos {
+    /// Column.
+    pub x: u8,
+    /// Row.
+    pub y: u8,
+}
+
+impl Pos {
+    /// The tile at column `x`, row `y`.
+    pub const fn new(x: u8, y: u8) -> Self {
+        Pos { x, y }
+    }
+
+    /// Manhattan distance (ignores water).
+    pub fn manhattan(self, other: Pos) -> u32 {
+        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
+    }
+
+    /// The tile `steps` tiles away in direction `(dx, dy)`, if it is on a `width`×`height`
+    /// map.
+    pub fn offset(self, (dx, dy): (i32, i32), steps: i32, width: u8, height: u8) -> Option<Pos> {
+        let x = i32::from(self.x) + dx * steps;
+        let y = i32::from(self.y) + dy * steps;
+        let on_map = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
+        // Lossless: both lie in 0..=u8::MAX by the check above.
+        on_map.then(|| Pos::new(x as u8, y as u8))
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// The four directions as `(dx, dy)`: up, right, down, left.
+pub const DIRECTIONS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+
+/// The three resources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    /// W.
+    Wood,
+    /// F.
+    Food,
+    /// G.
+    Gold,
+}
+
+impl Resource {
+    /// All three, in the document's order.
+    pub const ALL: [Resource; 3] = [Resource::Wood, Resource::Food, Resource::Gold];
+
+    /// "Wood", "Food", "Gold".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Resource::Wood => "Wood",
+            Resource::Food => "Food",
+            Resource::Gold => "Gold",
+        }
+    }
+
+    /// W, F or G.
+    pub const fn letter(self) -> char {
+        match self {
+            Resource::Wood => 'W',
+            Resource::Food => 'F',
+            Resource::Gold => 'G',
+        }
+    }
+}
+
+/// An amount of each resource (a player's stock, or a price).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Resources {
+    /// Wood.
+    pub wood: u32,
+    /// Food.
+    pub food: u32,
+    /// Gold.
+    pub gold: u32,
+}
+
+impl Resources {
+    /// `wood` W, `food` F, `gold` G.
+    pub const fn new(wood: u32, food: u32, gold: u32) -> Self {
+        Resources { wood, food, gold }
+    }
+
+    /// Whether this stock pays `price`.
+    pub fn covers(self, price: Resources) -> bool {
+        self.wood >= price.wood && self.food >= price.food && self.gold >= price.gold
+    }
+
+    /// This stock minus `price`, if it covers it (never negative).
+    pub fn pay(self, price: Resources) -> Option<Resources> {
+        Some(Resources {
+            wood: self.wood.checked_sub(price.wood)?,
+            food: self.food.checked_sub(price.food)?,
+            gold: self.gold.checked_sub(price.gold)?,
+        })
+    }
+
+    /// The amount of one resource.
+    pub fn get(self, resource: Resource) -> u32 {
+        match resource {
+            Resource::Wood => self.wood,
+            Resource::Food => self.food,
+            Resource::Gold => self.gold,
+        }
+    }
+
+    /// This stock plus `amount` of `resource` (saturating).
+    pub fn plus(self, resource: Resource, amount: u32) -> Resources {
+        let mut r = self;
+        let slot = match resource {
+            Resource::Wood => &mut r.wood,
+            Resource::Food => &mut r.food,
+            Resource::Gold => &mut r.gold,
+        };
+        *slot = slot.saturating_add(amount);
+        r
+    }
+
+    /// Wood + food + gold.
+    pub fn total(self) -> u32 {
+        self.wood
+            .saturating_add(self.food)
+            .saturating_add(self.gold)
+    }
+}
+
+impl std::fmt::Display for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Wood - {} Food - {} Gold - {}",
+            self.wood, self.food, self.gold
+        )
+    }
+}
+
+/// The four types of soldiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// S: 1 wood, 1 food; counters the knight.
+    Spearman,
+    /// A: 1 wood, 1 gold; counters the spearman.
+    Archer,
+    /// K: 1 food, 1 gold; counters the archer.
+    Knight,
+    /// T: 1 wood, 1 food, 1 gold; moves one or two steps in a straight line; loses to all.
+    Scout,
+}
+
+impl Kind {
+    /// All four, in the document's order.
+    pub const ALL: [Kind; 4] = [Kind::Spearman, Kind::Archer, Kind::Knight, Kind::Scout];
+
+    /// The document's price list.
+    pub const fn price(self) -> Resources {
+        match self {
+            Kind::Spearman => Resources::new(1, 1, 0),
+            Kind::Archer => Resources::new(1, 0, 1),
+            Kind::Knight => Resources::new(0, 1, 1),
+            Kind::Scout => Resources::new(1, 1, 1),
+        }
+    }
+
+    /// S, A, K or T.
+    pub const fn letter(self) -> char {
+        match self {
+            Kind::Spearman => 'S',
+            Kind::Archer => 'A',
+            Kind::Knight => 'K',
+            Kind::Scout => 'T',
+        }
+    }
+
+    /// "Spearman", "Archer", "Knight", "Scout".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Spearman => "Spearman",
+            Kind::Archer => "Archer",
+            Kind::Knight => "Knight",
+            Kind::Scout => "Scout",
+        }
+    }
+
+    /// The type this one defeats (`None` for the scout, which defeats nobody).
+    pub const fn counters(self) -> Option<Kind> {
+        match self {
+            Kind::Spearman => Some(Kind::Knight),
+            Kind::Knight => Some(Kind::Archer),
+            Kind::Archer => Some(Kind::Spearman),
+            Kind::Scout => None,
+        }
+    }
+
+    /// The type that defeats this one (the scout is defeated by all three others; the
+    /// spearman is named).
+    pub const fn countered_by(self) -> Kind {
+        match self {
+            Kind::Spearman => Kind::Archer,
+            Kind::Archer => Kind::Knight,
+            Kind::Knight => Kind::Spearman,
+            Kind::Scout => Kind::Spearman,
+        }
+    }
+
+    /// Steps the type may move in one turn.
+    pub const fn reach(self) -> i32 {
+        match self {
+            Kind::Scout => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Who leaves a fight alive: the document's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Survivor {
+    /// The first army named (the one that moved in) survives.
+    First,
+    /// The second army (the one that stood there) survives.
+    Second,
+    /// Both disappear.
+    Neither,
+}
+
+/// The fight table of the document: `a` meets `b`.
+///
+/// | | S | K | A | T |
+/// |---|---|---|---|---|
+/// | **S** | both | K disappears | S disappears | T disappears |
+/// | **K** | K disappears | both | A disappears | T disappears |
+/// | **A** | S disappears | A disappears | both | T disappears |
+/// | **T** | T disappears | T disappears | T disappears | both |
+pub fn fight(a: Kind, b: Kind) -> Survivor {
+    if a == b {
+        Survivor::Neither
+    } else if a.counters() == Some(b) || b == Kind::Scout {
+        Survivor::First
+    } else {
+        Survivor::Second
+    }
+}
+
+/// An army's id: unique within a match, in order of recruitment.
+pub type ArmyId = u32;
+
+/// An army on the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Army {
+    /// Its id.
+    pub id: ArmyId,
+    /// Its player's seat.
+    pub owner: Seat,
+    /// Its type.
+    pub kind: Kind,
+    /// Where it stands.
+    pub pos: Pos,
+}
+
+/// One line of the price list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Price {
+    /// The type.
+    pub kind: Kind,
+    /// What it costs.
+    pub cost: Resources,
+}
+
+/// The document's price list, in its order.
+pub fn prices() -> Vec<Price> {
+    Kind::ALL
+        .iter()
+        .map(|&kind| Price {
+            kind,
+            cost: kind.price(),
+        })
+        .collect()
+}
+
+/// Sent once before play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupRequest {
+    /// Columns of the map.
+    pub width: u8,
+    /// Rows of the map.
+    pub height: u8,
+    /// The receiving bot's seat: 0 is Player 1, 1 is Player 2.
+    pub seat: Seat,
+    /// Home bases of seat 0 and seat 1.
+    pub homes: [Pos; 2],
+    /// The year of the first turn.
+    pub first_year: u32,
+    /// The game ends after this many years.
+    pub max_years: u32,
+}
+
+/// The answer to the setup request: `conquest` has nothing to choose, so it is `{}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupChoice {}
+
+/// What a bot sees on its turn: the whole current state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The current year (617 first).
+    pub year: u32,
+    /// The last year that is played (the game ends after it).
+    pub last_year: u32,
+    /// The receiving bot's seat.
+    pub seat: Seat,
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Home bases of seat 0 and seat 1.
+    pub homes: [Pos; 2],
+    /// Water tiles.
+    pub water: Vec<Pos>,
+    /// Wood tiles not yet collected.
+    pub wood: Vec<Pos>,
+    /// Food tiles not yet collected.
+    pub food: Vec<Pos>,
+    /// Gold tiles not yet collected.
+    pub gold: Vec<Pos>,
+    /// Every army of both players, by id.
+    pub armies: Vec<Army>,
+    /// The receiving bot's resources.
+    pub resources: Resources,
+    /// The price list.
+    pub prices: Vec<Price>,
+    /// Why orders of this bot's previous turn were skipped, one line per skipped order.
+    pub last_rejected: Vec<String>,
+}
+
+impl Observation {
+    /// The receiving bot's armies.
+    pub fn mine(&self) -> impl Iterator<Item = &Army> {
+        self.armies.iter().filter(move |a| a.owner == self.seat)
+    }
+
+    /// The other player's armies.
+    pub fn enemies(&self) -> impl Iterator<Item = &Army> {
+        self.armies.iter().filter(move |a| a.owner != self.seat)
+    }
+
+    /// The receiving bot's home base.
+    pub fn home(&self) -> Pos {
+        self.homes[usize::from(self.seat.min(1))]
+    }
+
+    /// The other player's home base.
+    pub fn enemy_home(&self) -> Pos {
+        self.homes[usize::from(1 - self.seat.min(1))]
+    }
+}
+
+/// Recruit one army of `kind` onto `at` (one of the four tiles next to the home base).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recruit {
+    /// The type.
+    pub kind: Kind,
+    /// Where it is placed.
+    pub at: Pos,
+}
+
+/// Move the army standing on `from` to `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    /// The army's tile when the order is carried out.
+    pub from: Pos,
+    /// Its destination.
+    pub to: Pos,
+}
+
+/// A bot's answer on its turn: the recruit stage's orders, then the move stage's, each
+/// carried out in order. An order that breaks a rule is skipped (and reported back in the
+/// next observation's `last_rejected`); the others still happen. `{}` passes; an unknown
+/// field is a malformed answer (a `wrong_shape` fault), not a pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Orders {
+    /// Recruit orders.
+    pub recruit: Vec<Recruit>,
+    /// Move orders.
+    pub moves: Vec<Move>,
+}
+
+/// What lies on a tile, armies aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Terrain {
+    /// Nothing.
+    Plain,
+    /// Water: an army that enters it disappears.
+    Water,
+    /// A resource not yet collected.
+    Resource(Resource),
+    /// A player's home base.
+    Home(Seat),
+}
+
+/// Why a recruit order is skipped; the text is the original game's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecruitError {
+    /// The tile is off the map.
+    OffMap,
+    /// The player cannot pay the price.
+    Insufficient,
+    /// The tile is not next to the player's home, or is occupied.
+    BadPlace,
+}
+
+impl RecruitError {
+    /// The original game's message.
+    pub const fn message(self) -> &'static str {
+        match self {
+            RecruitError::OffMap => "Sorry, invalid input. Try again.",
+            RecruitError::Insufficient => "Insufficient resources. Try again.",
+            RecruitError::BadPlace => {
+                "You must place your newly recruited unit in an unoccupied position next to your home base. Try again."
+            }
+        }
+    }
+}
+
+/// Why a move order is skipped (the original game answers "Invalid move. Try again." to
+/// each; [`MoveError::detail`] says which rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveError {
+    /// No army of the player stands on `from`.
+    NoArmy,
+    /// The army has moved this turn already.
+    AlreadyMoved,
+    /// `to` is off the map.
+    OffMap,
+    /// `to` is not one step away (or, for a scout, two in a straight line).
+    TooFar,
+    /// `to` holds one of the player's own armies or its home base.
+    OwnTile,
+}
+
+impl MoveError {
+    /// The original game's message.
+    pub const MESSAGE: &'static str = "Invalid move. Try again.";
+
+    /// Which rule the move breaks.
+    pub const fn detail(self) -> &'static str {
+        match self {
+            MoveError::NoArmy => "no army of yours stands there",
+            MoveError::AlreadyMoved => "that army has moved this turn already",
+            MoveError::OffMap => "the destination is off the map",
+            MoveError::TooFar => {
+                "an army moves one step up, down, left or right; a scout one or two in a straight line"
+            }
+            MoveError::OwnTile => "the destination holds your own army or your home base",
+        }
+    }
+}
+
+/// The map and the armies on it, as rules and bots ask about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    homes: [Pos; 2],
+    terrain: Vec<Terrain>,
+    /// Index into `armies` of the army on each tile.
+    occupant: Vec<Option<usize>>,
+    armies: Vec<Army>,
+}
+
+impl Board {
+    /// The board of an observation.
+    pub fn new(obs: &Observation) -> Board {
+        let mut board = Board::empty(obs.width, obs.height, obs.homes);
+        for (list, terrain) in [
+            (&obs.water, Terrain::Water),
+            (&obs.wood, Terrain::Resource(Resource::Wood)),
+            (&obs.food, Terrain::Resource(Resource::Food)),
+            (&obs.gold, Terrain::Resource(Resource::Gold)),
+        ] {
+            for &p in list {
+                board.set_terrain(p, terrain);
+            }
+        }
+        for &army in &obs.armies {
+            board.place(army);
+        }
+        board
+    }
+
+    /// A plain `width`×`height` map with the two homes and no armies.
+    pub fn empty(width: u8, height: u8, homes: [Pos; 2]) -> Board {
+        let tiles = usize::from(width) * usize::from(height);
+        let mut board = Board {
+            width,
+            height,
+            homes,
+            terrain: vec![Terrain::Plain; tiles],
+            occupant: vec![None; tiles],
+            armies: Vec::new(),
+        };
+        board.set_terrain(homes[0], Terrain::Home(0));
+        board.set_terrain(homes[1], Terrain::Home(1));
+        board
+    }
+
+    /// Columns.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// The homes of seat 0 and seat 1.
+    pub fn homes(&self) -> [Pos; 2] {
+        self.homes
+    }
+
+    /// Row-major index of `p`, if it is on the map.
+    pub fn index(&self, p: Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height)
+            .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
+    }
+
+    /// Every tile, in reading order.
+    pub fn positions(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
+    }
+
+    /// Set what lies on `p` (ignored off the map).
+    pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
+        if let Some(i) = self.index(p) {
+            self.terrain[i] = terrain;
+        }
+    }
+
+    /// What lies on `p`; `None` off the map.
+    pub fn terrain(&self, p: Pos) -> Option<Terrain> {
+        self.index(p).map(|i| self.terrain[i])
+    }
+
+    /// The army on `p`, if any.
+    pub fn army_at(&self, p: Pos) -> Option<&Army> {
+        let i = self.index(p)?;
+        self.occupant[i].map(|a| &self.armies[a])
+    }
+
+    /// Every army, in the order placed.
+    pub fn armies(&self) -> &[Army] {
+        &self.armies
+    }
+
+    /// Put `army` on its tile (replacing whatever army stood there).
+    pub fn place(&mut self, army: Army) {
+        if let Some(i) = self.index(army.pos) {
+            if let Some(old) = self.occupant[i] {
+                self.remove_index(old);
+            }
+            self.armies.push(army);
+            self.occupant[i] = Some(self.armies.len() - 1);
+        }
+    }
+
+    /// Take the army `id` off the map.
+    pub fn remove(&mut self, id: ArmyId) -> Option<Army> {
+        let k = self.armies.iter().position(|a| a.id == id)?;
+        Some(self.remove_index(k))
+    }
+
+    fn remove_index(&mut self, k: usize) -> Army {
+        let army = self.armies.remove(k);
+        self.reindex();
+        army
+    }
+
+    fn reindex(&mut self) {
+        self.occupant.fill(None);
+        for (k, army) in self.armies.iter().enumerate() {
+            if let Some(i) = self.index(army.pos) {
+                self.occupant[i] = Some(k);
+            }
+        }
+    }
+
+    /// Move army `id` to `to` (which must be free of armies).
+    pub fn relocate(&mut self, id: ArmyId, to: Pos) {
+        if let Some(army) = self.armies.iter_mut().find(|a| a.id == id) {
+            army.pos = to;
+        }
+        self.reindex();
+    }
+
+    /// The tiles next to `seat`'s home where it may recruit now (on the map, no army on
+    /// them), in the order up, right, down, left.
+    pub fn recruit_spots(&self, seat: Seat) -> Vec<Pos> {
+        let home = self.homes[usize::from(seat.min(1))];
+        DIRECTIONS
+            .iter()
+            .filter_map(|&d| home.offset(d, 1, self.width, self.height))
+            .filter(|&p| self.army_at(p).is_none() && self.terrain(p) == Some(Terrain::Plain))
+            .collect()
+    }
+
+    /// Whether `seat` may recruit `kind` onto `at` with `stock`.
+    pub fn check_recruit(
+        &self,
+        seat: Seat,
+        stock: Resources,
+        kind: Kind,
+        at: Pos,
+    ) -> Result<(), RecruitError> {
+        if self.index(at).is_none() {
+            return Err(RecruitError::OffMap);
+        }
+        if !stock.covers(kind.price()) {
+            return Err(RecruitError::Insufficient);
+        }
+        if !self.recruit_spots(seat).contains(&at) {
+            return Err(RecruitError::BadPlace);
+        }
+        Ok(())
+    }
+
+    /// The tiles a move of `army` from its tile to `to` enters, in order: `[to]` for one
+    /// step, `[middle, to]` for a scout's two. Checks the document's rules (not whether the
+    /// army has moved this turn).
+    pub fn check_move(&self, army: &Army, to: Pos) -> Result<Vec<Pos>, MoveError> {
+        if self.index(to).is_none() {
+            return Err(MoveError::OffMap);
+        }
+        let (dx, dy) = (
+            i32::from(to.x) - i32::from(army.pos.x),
+            i32::from(to.y) - i32::from(army.pos.y),
+        );
+        let steps = dx.abs() + dy.abs();
+        if (dx != 0 && dy != 0) || steps == 0 || steps > army.kind.reach() {
+            return Err(MoveError::TooFar);
+        }
+        if self.is_own(army.owner, to) {
+            return Err(MoveError::OwnTile);
+        }
+        let direction = (dx.signum(), dy.signum());
+        Ok((1..=steps)
+            .filter_map(|k| army.pos.offset(direction, k, self.width, self.height))
+            .collect())
+    }
+
+    /// Whether `p` holds an army of `seat` or `seat`'s home.
+    pub fn is_own(&self, seat: Seat, p: Pos) -> bool {
+        self.terrain(p) == Some(Terrain::Home(seat))
+            || self.army_at(p).is_some_and(|a| a.owner == seat)
+    }
+
+    /// Every tile `army` may move to this turn by the rules, water included (an army may
+    /// walk into water; it drowns).
+    pub fn destinations(&self, army: &Army) -> Vec<Pos> {
+        let mut out = Vec::new();
+        for d in DIRECTIONS {
+            for k in 1..=army.kind.reach() {
+                if let Some(to) = army.pos.offset(d, k, self.width, self.height)
+                    && self.check_move(army, to).is_ok()
+                {
+                    out.push(to);
+                }
+            }
+        }
+        out
+    }
+
+    /// Steps from `from` to every tile, walking around water (armies do not block); `None`
+    /// where unreachable. Indexed like [`Board::index`].
+    pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
+        let mut dist = vec![None; self.terrain.len()];
+        let Some(start) = self.index(from) else {
+            return dist;
+        };
+        dist[start] = Some(0);
+        let mut queue = VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            let here = dist[self.index(p).unwrap_or(start)].unwrap_or(0);
+            for d in DIRECTIONS {
+                if let Some(q) = p.offset(d, 1, self.width, self.height)
+                    && let Some(i) = self.index(q)
+                    && dist[i].is_none()
+                    && self.terrain[i] != Terrain::Water
+                {
+                    dist[i] = Some(here + 1);
+                    queue.push_back(q);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Positions of the resources still on the map.
+    pub fn resources(&self) -> Vec<(Pos, Resource)> {
+        self.positions()
+            .filter_map(|p| match self.terrain(p) {
+                Some(Terrain::Resource(r)) => Some((p, r)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fight_table_is_the_documents() {
+        use Kind::*;
+        use Survivor::*;
+        // Rows attack columns, in the document's order S, K, A, T.
+        let order = [Spearman, Knight, Archer, Scout];
+        let table = [
+            [Neither, First, Second, First],
+            [Second, Neither, First, First],
+            [First, Second, Neither, First],
+            [Second, Second, Second, Neither],
+        ];
+        for (i, &a) in order.iter().enumerate() {
+            for (j, &b) in order.iter().enumerate() {
+                assert_eq!(fight(a, b), table[i][j], "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn orders_may_be_empty_but_not_something_else() {
+        let pass: Orders = serde_json::from_str("{}").unwrap();
+        assert_eq!(pass, Orders::default());
+        let moves: Orders = serde_json::from_str(
+            r#"{"moves": [{"from": {"x": 1, "y": 2}, "to": {"x": 1, "y": 3}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(moves.moves[0].to, Pos::new(1, 3));
+        assert!(serde_json::from_str::<Orders>(r#"{"dance": true}"#).is_err());
+    }
+
+    #[test]
+    fn prices_are_the_documents() {
+        assert_eq!(Kind::Spearman.price(), Resources::new(1, 1, 0));
+        assert_eq!(Kind::Archer.price(), Resources::new(1, 0, 1));
+        assert_eq!(Kind::Knight.price(), Resources::new(0, 1, 1));
+        assert_eq!(Kind::Scout.price(), Resources::new(1, 1, 1));
+        assert_eq!(
+            START_RESOURCES.pay(Kind::Scout.price()),
+            Some(Resources::new(1, 1, 1))
+        );
+        assert_eq!(Resources::new(0, 1, 1).pay(Kind::Spearman.price()), None);
+    }
+}

@@ -1,0 +1,288 @@
+//! Mode `conquest` through the binary: map files (one invalid file per validation error),
+//! play with the wasm starter, replays, the terminal view, check and gauntlet.
+
+use crate::arena;
+use arena_tests::{bots, root, stderr, stdout};
+
+fn maps(name: &str) -> String {
+    root()
+        .join("tests/conquest-maps")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn every_invalid_map_is_refused_with_its_file_line_and_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("missing-line.map", 5, "missing the `Gold:` line"),
+        ("extra-line.map", 6, "extra line"),
+        (
+            "wrong-order.map",
+            3,
+            "expected a line starting with `Wood:`, found `Food:`",
+        ),
+        (
+            "bad-frame.map",
+            1,
+            "the frame should be in the format `Frame: WxH`",
+        ),
+        (
+            "frame-out-of-range.map",
+            1,
+            "width and height should range from 5 to 7, this frame is 9x5",
+        ),
+        (
+            "non-integer.map",
+            3,
+            "Wood contains `zero`, which is not a whole number",
+        ),
+        ("odd-count.map", 4, "Food has an odd number of numbers (3)"),
+        (
+            "off-map.map",
+            5,
+            "Gold contains the position (4,5), which is out of the 5x5 map",
+        ),
+        ("home-occupied.map", 2, "Water occupies (3,3)"),
+        ("next-to-home-occupied.map", 3, "Wood occupies (2,1)"),
+        (
+            "duplicate.map",
+            5,
+            "Gold repeats the position (2,0), already given on line 3",
+        ),
+    ];
+    for (file, line, problem) in cases {
+        let path = maps(file);
+        // Told apart from a grid map by its `Frame:` line, or by --mode.
+        for args in [
+            vec!["map", "check", &path],
+            vec!["map", "check", "--mode", "conquest", &path],
+        ] {
+            let out = arena(dir.path(), &args);
+            assert_eq!(out.status.code(), Some(2), "{file}");
+            let expected = format!("{path}: line {line}: {problem}");
+            assert!(stderr(&out).contains(&expected), "{file}: {}", stderr(&out));
+        }
+        // The same message when the map is played.
+        let out = arena(
+            dir.path(),
+            &[
+                "play",
+                "--mode",
+                "conquest",
+                "builtin:random",
+                "builtin:random",
+                "--map",
+                &path,
+            ],
+        );
+        assert!(!out.status.success());
+        assert!(
+            stderr(&out).contains(&format!("{path}: line {line}")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = arena(dir.path(), &["map", "check", &maps("valid.map")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("ok, conquest map 5x5"),
+        "{}",
+        stdout(&out)
+    );
+    // Every validation error has its file.
+    let files = std::fs::read_dir(root().join("tests/conquest-maps"))
+        .unwrap()
+        .count();
+    assert_eq!(files, cases.len() + 1);
+}
+
+#[test]
+fn shipped_maps_check_and_draw_in_the_original_style() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "conquest-default-7x7",
+        "conquest-small-5x5",
+        "conquest-wide-7x5",
+        "conquest-lakes-7x7",
+    ] {
+        let path = root().join(format!("tournaments/maps/{name}.map"));
+        let out = arena(dir.path(), &["map", "check", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(stdout(&out).contains(" Y+--"), "{}", stdout(&out));
+        assert!(stdout(&out).contains("|H1|"), "{}", stdout(&out));
+    }
+    let large = root().join("tournaments/maps/conquest-large-9x9.map");
+    let large = large.to_str().unwrap();
+    let out = arena(dir.path(), &["map", "check", large]);
+    assert!(
+        stderr(&out).contains("line 1: width and height should range from 5 to 7"),
+        "{}",
+        stderr(&out)
+    );
+    let out = arena(
+        dir.path(),
+        &["map", "check", large, "--rule", "max_frame=9"],
+    );
+    assert!(
+        stdout(&out).contains("ok, conquest map 9x9"),
+        "{}",
+        stdout(&out)
+    );
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            "builtin:strong",
+            "builtin:heuristic",
+            "--map",
+            large,
+            "--rule",
+            "max_frame=9",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A grid map is still told apart.
+    let grid = root().join("tournaments/maps/arena-8x8.map");
+    let out = arena(dir.path(), &["map", "check", grid.to_str().unwrap()]);
+    assert!(
+        stdout(&out).contains("ok, grid map 8x8"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn the_wasm_starter_plays_a_map_and_the_replay_verifies_and_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("conquest.json");
+    let map = root().join("tournaments/maps/conquest-small-5x5.map");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            bots::CONQUEST_STARTER,
+            "builtin:random",
+            "--map",
+            map.to_str().unwrap(),
+            "--json",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["winner"], 0, "{result}");
+    assert_eq!(result["seats"][0]["faults"], 0);
+    assert_eq!(result["seats"][0]["invalid_actions"], 0);
+    let stats = &result["seats"][0]["stats"];
+    for key in [
+        "recruited_spearman",
+        "recruited_archer",
+        "recruited_knight",
+        "recruited_scout",
+        "armies_lost",
+        "enemies_destroyed",
+        "resources_collected",
+        "years_played",
+        "home_captured",
+    ] {
+        assert!(stats[key].is_i64(), "{key}: {stats}");
+    }
+    assert_eq!(stats["home_captured"], 1, "{result}");
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    let show = arena(
+        dir.path(),
+        &["replay", "show", replay.to_str().unwrap(), "--pictures"],
+    );
+    let text = stdout(&show);
+    assert!(show.status.success(), "{}", stderr(&show));
+    assert!(text.contains("-Year 617- +++Player 1's Stage+++"), "{text}");
+    assert!(text.contains("  X00 01 02 03 04X"), "{text}");
+    assert!(text.contains("captured the enemy's capital"), "{text}");
+    // The same seed gives the identical replay.
+    let again = dir.path().join("again.json");
+    arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            bots::CONQUEST_STARTER,
+            "builtin:random",
+            "--map",
+            map.to_str().unwrap(),
+            "--replay",
+            again.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        std::fs::read(&replay).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+}
+
+#[test]
+fn the_statistics_table_and_watch_show_the_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            "builtin:random",
+            "builtin:strong",
+            "--seed",
+            "3",
+            "--watch",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.contains("winner: builtin:strong (seat 1) — Player 2 captured the enemy's home base"),
+        "{text}"
+    );
+    for key in [
+        "recruited_knight",
+        "armies_lost",
+        "enemies_destroyed",
+        "wood_collected",
+        "home_captured",
+        "invalid_actions",
+    ] {
+        assert!(text.contains(key), "{key}: {text}");
+    }
+    assert!(text.contains("Player 1 asset: Wood - "), "{text}");
+}
+
+#[test]
+fn check_and_gauntlet_pick_the_mode_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(dir.path(), &["check", bots::CONQUEST_STARTER]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("ok: the bot is ready to play conquest"),
+        "{text}"
+    );
+    assert!(text.contains("start (conquest): ok"), "{text}");
+    let out = arena(
+        dir.path(),
+        &["gauntlet", bots::CONQUEST_STARTER, "--games", "10"],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("conquest — conquest_starter"), "{text}");
+    for builtin in ["builtin:random", "builtin:heuristic", "builtin:strong"] {
+        assert!(text.contains(builtin), "{text}");
+    }
+}
