@@ -282,7 +282,7 @@ fn check_and_gauntlet_pick_the_mode_up() {
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(text.contains("conquest — conquest_starter"), "{text}");
-    for builtin in ["builtin:random", "builtin:heuristic", "builtin:strong"] {
+    for builtin in ["conquest/random", "conquest/heuristic", "conquest/strong"] {
         assert!(text.contains(builtin), "{text}");
     }
 }

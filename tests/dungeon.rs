@@ -168,7 +168,7 @@ fn check_and_gauntlet_pick_up_dungeon() {
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
-    for builtin in ["builtin:random", "builtin:heuristic", "builtin:strong"] {
+    for builtin in ["dungeon/random", "dungeon/heuristic", "dungeon/strong"] {
         assert!(text.contains(builtin), "{text}");
     }
     assert!(text.contains("dungeon — dungeon_starter"), "{text}");
