@@ -1,4 +1,4 @@
-//! Mode `battle` — Bot Wars (../shared/seeds/battle-botwars-kata.txt, sprints 1–2).
+//! Mode `battle` — Bot Wars (the Bot Wars kata, sprints 1–2; docs/rules/battle.md).
 //!
 //! Two players each field a team of three robots chosen blind from a roster. Whenever one
 //! of a player's robots gets its turn (its turn meter passed 1000), the player's bot is asked

@@ -1,4 +1,4 @@
-//! Mode `conquest` — Little Battle (../shared/seeds/conquest-little-battle.txt).
+//! Mode `conquest` — Little Battle (docs/rules/conquest.md).
 //!
 //! Two players on a small map (5×5 to 7×7 by default) with water and wood, food and gold
 //! resources. Player 1 (seat 0) has its home base at (1,1), player 2 (seat 1) at

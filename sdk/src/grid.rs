@@ -1,4 +1,4 @@
-//! Mode `grid` — JS Battle (../shared/seeds/grid-javascript-battle-rules.txt).
+//! Mode `grid` — Javascript Battle (the hero starter kit's rules; docs/rules/grid.md).
 //!
 //! Two teams of heroes share a square-tiled board with diamond mines, health wells and
 //! impassable tiles. Heroes act one at a time, alternating teams; on each of its heroes'

@@ -1,5 +1,5 @@
-//! Mode `tcg` — Trading Card Game (../shared/seeds/tcg-kata.txt), basic and special rules,
-//! with every advanced variation as an option of [`Rules`].
+//! Mode `tcg` — the Trading Card Game kata (docs/rules/tcg.md), basic and special rules, with
+//! every advanced variation as an option of [`Rules`].
 //!
 //! Two heroes with 30 health draw cards from 20-card decks. On its turn the active player
 //! may play as many cards as its mana allows, attack with its minions, and end the turn;

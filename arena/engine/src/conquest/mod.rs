@@ -1,6 +1,5 @@
-//! Mode `conquest` — Little Battle (../shared/seeds/conquest-little-battle.txt); the rules
-//! as implemented, with every choice the document leaves open, are in
-//! docs/rules/conquest.md.
+//! Mode `conquest` — Little Battle; the rules as implemented, with every choice the original
+//! leaves open, are in docs/rules/conquest.md.
 //!
 //! Player 1 (seat 0) and Player 2 (seat 1) take turns, Player 1 first; the year (617 at the
 //! start) advances after Player 2's turn. A turn is one bot answer, [`Orders`]: the recruit

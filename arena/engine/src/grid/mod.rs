@@ -1,5 +1,5 @@
-//! Mode `grid` — JS Battle (../shared/seeds/grid-javascript-battle-rules.txt); the rules as
-//! implemented, with every choice the document leaves open, are in docs/rules/grid.md.
+//! Mode `grid` — Javascript Battle; the rules as implemented, with every choice the original
+//! leaves open, are in docs/rules/grid.md.
 //!
 //! Heroes act one at a time in id order (even ids team 0, odd ids team 1, so the teams
 //! alternate), dead heroes being skipped. A hero's turn: it earns one diamond per mine it
