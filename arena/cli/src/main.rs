@@ -148,7 +148,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::check(args, &cli.sandbox),
         Command::Builtins(args) => check::builtins(args),
         Command::Play(args) => play::play(args, &cli.sandbox),
-        Command::Replay(command) => replay::replay(command),
+        Command::Replay(command) => {
+            replay::replay(command, cli.sandbox.limits_config().limits().fuel_per_turn)
+        }
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
         Command::Map(MapCommand::Check { file }) => {

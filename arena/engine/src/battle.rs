@@ -10,6 +10,8 @@
 //! The match ends when a team is destroyed, or after `turn_cap` unit turns (more integrity
 //! left, in percent of the team's maximum, wins; equal is a draw).
 
+mod frames;
+
 use crate::{Finish, Ruleset, Stats as SeatStats, Table};
 use arena_sdk::Seat;
 use arena_sdk::battle::{
@@ -1072,6 +1074,10 @@ impl Ruleset for Battle {
             view.apply(event);
         }
         Some(view.render())
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }
 

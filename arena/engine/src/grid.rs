@@ -7,6 +7,7 @@
 //! 4–12 in order. The game ends when a team is eliminated or after `turn_limit` hero turns
 //! (most diamonds wins; a tie is a draw).
 
+mod frames;
 pub mod map;
 
 #[cfg(test)]
@@ -958,6 +959,10 @@ impl Ruleset for Grid {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         Some(View::replay(initial, events).render(initial))
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }
 

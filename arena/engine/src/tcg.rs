@@ -5,6 +5,8 @@
 //! folds the same `apply` over the recorded events, so what `--watch` shows is exactly what
 //! the rules saw, and statistics are counted in the same place.
 
+mod frames;
+
 use crate::{Finish, Ruleset, Stats, Table};
 use arena_sdk::Seat;
 use arena_sdk::tcg::{
@@ -228,6 +230,10 @@ impl Ruleset for Tcg {
             state.apply(event);
         }
         Some(state.picture())
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }
 
