@@ -41,7 +41,7 @@ Arena.modes.battle = (function () {
       var status = u.destroyed ? 'destroyed'
         : info.skill === null ? 'no skill'
         : u.cooldown === 0 ? info.skill + ' ready' : info.skill + ' in ' + u.cooldown;
-      Arena.svg(g, 'text', { x: CARD_W - 12, y: 22, 'text-anchor': 'end', class: 'small' }, status);
+      Arena.svg(g, 'text', { x: 12, y: 98, class: 'small status' }, status);
       // Integrity bar.
       var frac = Math.max(0, Math.min(1, u.hp / Math.max(1, info.max)));
       Arena.svg(g, 'rect', { x: 12, y: 34, width: CARD_W - 24, height: 16, rx: 3, fill: '#e5e7eb' });
@@ -59,7 +59,8 @@ Arena.modes.battle = (function () {
         x += w + 4;
       });
       if (acting) {
-        Arena.svg(g, 'text', { x: 12, y: 98, class: 'small', fill: '#a16207' }, 'acting');
+        Arena.svg(g, 'text', { x: CARD_W - 12, y: 22, 'text-anchor': 'end', class: 'label', fill: '#a16207',
+          'font-weight': 600 }, 'acting');
       }
     });
     var centre = function (id) {
@@ -68,7 +69,7 @@ Arena.modes.battle = (function () {
     };
     if (state.skill) {
       var s = places[state.skill[0]];
-      Arena.svg(layer, 'text', { x: s.x + CARD_W / 2, y: s.y + 98, 'text-anchor': 'middle', class: 'label',
+      Arena.svg(layer, 'text', { x: s.x + CARD_W - 12, y: s.y + 78, 'text-anchor': 'end', class: 'label',
         fill: '#7c3aed', 'font-weight': 600 }, 'uses ' + state.skill[1]);
     }
     state.attacks.forEach(function (a, n) {

@@ -82,7 +82,8 @@ Arena.modes.grid = (function () {
       Arena.svg(g, 'rect', { x: c.x + T * 0.1, y: c.y + T * 0.84, width: T * 0.8 * h[2] / 100, height: T * 0.12,
         fill: h[2] > 50 ? '#16a34a' : h[2] > 25 ? '#eab308' : '#dc2626' });
       Arena.svg(g, 'text', { class: 'hp', x: c.x + T - 1, y: c.y + T * 0.2, 'text-anchor': 'end',
-        'font-size': Math.max(8, T * 0.26), fill: '#111827' }, h[2]);
+        'font-size': Math.max(8, T * 0.24), 'font-weight': 700, fill: '#111827', stroke: '#fff', 'stroke-width': 3,
+        'paint-order': 'stroke' }, h[2]);
     });
     state.hits.forEach(function (hit) {
       var a = at(state.heroes[hit[0]]), b = at(state.heroes[hit[1]]);

@@ -165,8 +165,9 @@ var Arena = { modes: {} };
       var total = 0, max = 0;
       calls.forEach(function (c) { total += c.fuel; max = Math.max(max, c.fuel); });
       var head = Arena.html(box, 'div', { class: 'caption' });
-      head.textContent = 'seat ' + seat + ' fuel per turn (log scale): ' + calls.length + ' calls, max ' +
-        shortFuel(max) + ', total ' + shortFuel(total) +
+      head.textContent = 'seat ' + seat + ' fuel per turn (log scale): ' + calls.length + ' calls, ' +
+        (calls.length && total === 0 ? 'no fuel (a built-in runs natively)'
+          : 'max ' + shortFuel(max) + ', total ' + shortFuel(total)) +
         (data.fuel_per_turn ? ' · dashed: limit ' + shortFuel(data.fuel_per_turn) : '');
       fuelCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
     });
@@ -233,7 +234,7 @@ var Arena = { modes: {} };
     function play() {
       if (timer) return;
       if (current >= last) show(0);
-      $('play').innerHTML = '&#x23F8;';
+      $('play').textContent = '\u275A\u275A';
       $('play').setAttribute('aria-label', 'pause');
       var tick = function () {
         if (current >= last) { pause(); return; }
@@ -247,7 +248,7 @@ var Arena = { modes: {} };
       if (!timer) return;
       clearTimeout(timer);
       timer = null;
-      $('play').innerHTML = '&#x25B6;';
+      $('play').textContent = '\u25B6';
       $('play').setAttribute('aria-label', 'play');
       show(current);
     }
