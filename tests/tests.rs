@@ -24,3 +24,4 @@ mod check;
 mod play;
 mod sandbox;
 mod tournament;
+mod viewer;
