@@ -94,8 +94,8 @@ Arena.modes.grid = (function () {
     // Scoreboard.
     [0, 1].forEach(function (team) {
       Arena.svg(layer, 'text', { x: team === 0 ? PAD : ctx.W - PAD, y: 16, 'text-anchor': team === 0 ? 'start' : 'end',
-        class: 'label score', 'data-team': team, fill: Arena.seatColor(team), 'font-weight': 700 },
-        'team ' + teamLetter(team) + ': ◆ ' + state.diamonds[team] + ' · mines ' + mines[team] + ' · heroes ' + alive[team]);
+        class: 'score', 'data-team': team, fill: Arena.seatColor(team), 'font-weight': 700, 'font-size': 12 },
+        teamLetter(team) + ': ◆ ' + state.diamonds[team] + ' · ' + mines[team] + ' mines · ' + alive[team] + ' heroes');
     });
     Arena.svg(layer, 'text', { x: ctx.W / 2, y: 32, 'text-anchor': 'middle', class: 'small' },
       step === 0 ? 'start' : 'hero turn ' + data.steps[step].turn + ' of ' + f.turn_limit);
