@@ -36,12 +36,25 @@ fn play_and_replay_write_the_same_page_with_fuel_and_the_limit() {
     let out = arena(
         dir.path(),
         &[
-            "play", "--mode", "grid", bots::GRID_STARTER, "builtin:random-walker", "--seed", "3",
-            "--replay", replay.to_str().unwrap(), "--html", html.to_str().unwrap(),
+            "play",
+            "--mode",
+            "grid",
+            bots::GRID_STARTER,
+            "builtin:random-walker",
+            "--seed",
+            "3",
+            "--replay",
+            replay.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
         ],
     );
     ok(&out);
-    assert!(stdout(&out).contains("viewer written to"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("viewer written to"),
+        "{}",
+        stdout(&out)
+    );
     let data = page_data(&html);
     assert_eq!(data["mode"], "grid");
     assert_eq!(data["fuel_per_turn"], 20_000_000);
@@ -64,7 +77,13 @@ fn play_and_replay_write_the_same_page_with_fuel_and_the_limit() {
     // `replay html` writes beside the replay by default, with the limit given.
     let out = arena(
         dir.path(),
-        &["replay", "html", replay.to_str().unwrap(), "--fuel-per-turn", "5000000"],
+        &[
+            "replay",
+            "html",
+            replay.to_str().unwrap(),
+            "--fuel-per-turn",
+            "5000000",
+        ],
     );
     ok(&out);
     let again = page_data(&html);
@@ -73,7 +92,13 @@ fn play_and_replay_write_the_same_page_with_fuel_and_the_limit() {
     let other = dir.path().join("other.html");
     ok(&arena(
         dir.path(),
-        &["replay", "html", replay.to_str().unwrap(), "-o", other.to_str().unwrap()],
+        &[
+            "replay",
+            "html",
+            replay.to_str().unwrap(),
+            "-o",
+            other.to_str().unwrap(),
+        ],
     ));
     assert_eq!(page_data(&other)["lines"], data["lines"]);
 }
@@ -85,7 +110,12 @@ fn a_replay_that_does_not_verify_gets_no_page() {
     ok(&arena(
         dir.path(),
         &[
-            "play", "--mode", "battle", "builtin:strong", "builtin:random", "--replay",
+            "play",
+            "--mode",
+            "battle",
+            "builtin:strong",
+            "builtin:random",
+            "--replay",
             replay.to_str().unwrap(),
         ],
     ));
@@ -113,8 +143,14 @@ fn a_tournament_writes_a_page_beside_each_replay_on_request() {
     let run = arena(
         dir.path(),
         &[
-            "tournament", "run", file.to_str().unwrap(), "--out", out.to_str().unwrap(),
-            "--replays", "--html", "--quiet",
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--html",
+            "--quiet",
         ],
     );
     ok(&run);

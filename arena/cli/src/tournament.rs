@@ -245,8 +245,14 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     if args.html {
-        let pages = write_pages(&out.join("replays"), tournament.limits.limits().fuel_per_turn)?;
-        eprintln!("{pages} replay pages written in {}", out.join("replays").display());
+        let pages = write_pages(
+            &out.join("replays"),
+            tournament.limits.limits().fuel_per_turn,
+        )?;
+        eprintln!(
+            "{pages} replay pages written in {}",
+            out.join("replays").display()
+        );
     }
     eprintln!(
         "{}: played {} games, skipped {} finished earlier ({} in this {}); results in {}",

@@ -175,11 +175,16 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
                 let turn_fuel = (next_event > 0).then_some(*fuel);
                 let (kind, text) = match answer {
                     Answer::Started => (LineKind::Answer, "started".to_owned()),
-                    Answer::Setup(choice) => (LineKind::Answer, format!("setup {}", compact(choice))),
+                    Answer::Setup(choice) => {
+                        (LineKind::Answer, format!("setup {}", compact(choice)))
+                    }
                     Answer::Action(action) => (LineKind::Answer, compact(action)),
                     Answer::Fault(fault) => (LineKind::Fault, format!("faulted: {fault}")),
                 };
-                let text = format!("turn {turn}: seat {seat} {text} ({} fuel)", thousands(*fuel));
+                let text = format!(
+                    "turn {turn}: seat {seat} {text} ({} fuel)",
+                    thousands(*fuel)
+                );
                 lines.push(line(kind, Some(*seat), turn_fuel, text));
                 if let Some(log) = log {
                     lines.push(line(LineKind::Log, Some(*seat), None, log.clone()));
@@ -236,10 +241,13 @@ pub fn page<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<String,
 /// `template` with each `{{name}}` replaced, in one pass: a value (a bot's name in the
 /// title, the data) is never searched for placeholders itself.
 fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
     let mut rest = template;
     while let Some(open) = rest.find("{{") {
-        let Some(close) = rest[open..].find("}}") else { break };
+        let Some(close) = rest[open..].find("}}") else {
+            break;
+        };
         let name = &rest[open + 2..open + close];
         out.push_str(&rest[..open]);
         match values.iter().find(|(n, _)| *n == name) {
@@ -264,7 +272,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

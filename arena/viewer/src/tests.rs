@@ -7,7 +7,11 @@ use arena_sdk::tcg::Tcg;
 fn game<G: Ruleset + Builtins>(a: &str, b: &str, seed: u64) -> Replay<G> {
     let mut p0: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(a).unwrap()));
     let mut p1: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(b).unwrap()));
-    run_match(&MatchConfig::new(Default::default(), seed), [p0.as_mut(), p1.as_mut()]).replay
+    run_match(
+        &MatchConfig::new(Default::default(), seed),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay
 }
 
 #[test]
@@ -55,7 +59,13 @@ fn bot_text_cannot_end_the_data_or_reach_the_markup() {
 #[test]
 fn every_log_entry_becomes_a_line_in_its_step() {
     let replay = game::<Tcg>("random", "greedy", 11);
-    let data = data(&replay, &Options { fuel_per_turn: Some(7) }).unwrap();
+    let data = data(
+        &replay,
+        &Options {
+            fuel_per_turn: Some(7),
+        },
+    )
+    .unwrap();
     assert_eq!(data.fuel_per_turn, Some(7));
     let logs = replay
         .log
@@ -74,7 +84,10 @@ fn every_log_entry_becomes_a_line_in_its_step() {
     assert!((1..data.steps.len()).all(|s| events(s) > 0));
     // Start and setup answers are in the start step and not charted; turns are.
     let first = &data.lines[0];
-    assert_eq!((first.step, first.kind, first.fuel), (0, LineKind::Answer, None));
+    assert_eq!(
+        (first.step, first.kind, first.fuel),
+        (0, LineKind::Answer, None)
+    );
     assert!(
         data.lines
             .iter()

@@ -8,7 +8,10 @@
 //! `ARENA_REQUIRE_BROWSER=1` (set by `.ci/run` once it has installed them).
 
 use arena_builtins::Builtins;
-use arena_engine::{MatchConfig, NativePlayer, Player, Replay, Ruleset, run_match};
+use arena_engine::replay::Entry;
+use arena_engine::{
+    CallReport, Fault, FaultKind, MatchConfig, NativePlayer, Player, Replay, Ruleset, run_match,
+};
 use arena_sdk::battle::Battle;
 use arena_sdk::grid::Grid;
 use arena_sdk::tcg::Tcg;
@@ -107,11 +110,48 @@ async fn browser(driver: &Driver) -> Client {
 fn game<G: Ruleset + Builtins>(a: &str, b: &str, seed: u64) -> Replay<G> {
     let mut p0: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(a).unwrap()));
     let mut p1: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(b).unwrap()));
-    let mut replay =
-        run_match(&MatchConfig::new(Default::default(), seed), [p0.as_mut(), p1.as_mut()]).replay;
+    let mut replay = run_match(
+        &MatchConfig::new(Default::default(), seed),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay;
     replay.bots[0].name = format!("builtin:{a}");
     replay.bots[1].name = format!("builtin:{b}");
     replay
+}
+
+/// A built-in that faults on its third turn and logs markup on every call, with made-up
+/// fuel, as a hostile wasm bot could.
+struct Flaky<G: Ruleset> {
+    inner: Box<dyn Player<G>>,
+    turns: u32,
+}
+
+const HOSTILE_LOG: &str = "<script>window.injected = 1</script><b>bold?</b>";
+
+impl<G: Ruleset> Player<G> for Flaky<G> {
+    fn start(&mut self, start: &arena_sdk::MatchStart<G>) -> Result<(), Fault> {
+        self.inner.start(start)
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+        self.inner.setup(request)
+    }
+    fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+        self.turns += 1;
+        if self.turns == 3 {
+            return Err(Fault::new(FaultKind::Trap, "<i>unreachable</i>"));
+        }
+        self.inner.act(observation)
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.inner.end(end)
+    }
+    fn last_call(&mut self) -> CallReport {
+        CallReport {
+            fuel: 1000 + u64::from(self.turns) * 997,
+            log: HOSTILE_LOG.to_owned(),
+        }
+    }
 }
 
 fn write_page<G: Ruleset>(dir: &Path, replay: &Replay<G>) -> PathBuf {
@@ -133,14 +173,17 @@ async fn js(client: &Client, script: &str) -> Value {
 }
 
 async fn texts(client: &Client, selector: &str) -> Vec<String> {
-    let script = format!(
-        "return [...document.querySelectorAll('{selector}')].map(e => e.textContent);"
-    );
+    let script =
+        format!("return [...document.querySelectorAll('{selector}')].map(e => e.textContent);");
     serde_json::from_value(js(client, &script).await).unwrap()
 }
 
 async fn position(client: &Client) -> (u64, u64) {
-    let v = js(client, "return [Arena.player.current(), Arena.player.last];").await;
+    let v = js(
+        client,
+        "return [Arena.player.current(), Arena.player.last];",
+    )
+    .await;
     (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
 }
 
@@ -171,7 +214,13 @@ async fn exercise(
         true
     );
 
-    client.find(Locator::Id("next")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("next"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     assert_eq!(position(client).await.0, 1);
     let body = client.find(Locator::Css("body")).await.unwrap();
     body.send_keys(&Key::Right.to_string()).await.unwrap();
@@ -224,7 +273,11 @@ async fn exercise(
     )
     .await;
     assert_eq!(at_turn, turn);
-    js(client, &format!("Arena.player.show({shot_step}); return null;")).await;
+    js(
+        client,
+        &format!("Arena.player.show({shot_step}); return null;"),
+    )
+    .await;
     let png = client.screenshot().await.unwrap();
     let dir = std::env::temp_dir().join("arena-viewer-screenshots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -263,10 +316,22 @@ async fn every_mode_plays_in_a_real_browser() {
     for event in replay.events() {
         use arena_engine::battle::Event;
         match *event {
-            Event::EffectTick { unit, integrity, .. }
-            | Event::BombExploded { unit, integrity, .. }
-            | Event::Repair { target: unit, integrity, .. } => final_hp[usize::from(unit)] = integrity,
-            Event::Attack { target, hit: Some(hit), .. } => final_hp[usize::from(target)] = hit.integrity,
+            Event::EffectTick {
+                unit, integrity, ..
+            }
+            | Event::BombExploded {
+                unit, integrity, ..
+            }
+            | Event::Repair {
+                target: unit,
+                integrity,
+                ..
+            } => final_hp[usize::from(unit)] = integrity,
+            Event::Attack {
+                target,
+                hit: Some(hit),
+                ..
+            } => final_hp[usize::from(target)] = hit.integrity,
             Event::Destroyed { unit, .. } => final_hp[usize::from(unit)] = 0,
             _ => {}
         }
@@ -326,7 +391,10 @@ async fn every_mode_plays_in_a_real_browser() {
         async |c: &Client| {
             assert_eq!(
                 texts(c, "#layer .hero .hp").await,
-                vec![format!("{}/{max}", health[0]), format!("{}/{max}", health[1])]
+                vec![
+                    format!("{}/{max}", health[0]),
+                    format!("{}/{max}", health[1])
+                ]
             );
             assert_eq!(texts(c, "#layer .minion").await.len(), state.minion_count());
         },
@@ -335,7 +403,36 @@ async fn every_mode_plays_in_a_real_browser() {
     .await;
 
     // grid: every hero at 100 on its tile; at the end the living heroes and the diamonds.
-    let replay = game::<Grid>("commander", "aggressor", 4);
+    // Seat 1 walks at random (off the board at times: rejected answers), faults once and
+    // logs markup on every call.
+    let mut p0: Box<dyn Player<Grid>> =
+        Box::new(NativePlayer::new(Grid::create("commander").unwrap()));
+    let mut p1: Box<dyn Player<Grid>> = Box::new(Flaky {
+        inner: Box::new(NativePlayer::new(Grid::create("random-walker").unwrap())),
+        turns: 0,
+    });
+    let mut replay = run_match(
+        &MatchConfig::new(Default::default(), 4),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay;
+    replay.bots = [0, 1].map(|seat| arena_engine::replay::BotInfo {
+        name: ["builtin:commander", "<b>flaky</b>"][seat].to_owned(),
+        sha256: None,
+    });
+    let (faults, rejected) = replay.log.iter().fold((0, 0), |(f, r), entry| match entry {
+        Entry::Answer {
+            answer: arena_engine::Answer::Fault(_),
+            ..
+        } => (f + 1, r),
+        Entry::Rejected { .. } => (f, r + 1),
+        _ => (f, r),
+    });
+    assert_eq!(faults, 1);
+    assert!(
+        rejected > 0,
+        "the random walker walks off the board at times"
+    );
     let file = write_page(dir.path(), &replay);
     let initial = replay.initial.clone().unwrap();
     let heroes = initial.heroes.len();
@@ -355,18 +452,52 @@ async fn every_mode_plays_in_a_real_browser() {
         &file,
         replay.outcome.winner,
         async |c: &Client| {
-            assert_eq!(texts(c, "#layer .hero .hp").await, vec!["100".to_owned(); heroes]);
+            assert_eq!(
+                texts(c, "#layer .hero .hp").await,
+                vec!["100".to_owned(); heroes]
+            );
             assert_eq!(texts(c, "#layer .mine").await.len(), initial.mines.len());
         },
         async |c: &Client| {
             assert_eq!(texts(c, "#layer .hero").await.len(), heroes - deaths);
             let scores = texts(c, "#layer .score").await;
-            assert!(scores[0].contains(&format!("◆ {} ", diamonds[0])), "{scores:?}");
-            assert!(scores[1].contains(&format!("◆ {} ", diamonds[1])), "{scores:?}");
+            assert!(
+                scores[0].contains(&format!("◆ {} ", diamonds[0])),
+                "{scores:?}"
+            );
+            assert!(
+                scores[1].contains(&format!("◆ {} ", diamonds[1])),
+                "{scores:?}"
+            );
         },
         40,
     )
     .await;
+    // Faults and rejections are marked on the timeline; bot text stays text.
+    assert_eq!(texts(&client, "#marks .fault").await.len(), faults);
+    assert_eq!(texts(&client, "#marks .rejected").await.len(), rejected);
+    // At the fault's step: the fault's message and the call's log, as text.
+    js(
+        &client,
+        "const d = JSON.parse(document.getElementById('replay-data').textContent); \
+         Arena.player.show(d.lines.find(l => l.kind === 'fault').step); return null;",
+    )
+    .await;
+    let calls = texts(&client, "#calls .fault").await;
+    assert_eq!(calls.len(), 1);
+    assert!(calls[0].contains("trap: <i>unreachable</i>"), "{calls:?}");
+    assert_eq!(
+        texts(&client, "#calls pre").await,
+        vec![HOSTILE_LOG.to_owned()]
+    );
+    let injected = js(
+        &client,
+        "return [window.injected === undefined, document.querySelectorAll('#calls script, #calls b, #seats b, #log b, #log script').length];",
+    )
+    .await;
+    assert_eq!(injected, json!([true, 0]));
+    assert!(texts(&client, "#seats").await[0].contains("seat 1: <b>flaky</b>"));
+    no_errors(&client).await;
 
     client.close().await.unwrap();
 }

@@ -102,7 +102,8 @@ mod tests {
     #[test]
     fn one_step_per_unit_turn_ending_in_the_final_integrity() {
         let (mut a, mut b) = (NativePlayer::new(First), NativePlayer::new(First));
-        let record = run_match::<Battle>(&MatchConfig::new(Default::default(), 7), [&mut a, &mut b]);
+        let record =
+            run_match::<Battle>(&MatchConfig::new(Default::default(), 7), [&mut a, &mut b]);
         let initial = record.replay.initial.clone().unwrap();
         let events: Vec<Event> = record.replay.events().cloned().collect();
         let frames = Battle::frames(&initial, &events).unwrap();
@@ -112,7 +113,10 @@ mod tests {
             .count();
         assert_eq!(frames.steps.len(), turns + 1);
         assert_eq!(frames.steps[0].state["acting"], Value::Null);
-        assert_eq!(frames.steps[0].state["units"][0]["hp"], initial.units[0].base.integrity);
+        assert_eq!(
+            frames.steps[0].state["units"][0]["hp"],
+            initial.units[0].base.integrity
+        );
         let last = &frames.steps.last().unwrap().state;
         let loser = 1 - record.outcome.winner.expect("a winner") as usize;
         for (id, unit) in initial.units.iter().enumerate() {
@@ -121,8 +125,15 @@ mod tests {
                 assert_eq!(last["units"][id]["hp"], 0);
             }
         }
-        let attacks: usize = frames.steps.iter().map(|s| s.state["attacks"].as_array().unwrap().len()).sum();
-        let recorded = events.iter().filter(|e| matches!(e, Event::Attack { .. })).count();
+        let attacks: usize = frames
+            .steps
+            .iter()
+            .map(|s| s.state["attacks"].as_array().unwrap().len())
+            .sum();
+        let recorded = events
+            .iter()
+            .filter(|e| matches!(e, Event::Attack { .. }))
+            .count();
         assert_eq!(attacks, recorded);
     }
 }

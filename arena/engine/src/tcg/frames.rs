@@ -150,6 +150,10 @@ mod tests {
         assert_eq!(last["heroes"][1]["health"], state.health()[1]);
         let loser = 1 - usize::from(record.outcome.winner.expect("a winner"));
         assert!(state.health()[loser] <= 0, "{:?}", state.health());
-        assert!(frames.fixed["cards"].as_object().is_some_and(|c| !c.is_empty()));
+        assert!(
+            frames.fixed["cards"]
+                .as_object()
+                .is_some_and(|c| !c.is_empty())
+        );
     }
 }

@@ -268,11 +268,16 @@ var Arena = { modes: {} };
       return last;
     }
 
-    $('first').addEventListener('click', function () { pause(); show(0); });
-    $('prev').addEventListener('click', function () { pause(); show(current - 1); });
-    $('next').addEventListener('click', function () { pause(); show(current + 1); });
-    $('last').addEventListener('click', function () { pause(); show(last); });
-    $('play').addEventListener('click', function () { if (timer) pause(); else play(); });
+    // A clicked button gives the focus back, so that space means play/pause, not "press the
+    // last button again".
+    var button = function (id, action) {
+      $(id).addEventListener('click', function () { action(); $(id).blur(); });
+    };
+    button('first', function () { pause(); show(0); });
+    button('prev', function () { pause(); show(current - 1); });
+    button('next', function () { pause(); show(current + 1); });
+    button('last', function () { pause(); show(last); });
+    button('play', function () { if (timer) pause(); else play(); });
     window.addEventListener('hashchange', function () {
       var i = fromHash();
       if (i !== null && i !== current) { pause(); show(i); }
