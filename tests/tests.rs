@@ -34,3 +34,4 @@ mod play;
 mod sandbox;
 mod scheduling;
 mod tournament;
+mod viewer;

@@ -181,7 +181,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::New(args) => new::new(args),
         Command::Builtins(args) => check::builtins(args),
         Command::Play(args) => play::play(args, &cli.sandbox),
-        Command::Replay(command) => replay::replay(command),
+        Command::Replay(command) => {
+            replay::replay(command, cli.sandbox.limits_config().limits().fuel_per_turn)
+        }
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
         Command::Match(args) => matches::play_match(args, &cli.sandbox),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),

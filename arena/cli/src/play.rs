@@ -29,6 +29,9 @@ pub struct PlayArgs {
     /// Write the replay to FILE.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
+    /// Write a web page that plays the match (open it in any browser).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -211,6 +214,10 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         std::fs::write(path, bytes)
             .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
+    if let Some(path) = &args.html {
+        let fuel = sandbox_args.limits_config().limits().fuel_per_turn;
+        crate::replay::write_html(replay, path, fuel)?;
+    }
     if args.watch {
         for frame in game::render_replay(replay, true)? {
             outln!("{}", crate::terminal::escape(&frame))?;
@@ -252,6 +259,9 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     out!("{}", crate::terminal::escape(&problems(replay)))?;
     if let Some(path) = &args.replay {
         outln!("\nreplay written to {}", path.display())?;
+    }
+    if let Some(path) = &args.html {
+        println!("viewer written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

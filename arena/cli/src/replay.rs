@@ -1,4 +1,4 @@
-//! `arena replay show|verify`.
+//! `arena replay show|verify|html`.
 
 use anyhow::{Context, Result};
 use arena_tournament::game;
@@ -21,6 +21,14 @@ pub enum ReplayCommand {
         /// The replay file.
         file: PathBuf,
     },
+    /// Write a self-contained HTML page that plays the replay in a browser (docs/replay.md).
+    Html {
+        /// The replay file.
+        file: PathBuf,
+        /// Where to write the page [default: the replay's path with `.html`].
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 fn read(path: &Path) -> Result<serde_json::Value> {
@@ -28,8 +36,15 @@ fn read(path: &Path) -> Result<serde_json::Value> {
     serde_json::from_slice(&bytes).with_context(|| format!("{}: not JSON", path.display()))
 }
 
-pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
+pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
     match command {
+        ReplayCommand::Html { file, out } => {
+            let json = read(&file)?;
+            let out = out.unwrap_or_else(|| file.with_extension("html"));
+            write_html(&json, &out, fuel_per_turn).with_context(|| file.display().to_string())?;
+            println!("{}: viewer written to {}", file.display(), out.display());
+            Ok(ExitCode::SUCCESS)
+        }
         ReplayCommand::Show { file, pictures } => {
             let json = read(&file)?;
             for frame in
@@ -70,6 +85,30 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
             }
         }
     }
+}
+
+/// The viewer page of a replay (verified first: what the page draws is what the engine
+/// reproduces). `fuel_per_turn` is drawn on the fuel charts as the limit.
+pub fn html_page(json: &serde_json::Value, fuel_per_turn: u64) -> Result<String> {
+    game::verify_replay(json)?;
+    let mode: arena_sdk::Mode = json["mode"]
+        .as_str()
+        .context("no `mode` field")?
+        .parse()
+        .map_err(anyhow::Error::msg)?;
+    let options = arena_viewer::Options {
+        fuel_per_turn: Some(fuel_per_turn),
+    };
+    arena_tournament::for_mode!(mode, G => {
+        let replay: arena_engine::Replay<G> = serde_json::from_value(json.clone())?;
+        Ok(arena_viewer::page(&replay, &options)?)
+    })
+}
+
+/// Write the viewer page of a replay to `out`.
+pub fn write_html(json: &serde_json::Value, out: &Path, fuel_per_turn: u64) -> Result<()> {
+    let page = html_page(json, fuel_per_turn)?;
+    std::fs::write(out, page).with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// The deck `seat` played in a tcg replay, in the deck file format (docs/rules/tcg.md),

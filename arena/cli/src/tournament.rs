@@ -69,6 +69,10 @@ pub struct RunArgs {
     /// Write every game's replay to <out>/replays/.
     #[arg(long)]
     replays: bool,
+    /// With --replays: also write a web page that plays each replay, beside it
+    /// (`game-000001.html`).
+    #[arg(long, requires = "replays")]
+    html: bool,
     /// Format of the report printed at the end.
     #[arg(long, default_value = "table")]
     format: ReportFormat,
@@ -378,6 +382,16 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
             out.display()
         )
     })?;
+    if args.html {
+        let pages = write_pages(
+            &out.join("replays"),
+            tournament.limits.limits().fuel_per_turn,
+        )?;
+        eprintln!(
+            "{pages} replay pages written in {}",
+            out.join("replays").display()
+        );
+    }
     eprintln!(
         "{}: this run played {} games; {} were finished earlier; {} of the {} games of this {} are done; results in {}",
         tournament.name,
@@ -394,6 +408,36 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         eprintln!("ratings picture: {}", picture.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A page beside every replay in `dir` that has none yet (a resumed run adds the new
+/// games' pages). Returns how many were written.
+fn write_pages(dir: &Path, fuel_per_turn: u64) -> Result<usize> {
+    let mut written = 0;
+    if !dir.exists() {
+        return Ok(0);
+    }
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut replays: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    replays.sort();
+    for path in replays {
+        let html = path.with_extension("html");
+        if html.exists() {
+            continue;
+        }
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let json: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not JSON", path.display()))?;
+        crate::replay::write_html(&json, &html, fuel_per_turn)
+            .with_context(|| path.display().to_string())?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 fn default_jobs() -> usize {

@@ -21,6 +21,7 @@
 pub mod battle;
 pub mod dungeon;
 pub mod conquest;
+pub mod frames;
 pub mod grid;
 mod player;
 pub mod replay;
@@ -66,6 +67,13 @@ pub trait Ruleset: Game {
     /// A picture of the state after the events so far, for `--watch`; `None` where the
     /// mode's events already tell everything.
     fn picture(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<String> {
+        None
+    }
+
+    /// The replay cut into steps with the drawable state after each, for the browser
+    /// viewer (`<mode>/frames.rs`, drawn by the viewer's module for the mode); `None`
+    /// where the mode has no drawing yet.
+    fn frames(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<frames::Frames> {
         None
     }
 }

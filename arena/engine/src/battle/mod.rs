@@ -14,6 +14,7 @@
 //! the checks of choices and actions; `play.rs` the fight (turn meters, effects, the turn
 //! loop); `view.rs` the event text and the terminal picture; `tests.rs` the tests.
 
+mod frames;
 mod play;
 mod rules;
 mod view;
@@ -258,5 +259,9 @@ impl Ruleset for Battle {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         Some(view::picture(initial, events))
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }

@@ -13,6 +13,7 @@
 //! picture; `tests.rs` the tests.
 
 pub mod map;
+mod frames;
 mod play;
 mod rules;
 mod view;
@@ -220,5 +221,9 @@ impl Ruleset for Grid {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         Some(view::picture(initial, events))
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }

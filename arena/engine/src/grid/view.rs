@@ -133,12 +133,12 @@ pub(super) fn describe(event: &Event) -> String {
 
 /// The dynamic state rebuilt from the initial state and the events (for `picture`).
 #[derive(Debug, Clone)]
-struct View {
-    turn: u32,
-    heroes: Vec<Hero>,
-    mines: Vec<Mine>,
-    graves: Vec<Pos>,
-    diamonds: [u32; 2],
+pub(super) struct View {
+    pub(super) turn: u32,
+    pub(super) heroes: Vec<Hero>,
+    pub(super) mines: Vec<Mine>,
+    pub(super) graves: Vec<Pos>,
+    pub(super) diamonds: [u32; 2],
 }
 
 impl View {
@@ -160,7 +160,7 @@ impl View {
         self.heroes.get_mut(usize::from(id))
     }
 
-    fn apply(&mut self, event: &Event) {
+    pub(super) fn apply(&mut self, event: &Event) {
         match *event {
             Event::HeroTurn { turn, .. } => self.turn = turn,
             Event::DiamondsEarned {

@@ -9,6 +9,7 @@
 //! actions; `play.rs` the state, the events that change it and the match loop; `view.rs` the
 //! event text and the terminal picture; `tests.rs` the tests.
 
+mod frames;
 mod play;
 mod rules;
 mod view;
@@ -215,5 +216,9 @@ impl Ruleset for Tcg {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         Some(view::picture(initial, events))
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }

@@ -1,0 +1,300 @@
+//! # arena-viewer — replays in the browser
+//!
+//! [`page`] turns a replay into one self-contained HTML file (no network, no CDN: it opens
+//! from disk) that plays the match. The engine computes, the page draws: each mode's
+//! `Ruleset::frames` (in `arena-engine`, `<mode>/frames.rs`) cuts the replay into steps
+//! with the full drawable state after each; this crate adds what every mode shares (the
+//! events as text per step, the bots' answers, faults, rejections, log lines and fuel) and
+//! embeds it as JSON in the page, whose drawing module for the mode (`src/page/<mode>.js`)
+//! only draws. The page can therefore never disagree with `arena replay verify`.
+//!
+//! Pure: no I/O. The caller reads the replay, verifies it, and writes the page.
+
+use arena_engine::replay::Entry;
+use arena_engine::{Answer, Outcome, Replay, Ruleset};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The page around every mode: layout, controls, timeline, event log, fuel charts.
+const PAGE_HTML: &str = include_str!("page/page.html");
+const PAGE_CSS: &str = include_str!("page/viewer.css");
+const PAGE_JS: &str = include_str!("page/viewer.js");
+/// Runs before anything else so that every JavaScript error is caught, shown and
+/// readable by the browser tests.
+const ERRORS_JS: &str = include_str!("page/errors.js");
+
+/// One drawing module per mode, registering itself as `Arena.modes.<mode>`. A new mode
+/// adds a line here, `src/page/<mode>.js`, and `frames` in its engine module.
+const DRAWINGS: &[(&str, &str)] = &[
+    ("battle", include_str!("page/battle.js")),
+    ("tcg", include_str!("page/tcg.js")),
+    ("grid", include_str!("page/grid.js")),
+];
+
+/// What the page cannot learn from the replay.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The fuel limit per turn the game was played under, drawn on the fuel charts
+    /// (replays do not record limits).
+    pub fuel_per_turn: Option<u64>,
+}
+
+/// Why a replay cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ViewerError {
+    /// The replay ended before setup (invalid rules): there is nothing to draw.
+    #[error("the replay has no initial state (the game was not played: {0})")]
+    NotPlayed(String),
+    /// The mode has no frames or drawing module yet.
+    #[error("mode `{0}` has no drawing in the viewer yet")]
+    NoDrawing(String),
+}
+
+/// Everything the page shows, embedded as JSON (docs/replay.md, "Frames").
+#[derive(Debug, Clone, Serialize)]
+pub struct Data {
+    /// The mode's name; picks the drawing module.
+    pub mode: String,
+    /// The bots' names, by seat.
+    pub bots: [String; 2],
+    /// The match seed.
+    pub seed: u64,
+    /// The engine that played it.
+    pub engine_version: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The fuel limit per turn, if known.
+    pub fuel_per_turn: Option<u64>,
+    /// What never changes (mode-specific).
+    pub fixed: Value,
+    /// One per step: `{turn, state}`.
+    pub steps: Vec<StepData>,
+    /// Every line of the log in order: events as text, answers, faults, rejections, bot
+    /// log output, each with its step.
+    pub lines: Vec<Line>,
+}
+
+/// One step as the page gets it.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepData {
+    /// The mode's turn counter.
+    pub turn: u32,
+    /// The drawable state after the step.
+    pub state: Value,
+}
+
+/// What a log line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineKind {
+    /// Something happened in the game (the mode's event text).
+    Event,
+    /// A bot answered (start, setup or action), with the fuel it used.
+    Answer,
+    /// A bot faulted instead of answering.
+    Fault,
+    /// The rules rejected an answer; the default was played.
+    Rejected,
+    /// What a bot wrote to its log during a call.
+    Log,
+}
+
+/// One line of the event log.
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    /// The step it belongs to.
+    pub step: usize,
+    /// What it is.
+    pub kind: LineKind,
+    /// The seat, for everything but events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// Fuel of an answer or fault that was a turn (not start or setup): what the fuel
+    /// charts plot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fuel: Option<u64>,
+    /// The text, exactly as the engine or the bot wrote it (the page escapes it).
+    pub text: String,
+}
+
+/// The page's data for `replay`: the mode's frames plus the log cut into the same steps.
+/// A log entry that is not an event belongs to the step of the next event (the answer
+/// comes before what it causes); entries before the first event belong to the start.
+pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, ViewerError> {
+    let initial = replay
+        .initial
+        .as_ref()
+        .ok_or_else(|| ViewerError::NotPlayed(replay.outcome.reason.clone()))?;
+    let events: Vec<G::Event> = replay.events().cloned().collect();
+    let mode = replay.mode.to_string();
+    let frames = G::frames(initial, &events)
+        .filter(|_| drawing(&mode).is_some())
+        .ok_or_else(|| ViewerError::NoDrawing(mode.clone()))?;
+    let starts: Vec<usize> = frames.steps.iter().map(|s| s.first_event).collect();
+    // The step holding event `i`: the last one starting at or before it (starts[0] is 0).
+    let step_of = |event: usize| starts.partition_point(|&first| first <= event) - 1;
+
+    let mut lines = Vec::with_capacity(replay.log.len());
+    let mut next_event = 0;
+    for entry in &replay.log {
+        let step = match next_event {
+            0 => 0,
+            n if n >= events.len() => starts.len() - 1,
+            n => step_of(n),
+        };
+        let line = |kind, seat: Option<u8>, fuel, text: String| Line {
+            step,
+            kind,
+            seat,
+            fuel,
+            text,
+        };
+        match entry {
+            Entry::Event { event } => {
+                lines.push(Line {
+                    step: step_of(next_event),
+                    ..line(LineKind::Event, None, None, G::describe(event))
+                });
+                next_event += 1;
+            }
+            Entry::Rejected { seat, turn, reason } => lines.push(line(
+                LineKind::Rejected,
+                Some(*seat),
+                None,
+                format!("turn {turn}: seat {seat}'s answer rejected: {reason}"),
+            )),
+            Entry::Answer {
+                seat,
+                turn,
+                answer,
+                fuel,
+                log,
+            } => {
+                // Start and setup calls come before the first event and run under a
+                // larger limit; the charts plot turns only.
+                let turn_fuel = (next_event > 0).then_some(*fuel);
+                let (kind, text) = match answer {
+                    Answer::Started => (LineKind::Answer, "started".to_owned()),
+                    Answer::Setup(choice) => {
+                        (LineKind::Answer, format!("setup {}", compact(choice)))
+                    }
+                    Answer::Action(action) => (LineKind::Answer, compact(action)),
+                    Answer::Fault(fault) => (LineKind::Fault, format!("faulted: {fault}")),
+                };
+                let text = format!(
+                    "turn {turn}: seat {seat} {text} ({} fuel)",
+                    thousands(*fuel)
+                );
+                lines.push(line(kind, Some(*seat), turn_fuel, text));
+                if let Some(log) = log {
+                    lines.push(line(LineKind::Log, Some(*seat), None, log.clone()));
+                }
+            }
+        }
+    }
+    Ok(Data {
+        mode,
+        bots: replay.bots.clone().map(|b| b.name),
+        seed: replay.seed,
+        engine_version: replay.engine_version.clone(),
+        outcome: replay.outcome.clone(),
+        fuel_per_turn: options.fuel_per_turn,
+        fixed: frames.fixed,
+        steps: frames
+            .steps
+            .into_iter()
+            .map(|s| StepData {
+                turn: s.turn,
+                state: s.state,
+            })
+            .collect(),
+        lines,
+    })
+}
+
+/// The self-contained HTML page that plays `replay`.
+pub fn page<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<String, ViewerError> {
+    let data = data(replay, options)?;
+    let drawing = drawing(&data.mode).ok_or_else(|| ViewerError::NoDrawing(data.mode.clone()))?;
+    let json = serde_json::to_string(&data).expect("frames serialize");
+    // Inside <script>, only `</script>` (or `<!--`) could end the data early; `<` occurs
+    // in JSON only inside strings, where `\u003c` means the same.
+    let json = json.replace('<', "\\u003c");
+    let title = format!(
+        "{} — {} vs {} (seed {})",
+        data.mode, data.bots[0], data.bots[1], data.seed
+    );
+    let title = escape_html(&title);
+    Ok(fill(
+        PAGE_HTML,
+        &[
+            ("title", &title),
+            ("css", PAGE_CSS),
+            ("errors_js", ERRORS_JS),
+            ("viewer_js", PAGE_JS),
+            ("mode_js", drawing),
+            ("data", &json),
+        ],
+    ))
+}
+
+/// `template` with each `{{name}}` replaced, in one pass: a value (a bot's name in the
+/// title, the data) is never searched for placeholders itself.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        let Some(close) = rest[open..].find("}}") else {
+            break;
+        };
+        let name = &rest[open + 2..open + close];
+        out.push_str(&rest[..open]);
+        match values.iter().find(|(n, _)| *n == name) {
+            Some((_, value)) => out.push_str(value),
+            None => out.push_str(&rest[open..open + close + 2]),
+        }
+        rest = &rest[open + close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn drawing(mode: &str) -> Option<&'static str> {
+    DRAWINGS.iter().find(|(m, _)| *m == mode).map(|(_, js)| *js)
+}
+
+fn compact(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("(unprintable: {e})"))
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text for HTML element content and attribute values.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

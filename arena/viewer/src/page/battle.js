@@ -1,0 +1,96 @@
+// Battle: two teams of robots, integrity bars, effects as badges, the acting unit
+// outlined, attacks as arrows with their damage. State: arena/engine/src/battle/frames.rs.
+'use strict';
+
+Arena.modes.battle = (function () {
+  var W = 800, CARD_W = 300, CARD_H = 108, GAP = 16, TOP = 44;
+
+  // Where each unit's card is: seat 0 on the left, seat 1 on the right, in id order.
+  function layout(fixed) {
+    var rows = [0, 0];
+    return fixed.units.map(function (u) {
+      var row = rows[u.owner]++;
+      return { x: u.owner === 0 ? 40 : W - 40 - CARD_W, y: TOP + row * (CARD_H + GAP), owner: u.owner };
+    });
+  }
+
+  function setup(svg, data) {
+    var places = layout(data.fixed);
+    var rows = Math.max.apply(null, [1].concat(places.map(function (p) { return (p.y - TOP) / (CARD_H + GAP) + 1; })));
+    var H = TOP + rows * (CARD_H + GAP) + 10;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    [0, 1].forEach(function (seat) {
+      Arena.svg(svg, 'text', { x: seat === 0 ? 40 : W - 40, y: 26, 'text-anchor': seat === 0 ? 'start' : 'end',
+        class: 'label', fill: Arena.seatColor(seat), 'font-weight': 600 }, 'seat ' + seat + ' · ' + data.bots[seat]);
+    });
+    return { places: places };
+  }
+
+  function draw(layer, state, data, step, ctx) {
+    var fixed = data.fixed, places = ctx.places;
+    Arena.svg(layer, 'text', { x: W / 2, y: 26, 'text-anchor': 'middle', class: 'label' },
+      step === 0 ? 'start' : 'unit turn ' + data.steps[step].turn);
+    state.units.forEach(function (u, id) {
+      var info = fixed.units[id], p = places[id];
+      var g = Arena.svg(layer, 'g', { class: 'unit' + (u.destroyed ? ' dead' : ''), 'data-id': id,
+        'data-hp': u.hp, 'data-destroyed': u.destroyed ? 1 : 0, transform: 'translate(' + p.x + ',' + p.y + ')' });
+      var acting = state.acting === id;
+      Arena.svg(g, 'rect', { width: CARD_W, height: CARD_H, rx: 8, fill: '#fff',
+        stroke: acting ? '#ca8a04' : Arena.seatColor(info.owner), 'stroke-width': acting ? 4 : 1.5 });
+      Arena.svg(g, 'text', { x: 12, y: 22, class: 'label', 'font-weight': 600 }, '#' + id + ' ' + info.kind);
+      var status = u.destroyed ? 'destroyed'
+        : info.skill === null ? 'no skill'
+        : u.cooldown === 0 ? info.skill + ' ready' : info.skill + ' in ' + u.cooldown;
+      Arena.svg(g, 'text', { x: 12, y: 98, class: 'small status' }, status);
+      // Integrity bar.
+      var frac = Math.max(0, Math.min(1, u.hp / Math.max(1, info.max)));
+      Arena.svg(g, 'rect', { x: 12, y: 34, width: CARD_W - 24, height: 16, rx: 3, fill: '#e5e7eb' });
+      Arena.svg(g, 'rect', { x: 12, y: 34, width: (CARD_W - 24) * frac, height: 16, rx: 3,
+        fill: frac > 0.5 ? '#16a34a' : frac > 0.25 ? '#eab308' : '#dc2626' });
+      Arena.svg(g, 'text', { x: CARD_W / 2, y: 47, 'text-anchor': 'middle', class: 'hp' }, u.hp + '/' + info.max);
+      // Effects as badges.
+      var x = 12;
+      u.effects.forEach(function (e) {
+        var label = e[0] + ' ' + e[1];
+        var w = 8 + label.length * 6.4;
+        var badge = Arena.svg(g, 'g', { class: 'effect', transform: 'translate(' + x + ',60)' });
+        Arena.svg(badge, 'rect', { width: w, height: 18, rx: 9, fill: '#ede9fe', stroke: '#7c3aed' });
+        Arena.svg(badge, 'text', { x: w / 2, y: 13, 'text-anchor': 'middle', class: 'small', fill: '#5b21b6' }, label);
+        x += w + 4;
+      });
+      if (acting) {
+        Arena.svg(g, 'text', { x: CARD_W - 12, y: 22, 'text-anchor': 'end', class: 'label', fill: '#a16207',
+          'font-weight': 600 }, 'acting');
+      }
+    });
+    var centre = function (id) {
+      var p = places[id];
+      return { x: p.x + (p.owner === 0 ? CARD_W : 0), y: p.y + CARD_H / 2 };
+    };
+    if (state.skill) {
+      var s = places[state.skill[0]];
+      Arena.svg(layer, 'text', { x: s.x + CARD_W - 12, y: s.y + 78, 'text-anchor': 'end', class: 'label',
+        fill: '#7c3aed', 'font-weight': 600 }, 'uses ' + state.skill[1]);
+    }
+    state.attacks.forEach(function (a, n) {
+      var from = centre(a[0]), to = centre(a[1]);
+      // An attack on a teammate's column would be a straight line through the cards:
+      // bend it out into the middle instead.
+      if (places[a[0]].owner === places[a[1]].owner) { from.x = W / 2; }
+      var offset = n * 8;
+      Arena.arrow(layer, from.x, from.y + offset, to.x, to.y + offset, {
+        class: 'attack', stroke: a[4] ? '#7c3aed' : '#111827', 'stroke-dasharray': a[4] ? '6 4' : null }, 4);
+      var label = a[2] === null ? 'evaded' : (a[3] ? 'crit −' : '−') + a[2];
+      Arena.svg(layer, 'text', { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 - 8 + offset, 'text-anchor': 'middle',
+        class: 'label', 'font-weight': 700, fill: a[2] === null ? '#6b7280' : '#dc2626' },
+        (a[4] ? 'counter ' : '') + label);
+    });
+    state.repairs.forEach(function (r) {
+      var p = places[r[0]];
+      Arena.svg(layer, 'text', { x: p.x + CARD_W - 12, y: p.y + 98, 'text-anchor': 'end', class: 'label',
+        fill: r[1] >= 0 ? '#16a34a' : '#dc2626', 'font-weight': 700 }, (r[1] >= 0 ? '+' : '−') + Math.abs(r[1]));
+    });
+  }
+
+  return { setup: setup, draw: draw };
+})();

@@ -1,0 +1,306 @@
+// The replay viewer's controls, shared by every mode. The engine computed every step's
+// state (see docs/replay.md, "Frames"); this file only moves between steps and lays out the
+// event log, the timeline and the fuel charts. A mode's drawing module (battle.js, tcg.js,
+// grid.js, ...) registers itself as Arena.modes.<mode> = { setup, draw }:
+//   setup(svg, data)            once: set the viewBox, draw what never changes; may return
+//                               a context object handed back to draw
+//   draw(layer, state, data, i, context)
+//                               draw step i's state into the emptied <g> layer
+// Every text that comes from a bot (names, log lines, answers) is set with textContent,
+// never parsed as HTML.
+'use strict';
+
+var Arena = { modes: {} };
+
+(function () {
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+  var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64];
+
+  // An SVG element with attributes (and text), appended to parent.
+  Arena.svg = function (parent, tag, attrs, text) {
+    var el = document.createElementNS(SVG_NS, tag);
+    for (var key in attrs || {}) {
+      if (attrs[key] !== undefined && attrs[key] !== null) el.setAttribute(key, attrs[key]);
+    }
+    if (text !== undefined && text !== null) el.textContent = String(text);
+    if (parent) parent.appendChild(el);
+    return el;
+  };
+
+  // An HTML element with attributes (and text), appended to parent.
+  Arena.html = function (parent, tag, attrs, text) {
+    var el = document.createElement(tag);
+    for (var key in attrs || {}) {
+      if (attrs[key] !== undefined && attrs[key] !== null) el.setAttribute(key, attrs[key]);
+    }
+    if (text !== undefined && text !== null) el.textContent = String(text);
+    if (parent) parent.appendChild(el);
+    return el;
+  };
+
+  Arena.seatColor = function (seat) {
+    return seat === 0 ? '#2563eb' : '#dc2626';
+  };
+
+  // An arrow from (x1, y1) to (x2, y2), stopping `gap` short of both ends.
+  Arena.arrow = function (parent, x1, y1, x2, y2, attrs, gap) {
+    var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1;
+    var g = gap || 0;
+    var a = { x1: x1 + dx * g / len, y1: y1 + dy * g / len, x2: x2 - dx * g / len, y2: y2 - dy * g / len,
+      'marker-end': 'url(#arrowhead)', 'stroke-width': 3, stroke: '#111827' };
+    for (var k in attrs || {}) a[k] = attrs[k];
+    return Arena.svg(parent, 'line', a);
+  };
+
+  Arena.thousands = function (n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  };
+
+  function shortFuel(n) {
+    if (n >= 1e6) return (n / 1e6).toFixed(n >= 1e7 ? 0 : 1) + 'M';
+    if (n >= 1e3) return (n / 1e3).toFixed(n >= 1e4 ? 0 : 1) + 'k';
+    return String(n);
+  }
+
+  Arena.start = function () {
+    var data = JSON.parse(document.getElementById('replay-data').textContent);
+    var mode = Arena.modes[data.mode];
+    if (!mode) throw new Error('no drawing module for mode ' + data.mode);
+    var steps = data.steps, last = steps.length - 1;
+    var $ = function (id) { return document.getElementById(id); };
+
+    // Header: title, seats, and the result (shown at the last step).
+    $('title').textContent = data.mode + ' · seed ' + data.seed;
+    [0, 1].forEach(function (seat) {
+      var span = Arena.html($('seats'), 'span', { class: 'seat' + seat });
+      Arena.html(span, 'span', { class: 'swatch', style: 'background:' + Arena.seatColor(seat) });
+      span.appendChild(document.createTextNode('seat ' + seat + ': ' + data.bots[seat]));
+    });
+    var outcome = data.outcome;
+    var result = $('result');
+    result.textContent = outcome.winner === null
+      ? 'draw — ' + outcome.reason
+      : 'seat ' + outcome.winner + ' (' + data.bots[outcome.winner] + ') wins — ' + outcome.reason;
+    result.setAttribute('data-winner', outcome.winner === null ? 'draw' : String(outcome.winner));
+
+    // The picture: a static part from setup, a layer redrawn per step.
+    var svg = $('picture');
+    var defs = Arena.svg(svg, 'defs');
+    var marker = Arena.svg(defs, 'marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 8, refY: 5,
+      markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' });
+    Arena.svg(marker, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' });
+    var context = mode.setup(svg, data);
+    var layer = Arena.svg(svg, 'g', { id: 'layer' });
+
+    // Lines of the log, and which lines belong to each step.
+    var log = $('log');
+    var byStep = steps.map(function () { return []; });
+    var items = data.lines.map(function (line, index) {
+      var li = Arena.html(log, 'li', { class: line.kind + (line.seat !== undefined ? ' seat' + line.seat : ''),
+        'data-step': line.step });
+      li.textContent = line.kind === 'log' ? 'seat ' + line.seat + ' log: ' + line.text : line.text;
+      li.addEventListener('click', function () { pause(); show(line.step); });
+      byStep[line.step].push(index);
+      return li;
+    });
+    $('show-answers').addEventListener('change', function (e) { log.classList.toggle('hide-answers', !e.target.checked); });
+    $('show-logs').addEventListener('change', function (e) { log.classList.toggle('hide-logs', !e.target.checked); });
+
+    // Timeline marks: faults and rejected answers.
+    var marks = $('marks');
+    marks.setAttribute('viewBox', '0 0 1000 10');
+    var xOf = function (step) { return last === 0 ? 0 : step / last * 1000; };
+    data.lines.forEach(function (line) {
+      if (line.kind !== 'fault' && line.kind !== 'rejected') return;
+      var mark = Arena.svg(marks, 'rect', { x: xOf(line.step) - 2, y: 0, width: 4, height: 10,
+        class: 'mark ' + line.kind, fill: line.kind === 'fault' ? '#dc2626' : '#ea980c' });
+      Arena.svg(mark, 'title', {}, line.text);
+    });
+    marks.addEventListener('click', function (e) {
+      var box = marks.getBoundingClientRect();
+      pause();
+      show(Math.round((e.clientX - box.left) / box.width * last));
+    });
+    var scrub = $('scrub');
+    scrub.max = last;
+    scrub.addEventListener('input', function () { pause(); show(Number(scrub.value)); });
+
+    // Fuel charts: turn calls per seat, log scale, the limit drawn.
+    var fuelCursors = [], fuelCaptions = [];
+    var turnCalls = [[], []];
+    data.lines.forEach(function (line) {
+      if (line.fuel !== undefined && line.seat !== undefined) turnCalls[line.seat].push(line);
+    });
+    [0, 1].forEach(function (seat) {
+      var box = Arena.html($('fuel'), 'div', { class: 'fuelchart', id: 'fuel' + seat });
+      var calls = turnCalls[seat];
+      var top = Math.max(data.fuel_per_turn || 0, 1000);
+      calls.forEach(function (c) { top = Math.max(top, c.fuel); });
+      var W = 1000, H = 90, lo = Math.log10(100), hi = Math.log10(top * 1.5);
+      var yOf = function (fuel) { return H - 12 - (Math.log10(Math.max(fuel, 100)) - lo) / (hi - lo) * (H - 16); };
+      var chart = Arena.svg(box, 'svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none' });
+      [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9].forEach(function (tick) {
+        if (tick > top * 1.5) return;
+        Arena.svg(chart, 'line', { x1: 0, x2: W, y1: yOf(tick), y2: yOf(tick), stroke: '#e5e7eb', 'stroke-width': 1,
+          'vector-effect': 'non-scaling-stroke' });
+      });
+      var barWidth = Math.max(1.5, W / Math.max(steps.length, 1) * 0.8);
+      calls.forEach(function (c) {
+        Arena.svg(chart, 'rect', { x: xOf(c.step) - barWidth / 2, y: yOf(c.fuel), width: barWidth,
+          height: Math.max(1, H - 12 - yOf(c.fuel)), fill: c.kind === 'fault' ? '#dc2626' : Arena.seatColor(seat),
+          opacity: 0.75, class: 'fuelbar' });
+      });
+      if (data.fuel_per_turn) {
+        Arena.svg(chart, 'line', { x1: 0, x2: W, y1: yOf(data.fuel_per_turn), y2: yOf(data.fuel_per_turn),
+          stroke: '#111827', 'stroke-dasharray': '6 4', 'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke',
+          class: 'limit' });
+      }
+      fuelCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: '#ca8a04', 'stroke-width': 2,
+        'vector-effect': 'non-scaling-stroke' }));
+      chart.addEventListener('click', function (e) {
+        var r = chart.getBoundingClientRect();
+        pause();
+        show(Math.round((e.clientX - r.left) / r.width * last));
+      });
+      var total = 0, max = 0;
+      calls.forEach(function (c) { total += c.fuel; max = Math.max(max, c.fuel); });
+      var head = Arena.html(box, 'div', { class: 'caption' });
+      head.textContent = 'seat ' + seat + ' fuel per turn (log scale): ' + calls.length + ' calls, ' +
+        (calls.length && total === 0 ? 'no fuel (a built-in runs natively)'
+          : 'max ' + shortFuel(max) + ', total ' + shortFuel(total)) +
+        (data.fuel_per_turn ? ' · dashed: limit ' + shortFuel(data.fuel_per_turn) : '');
+      fuelCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
+    });
+
+    // Speed choices.
+    var speed = $('speed');
+    SPEEDS.forEach(function (s) {
+      Arena.html(speed, 'option', { value: s }, s + '×');
+    });
+    speed.value = '4';
+
+    var current = -1, timer = null;
+
+    function show(i) {
+      i = Math.max(0, Math.min(last, Math.round(i)));
+      if (isNaN(i)) return;
+      var previous = current;
+      current = i;
+      while (layer.firstChild) layer.removeChild(layer.firstChild);
+      mode.draw(layer, steps[i].state, data, i, context);
+      scrub.value = i;
+      $('position').textContent = 'step ' + i + '/' + last + ' · turn ' + steps[i].turn;
+      result.hidden = i !== last;
+      if (previous >= 0) byStep[previous].forEach(function (n) { items[n].classList.remove('current'); });
+      byStep[i].forEach(function (n) { items[n].classList.add('current'); });
+      var first = byStep[i].length ? items[byStep[i][0]] : null;
+      if (first) {
+        // Scroll the log only, never the page.
+        var top = first.offsetTop - log.offsetTop;
+        if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 20) log.scrollTop = top - 40;
+      }
+      showCalls(i);
+      fuelCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
+      [0, 1].forEach(function (seat) {
+        var now = byStep[i].map(function (n) { return data.lines[n]; })
+          .filter(function (l) { return l.seat === seat && l.fuel !== undefined; });
+        fuelCaptions[seat].textContent = now.length
+          ? 'this step: ' + now.map(function (l) { return Arena.thousands(l.fuel); }).join(', ') + ' fuel'
+          : 'this step: no call';
+      });
+      if (!timer) {
+        try { history.replaceState(null, '', '#turn=' + steps[i].turn); } catch (e) { /* file: URLs may refuse */ }
+      }
+    }
+
+    // What the bots answered, faulted, were refused and logged in this step.
+    function showCalls(i) {
+      var calls = $('calls');
+      while (calls.firstChild) calls.removeChild(calls.firstChild);
+      var any = false;
+      byStep[i].forEach(function (n) {
+        var line = data.lines[n];
+        if (line.kind === 'event') return;
+        any = true;
+        if (line.kind === 'log') {
+          Arena.html(calls, 'pre', { class: 'seat' + line.seat }, line.text);
+        } else {
+          Arena.html(calls, 'div', { class: 'call ' + line.kind + ' seat' + line.seat }, line.text);
+        }
+      });
+      if (!any) Arena.html(calls, 'div', { class: 'call' }, 'no bot was asked in this step');
+    }
+
+    function play() {
+      if (timer) return;
+      if (current >= last) show(0);
+      $('play').textContent = '\u275A\u275A';
+      $('play').setAttribute('aria-label', 'pause');
+      var tick = function () {
+        if (current >= last) { pause(); return; }
+        show(current + 1);
+        timer = setTimeout(tick, 1000 / Number(speed.value));
+      };
+      timer = setTimeout(tick, 1000 / Number(speed.value));
+    }
+
+    function pause() {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = null;
+      $('play').textContent = '\u25B6';
+      $('play').setAttribute('aria-label', 'play');
+      show(current);
+    }
+
+    function changeSpeed(delta) {
+      var at = SPEEDS.indexOf(Number(speed.value)) + delta;
+      speed.value = String(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at))]);
+    }
+
+    // `#turn=57` (first step of that turn, or the nearest after it) or `#step=12`.
+    function fromHash() {
+      var m = /(turn|step)=(\d+)/.exec(location.hash);
+      if (!m) return null;
+      var n = Number(m[2]);
+      if (m[1] === 'step') return n;
+      for (var i = 1; i <= last; i++) if (steps[i].turn >= n) return i;
+      return last;
+    }
+
+    // A clicked button gives the focus back, so that space means play/pause, not "press the
+    // last button again".
+    var button = function (id, action) {
+      $(id).addEventListener('click', function () { action(); $(id).blur(); });
+    };
+    button('first', function () { pause(); show(0); });
+    button('prev', function () { pause(); show(current - 1); });
+    button('next', function () { pause(); show(current + 1); });
+    button('last', function () { pause(); show(last); });
+    button('play', function () { if (timer) pause(); else play(); });
+    window.addEventListener('hashchange', function () {
+      var i = fromHash();
+      if (i !== null && i !== current) { pause(); show(i); }
+    });
+    document.addEventListener('keydown', function (e) {
+      if (e.target && (e.target.tagName === 'SELECT' || (e.target.tagName === 'INPUT' && e.target.type !== 'range'))) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      var jump = e.shiftKey ? 10 : 1;
+      switch (e.key) {
+        case ' ': case 'k': if (timer) pause(); else play(); break;
+        case 'ArrowRight': case 'l': pause(); show(current + jump); break;
+        case 'ArrowLeft': case 'j': pause(); show(current - jump); break;
+        case 'Home': pause(); show(0); break;
+        case 'End': pause(); show(last); break;
+        case '+': case '=': changeSpeed(1); break;
+        case '-': case '_': changeSpeed(-1); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+
+    var start = fromHash();
+    show(start === null ? 0 : start);
+    Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last };
+  };
+})();

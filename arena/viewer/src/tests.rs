@@ -1,0 +1,117 @@
+use super::*;
+use arena_builtins::Builtins;
+use arena_engine::{MatchConfig, NativePlayer, Player, run_match};
+use arena_sdk::grid::Grid;
+use arena_sdk::tcg::Tcg;
+
+fn game<G: Ruleset + Builtins>(a: &str, b: &str, seed: u64) -> Replay<G> {
+    let mut p0: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(a).unwrap()));
+    let mut p1: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(b).unwrap()));
+    run_match(
+        &MatchConfig::new(Default::default(), seed),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay
+}
+
+#[test]
+fn placeholders_are_filled_once_and_values_are_never_searched() {
+    assert_eq!(
+        fill("<{{a}}|{{b}}|{{c}}>", &[("a", "{{b}}"), ("b", "x")]),
+        "<{{b}}|x|{{c}}>"
+    );
+    assert_eq!(fill("no end {{a", &[("a", "x")]), "no end {{a");
+}
+
+#[test]
+fn numbers_get_thousands_separators() {
+    assert_eq!(thousands(0), "0");
+    assert_eq!(thousands(999), "999");
+    assert_eq!(thousands(1000), "1,000");
+    assert_eq!(thousands(20_000_000), "20,000,000");
+}
+
+#[test]
+fn bot_text_cannot_end_the_data_or_reach_the_markup() {
+    let mut replay = game::<Grid>("random-walker", "random-walker", 3);
+    let evil = "</script><script>alert(1)</script><!--";
+    replay.bots[0].name = evil.to_owned();
+    replay.bots[1].name = "{{data}}".to_owned();
+    for entry in &mut replay.log {
+        if let Entry::Answer { log, .. } = entry {
+            *log = Some(evil.to_owned());
+        }
+    }
+    let html = page(&replay, &Options::default()).unwrap();
+    // The only `</script>`s end the page's own five script elements.
+    assert_eq!(html.matches("</script>").count(), 5, "{}", &html[..200]);
+    assert!(!html.contains("alert(1)</script>"));
+    assert!(html.contains(r"\u003c/script>\u003cscript>alert(1)"));
+    assert!(html.contains("<title>grid — &lt;/script&gt;&lt;script&gt;alert(1)"));
+    // The data is still the same JSON once the page's JavaScript parses it.
+    let start = html.find(r#"id="replay-data">"#).unwrap() + r#"id="replay-data">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let parsed: Value = serde_json::from_str(&html[start..end]).unwrap();
+    assert_eq!(parsed["bots"][0], evil);
+    assert_eq!(parsed["bots"][1], "{{data}}");
+}
+
+#[test]
+fn every_log_entry_becomes_a_line_in_its_step() {
+    let replay = game::<Tcg>("random", "greedy", 11);
+    let data = data(
+        &replay,
+        &Options {
+            fuel_per_turn: Some(7),
+        },
+    )
+    .unwrap();
+    assert_eq!(data.fuel_per_turn, Some(7));
+    let logs = replay
+        .log
+        .iter()
+        .filter(|e| matches!(e, Entry::Answer { log: Some(_), .. }))
+        .count();
+    assert_eq!(data.lines.len(), replay.log.len() + logs);
+    // Steps never go backwards along the log, and every step has its events.
+    assert!(data.lines.windows(2).all(|w| w[0].step <= w[1].step));
+    let events = |step| {
+        data.lines
+            .iter()
+            .filter(|l| l.step == step && l.kind == LineKind::Event)
+            .count()
+    };
+    assert!((1..data.steps.len()).all(|s| events(s) > 0));
+    // Start and setup answers are in the start step and not charted; turns are.
+    let first = &data.lines[0];
+    assert_eq!(
+        (first.step, first.kind, first.fuel),
+        (0, LineKind::Answer, None)
+    );
+    assert!(
+        data.lines
+            .iter()
+            .any(|l| l.kind == LineKind::Answer && l.fuel.is_some())
+    );
+    // A turn's answer is in the step its action opens.
+    let play = data
+        .lines
+        .iter()
+        .position(|l| l.kind == LineKind::Event && l.text.contains("plays"))
+        .expect("a card played");
+    let answer = data.lines[..play]
+        .iter()
+        .rposition(|l| l.kind == LineKind::Answer)
+        .unwrap();
+    assert_eq!(data.lines[answer].step, data.lines[play].step);
+}
+
+#[test]
+fn a_game_that_was_not_played_says_why() {
+    let mut replay = game::<Grid>("random-walker", "random-walker", 1);
+    replay.initial = None;
+    assert!(matches!(
+        page(&replay, &Options::default()),
+        Err(ViewerError::NotPlayed(_))
+    ));
+}

@@ -1,0 +1,503 @@
+//! The viewer in a real browser: headless Chromium driven over chromedriver (WebDriver).
+//! For each mode: open a generated page, check the first frame's drawing against the
+//! replay, step, scrub to the end, check the final state against the replay's outcome,
+//! follow a `#turn=` link, and check that no JavaScript error was logged. One screenshot per
+//! mode is saved in `$TMPDIR/arena-viewer-screenshots/`.
+//!
+//! Without Chromium and chromedriver the test says so and passes, unless
+//! `ARENA_REQUIRE_BROWSER=1` (set by `.ci/run` once it has installed them).
+
+use arena_builtins::Builtins;
+use arena_engine::replay::Entry;
+use arena_engine::{
+    CallReport, Fault, FaultKind, MatchConfig, NativePlayer, Player, Replay, Ruleset, run_match,
+};
+use arena_sdk::battle::Battle;
+use arena_sdk::grid::Grid;
+use arena_sdk::tcg::Tcg;
+use arena_viewer::{Options, page};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A chromedriver process, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+    _profile: tempfile::TempDir,
+    chromium: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find(names: &[&str], env: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(env) {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Start chromedriver, or explain why the browser tests cannot run.
+fn driver() -> Result<Driver, String> {
+    let chromium = find(
+        &["chromium", "chromium-browser", "google-chrome"],
+        "CHROMIUM",
+    )
+    .ok_or("no chromium on PATH (apt-get install chromium chromium-driver)")?;
+    let chromedriver = find(&["chromedriver"], "CHROMEDRIVER")
+        .ok_or("no chromedriver on PATH (apt-get install chromium-driver)")?;
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let child = Command::new(&chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", chromedriver.display()))?;
+    let driver = Driver {
+        child,
+        port,
+        _profile: tempfile::tempdir().map_err(|e| e.to_string())?,
+        chromium,
+    };
+    // Wait for it to listen: a readiness poll, not a timing assumption of the test.
+    for _ in 0..200 {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(driver);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    Err("chromedriver did not start listening".to_owned())
+}
+
+async fn browser(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_owned(),
+        json!({
+            "binary": driver.chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1400,1000",
+                format!("--user-data-dir={}", driver._profile.path().display()),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a browser session")
+}
+
+fn game<G: Ruleset + Builtins>(a: &str, b: &str, seed: u64) -> Replay<G> {
+    let mut p0: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(a).unwrap()));
+    let mut p1: Box<dyn Player<G>> = Box::new(NativePlayer::new(G::create(b).unwrap()));
+    let mut replay = run_match(
+        &MatchConfig::new(Default::default(), seed),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay;
+    replay.bots[0].name = format!("builtin:{a}");
+    replay.bots[1].name = format!("builtin:{b}");
+    replay
+}
+
+/// A built-in that faults on its third turn and logs markup on every call, with made-up
+/// fuel, as a hostile wasm bot could.
+struct Flaky<G: Ruleset> {
+    inner: Box<dyn Player<G>>,
+    turns: u32,
+}
+
+const HOSTILE_LOG: &str = "<script>window.injected = 1</script><b>bold?</b>";
+
+impl<G: Ruleset> Player<G> for Flaky<G> {
+    fn start(&mut self, start: &arena_sdk::MatchStart<G>) -> Result<(), Fault> {
+        self.inner.start(start)
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+        self.inner.setup(request)
+    }
+    fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+        self.turns += 1;
+        if self.turns == 3 {
+            return Err(Fault::new(FaultKind::Trap, "<i>unreachable</i>"));
+        }
+        self.inner.act(observation)
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.inner.end(end)
+    }
+    fn last_call(&mut self) -> CallReport {
+        CallReport {
+            fuel: 1000 + u64::from(self.turns) * 997,
+            log: HOSTILE_LOG.to_owned(),
+        }
+    }
+}
+
+fn write_page<G: Ruleset>(dir: &Path, replay: &Replay<G>) -> PathBuf {
+    let path = dir.join(format!("{}.html", replay.mode));
+    let html = page(
+        replay,
+        &Options {
+            fuel_per_turn: Some(20_000_000),
+        },
+    )
+    .unwrap();
+    std::fs::write(&path, html).unwrap();
+    path
+}
+
+/// Runs `script` (a function body) in the page and returns its value.
+async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.expect(script)
+}
+
+async fn texts(client: &Client, selector: &str) -> Vec<String> {
+    let script =
+        format!("return [...document.querySelectorAll('{selector}')].map(e => e.textContent);");
+    serde_json::from_value(js(client, &script).await).unwrap()
+}
+
+async fn position(client: &Client) -> (u64, u64) {
+    let v = js(
+        client,
+        "return [Arena.player.current(), Arena.player.last];",
+    )
+    .await;
+    (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+}
+
+async fn no_errors(client: &Client) {
+    let errors = js(client, "return window.arenaErrors;").await;
+    assert_eq!(errors, json!([]), "JavaScript errors");
+}
+
+/// Open the page, check the drawing at the start (`first`), step forward with the button
+/// and the keyboard, scrub to the end and check the drawing there (`last`), follow a
+/// `#turn=` link, and save a screenshot of `shot_step`.
+async fn exercise(
+    client: &Client,
+    file: &Path,
+    outcome_winner: Option<u8>,
+    first: impl AsyncFnOnce(&Client),
+    last: impl AsyncFnOnce(&Client),
+    shot_step: u64,
+) {
+    let url = format!("file://{}", file.display());
+    client.goto(&url).await.unwrap();
+    no_errors(client).await;
+    assert_eq!(position(client).await.0, 0);
+    first(client).await;
+    // The result is not given away before the end.
+    assert_eq!(
+        js(client, "return document.getElementById('result').hidden;").await,
+        true
+    );
+
+    client
+        .find(Locator::Id("next"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(position(client).await.0, 1);
+    let body = client.find(Locator::Css("body")).await.unwrap();
+    body.send_keys(&Key::Right.to_string()).await.unwrap();
+    assert_eq!(position(client).await.0, 2);
+    body.send_keys(&Key::Left.to_string()).await.unwrap();
+    assert_eq!(position(client).await.0, 1);
+
+    // Scrub the timeline to its end as a drag would: value, then an input event.
+    js(
+        client,
+        "const s = document.getElementById('scrub'); s.value = s.max; \
+         s.dispatchEvent(new Event('input')); return null;",
+    )
+    .await;
+    let (at, end) = position(client).await;
+    assert_eq!(at, end);
+    let result = client.find(Locator::Id("result")).await.unwrap();
+    let shown = js(client, "return document.getElementById('result').hidden;").await;
+    assert_eq!(shown, false);
+    let winner = result.attr("data-winner").await.unwrap().unwrap();
+    assert_eq!(
+        winner,
+        outcome_winner.map_or("draw".to_owned(), |s| s.to_string())
+    );
+    last(client).await;
+
+    // Home, then a click on a line of the log jumps to its step.
+    body.send_keys(&Key::Home.to_string()).await.unwrap();
+    assert_eq!(position(client).await.0, 0);
+    let step = js(
+        client,
+        "const li = document.querySelectorAll('#log li[data-step=\"3\"]')[0]; li.click(); \
+         return Number(li.dataset.step);",
+    )
+    .await;
+    assert_eq!(position(client).await.0, step.as_u64().unwrap());
+
+    // A link to a turn opens at that turn.
+    let turn = js(
+        client,
+        &format!("return JSON.parse(document.getElementById('replay-data').textContent).steps[{shot_step}].turn;"),
+    )
+    .await;
+    client.goto("about:blank").await.unwrap();
+    client.goto(&format!("{url}#turn={turn}")).await.unwrap();
+    let (at, _) = position(client).await;
+    let at_turn = js(
+        client,
+        &format!("return JSON.parse(document.getElementById('replay-data').textContent).steps[{at}].turn;"),
+    )
+    .await;
+    assert_eq!(at_turn, turn);
+    js(
+        client,
+        &format!("Arena.player.show({shot_step}); return null;"),
+    )
+    .await;
+    let png = client.screenshot().await.unwrap();
+    let dir = std::env::temp_dir().join("arena-viewer-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = dir.join(file.with_extension("png").file_name().unwrap());
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+    no_errors(client).await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_mode_plays_in_a_real_browser() {
+    let driver = match driver() {
+        Ok(driver) => driver,
+        Err(why) => {
+            assert!(
+                std::env::var("ARENA_REQUIRE_BROWSER").as_deref() != Ok("1"),
+                "ARENA_REQUIRE_BROWSER=1 but the browser tests cannot run: {why}"
+            );
+            eprintln!("SKIPPED: the viewer's browser tests need Chromium: {why}");
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let client = browser(&driver).await;
+
+    // battle: six robots with their integrity, and the loser's team destroyed at the end.
+    let replay = game::<Battle>("strong", "random", 4);
+    let file = write_page(dir.path(), &replay);
+    let initial = replay.initial.clone().unwrap();
+    let start_hp: Vec<String> = initial
+        .units
+        .iter()
+        .map(|u| format!("{}/{}", u.integrity, u.base.integrity))
+        .collect();
+    let mut final_hp: Vec<i32> = initial.units.iter().map(|u| u.integrity).collect();
+    for event in replay.events() {
+        use arena_engine::battle::Event;
+        match *event {
+            Event::EffectTick {
+                unit, integrity, ..
+            }
+            | Event::BombExploded {
+                unit, integrity, ..
+            }
+            | Event::Repair {
+                target: unit,
+                integrity,
+                ..
+            } => final_hp[usize::from(unit)] = integrity,
+            Event::Attack {
+                target,
+                hit: Some(hit),
+                ..
+            } => final_hp[usize::from(target)] = hit.integrity,
+            Event::Destroyed { unit, .. } => final_hp[usize::from(unit)] = 0,
+            _ => {}
+        }
+    }
+    let end_hp: Vec<String> = initial
+        .units
+        .iter()
+        .zip(&final_hp)
+        .map(|(u, hp)| format!("{hp}/{}", u.base.integrity))
+        .collect();
+    let loser = replay.outcome.winner.map(|w| 1 - w);
+    exercise(
+        &client,
+        &file,
+        replay.outcome.winner,
+        async |c: &Client| {
+            assert_eq!(texts(c, "#layer .unit .hp").await, start_hp);
+        },
+        async |c: &Client| {
+            assert_eq!(texts(c, "#layer .unit .hp").await, end_hp);
+            let destroyed = js(
+                c,
+                "return [...document.querySelectorAll('#layer .unit')].map(u => u.dataset.destroyed === '1');",
+            )
+            .await;
+            for (unit, dead) in initial.units.iter().zip(destroyed.as_array().unwrap()) {
+                if Some(unit.owner) == loser {
+                    assert_eq!(dead, true, "unit {} of the loser", unit.id);
+                }
+            }
+        },
+        5,
+    )
+    .await;
+
+    // tcg: two heroes at full health; at the end their health as the engine's state has it.
+    let replay = game::<Tcg>("planner", "greedy", 4);
+    let file = write_page(dir.path(), &replay);
+    let initial = replay.initial.clone().unwrap();
+    let mut state = arena_engine::tcg::State::new(&initial);
+    for event in replay.events() {
+        state.apply(event);
+    }
+    let max = initial.starting_health;
+    let health = state.health();
+    exercise(
+        &client,
+        &file,
+        replay.outcome.winner,
+        async |c: &Client| {
+            assert_eq!(
+                texts(c, "#layer .hero .hp").await,
+                vec![format!("{max}/{max}"), format!("{max}/{max}")]
+            );
+            assert_eq!(texts(c, "#layer .minion").await.len(), 0);
+        },
+        async |c: &Client| {
+            assert_eq!(
+                texts(c, "#layer .hero .hp").await,
+                vec![
+                    format!("{}/{max}", health[0]),
+                    format!("{}/{max}", health[1])
+                ]
+            );
+            assert_eq!(texts(c, "#layer .minion").await.len(), state.minion_count());
+        },
+        9,
+    )
+    .await;
+
+    // grid: every hero at 100 on its tile; at the end the living heroes and the diamonds.
+    // Seat 1 walks at random (off the board at times: rejected answers), faults once and
+    // logs markup on every call.
+    let mut p0: Box<dyn Player<Grid>> =
+        Box::new(NativePlayer::new(Grid::create("commander").unwrap()));
+    let mut p1: Box<dyn Player<Grid>> = Box::new(Flaky {
+        inner: Box::new(NativePlayer::new(Grid::create("random-walker").unwrap())),
+        turns: 0,
+    });
+    let mut replay = run_match(
+        &MatchConfig::new(Default::default(), 4),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay;
+    replay.bots = [0, 1].map(|seat| arena_engine::replay::BotInfo {
+        name: ["builtin:commander", "<b>flaky</b>"][seat].to_owned(),
+        sha256: None,
+    });
+    let (faults, rejected) = replay.log.iter().fold((0, 0), |(f, r), entry| match entry {
+        Entry::Answer {
+            answer: arena_engine::Answer::Fault(_),
+            ..
+        } => (f + 1, r),
+        Entry::Rejected { .. } => (f, r + 1),
+        _ => (f, r),
+    });
+    assert_eq!(faults, 1);
+    assert!(
+        rejected > 0,
+        "the random walker walks off the board at times"
+    );
+    let file = write_page(dir.path(), &replay);
+    let initial = replay.initial.clone().unwrap();
+    let heroes = initial.heroes.len();
+    let deaths = replay
+        .events()
+        .filter(|e| matches!(e, arena_engine::grid::Event::Death { .. }))
+        .count();
+    let diamonds = replay
+        .events()
+        .find_map(|e| match e {
+            arena_engine::grid::Event::GameEnd { diamonds, .. } => Some(*diamonds),
+            _ => None,
+        })
+        .expect("a game end");
+    exercise(
+        &client,
+        &file,
+        replay.outcome.winner,
+        async |c: &Client| {
+            assert_eq!(
+                texts(c, "#layer .hero .hp").await,
+                vec!["100".to_owned(); heroes]
+            );
+            assert_eq!(texts(c, "#layer .mine").await.len(), initial.mines.len());
+        },
+        async |c: &Client| {
+            assert_eq!(texts(c, "#layer .hero").await.len(), heroes - deaths);
+            let scores = texts(c, "#layer .score").await;
+            assert!(
+                scores[0].contains(&format!("◆ {} ", diamonds[0])),
+                "{scores:?}"
+            );
+            assert!(
+                scores[1].contains(&format!("◆ {} ", diamonds[1])),
+                "{scores:?}"
+            );
+        },
+        40,
+    )
+    .await;
+    // Faults and rejections are marked on the timeline; bot text stays text.
+    assert_eq!(texts(&client, "#marks .fault").await.len(), faults);
+    assert_eq!(texts(&client, "#marks .rejected").await.len(), rejected);
+    // At the fault's step: the fault's message and the call's log, as text.
+    js(
+        &client,
+        "const d = JSON.parse(document.getElementById('replay-data').textContent); \
+         Arena.player.show(d.lines.find(l => l.kind === 'fault').step); return null;",
+    )
+    .await;
+    let calls = texts(&client, "#calls .fault").await;
+    assert_eq!(calls.len(), 1);
+    assert!(calls[0].contains("trap: <i>unreachable</i>"), "{calls:?}");
+    assert_eq!(
+        texts(&client, "#calls pre").await,
+        vec![HOSTILE_LOG.to_owned()]
+    );
+    let injected = js(
+        &client,
+        "return [window.injected === undefined, document.querySelectorAll('#calls script, #calls b, #seats b, #log b, #log script').length];",
+    )
+    .await;
+    assert_eq!(injected, json!([true, 0]));
+    assert!(texts(&client, "#seats").await[0].contains("seat 1: <b>flaky</b>"));
+    no_errors(&client).await;
+
+    client.close().await.unwrap();
+}

@@ -1,0 +1,173 @@
+//! The replay viewer through the binary: `arena play --html`, `arena replay html` and
+//! `arena tournament run --replays --html` (the pages themselves are tested in a browser by
+//! `arena-viewer`'s tests).
+
+use crate::arena;
+use arena_tests::{bots, stderr, stdout};
+use std::path::Path;
+
+/// The JSON the page embeds.
+fn page_data(path: &Path) -> serde_json::Value {
+    let html = std::fs::read_to_string(path).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{}", &html[..100]);
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "the page loads nothing from the network"
+    );
+    let open = r#"<script type="application/json" id="replay-data">"#;
+    let start = html.find(open).expect("embedded data") + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+fn ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "stdout: {}\nstderr: {}",
+        stdout(out),
+        stderr(out)
+    );
+}
+
+#[test]
+fn play_and_replay_write_the_same_page_with_fuel_and_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (replay, html) = (dir.path().join("g.json"), dir.path().join("g.html"));
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "grid",
+            bots::GRID_STARTER,
+            "builtin:random-walker",
+            "--seed",
+            "3",
+            "--replay",
+            replay.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
+    ok(&out);
+    assert!(
+        stdout(&out).contains("viewer written to"),
+        "{}",
+        stdout(&out)
+    );
+    let data = page_data(&html);
+    assert_eq!(data["mode"], "grid");
+    assert_eq!(data["fuel_per_turn"], 20_000_000);
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    assert_eq!(data["outcome"], recorded["outcome"]);
+    // The wasm bot's turns are charted with the fuel they used; the built-in's use none.
+    let fuel = |seat: u64| -> Vec<u64> {
+        data["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["seat"] == seat && l.get("fuel").is_some())
+            .map(|l| l["fuel"].as_u64().unwrap())
+            .collect()
+    };
+    assert!(!fuel(0).is_empty() && fuel(0).iter().all(|&f| f > 0));
+    assert!(fuel(1).iter().all(|&f| f == 0));
+
+    // `replay html` writes beside the replay by default, with the limit given.
+    let out = arena(
+        dir.path(),
+        &[
+            "replay",
+            "html",
+            replay.to_str().unwrap(),
+            "--fuel-per-turn",
+            "5000000",
+        ],
+    );
+    ok(&out);
+    let again = page_data(&html);
+    assert_eq!(again["fuel_per_turn"], 5_000_000);
+    assert_eq!(again["steps"], data["steps"]);
+    let other = dir.path().join("other.html");
+    ok(&arena(
+        dir.path(),
+        &[
+            "replay",
+            "html",
+            replay.to_str().unwrap(),
+            "-o",
+            other.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(page_data(&other)["lines"], data["lines"]);
+}
+
+#[test]
+fn a_replay_that_does_not_verify_gets_no_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("b.json");
+    ok(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:strong",
+            "builtin:random",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    ));
+    let text = std::fs::read_to_string(&replay).unwrap();
+    let tampered = text.replacen("\"integrity\":", "\"integrity\":1", 1);
+    assert_ne!(tampered, text);
+    std::fs::write(&replay, tampered).unwrap();
+    let out = arena(dir.path(), &["replay", "html", replay.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("does not verify"), "{}", stderr(&out));
+    assert!(!dir.path().join("b.html").exists());
+}
+
+#[test]
+fn a_tournament_writes_a_page_beside_each_replay_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        "name = \"t\"\nseed = 2\n[modes.tcg]\n[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n\
+         [[bots]]\nname = \"b\"\nbot = \"builtin:greedy\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("results");
+    let run = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--html",
+            "--quiet",
+        ],
+    );
+    ok(&run);
+    let mut json = 0;
+    for entry in std::fs::read_dir(out.join("replays")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            json += 1;
+            let data = page_data(&path.with_extension("html"));
+            assert_eq!(data["mode"], "tcg");
+        }
+    }
+    assert!(json > 0);
+    // --html without --replays is refused.
+    let refused = arena(
+        dir.path(),
+        &["tournament", "run", file.to_str().unwrap(), "--html"],
+    );
+    assert!(!refused.status.success());
+}
