@@ -117,6 +117,99 @@ fn a_tampered_replay_fails_verification() {
 }
 
 #[test]
+fn verify_says_what_it_checked_and_compares_engine_version_and_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let path = replay.to_str().unwrap();
+    json(&arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bots::BATTLE_STARTER,
+            "builtin:random",
+            "--seed",
+            "3",
+            "--json",
+            "--replay",
+            path,
+        ],
+    ));
+    let value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let entries = value["log"].as_array().unwrap().len();
+
+    // Nothing to compare the bots with: said so, and the re-simulation is described.
+    let out = arena(dir.path(), &["replay", "verify", path]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("{entries} log entries")), "{text}");
+    assert!(text.contains("the initial state"), "{text}");
+    assert!(text.contains("engine version: matches"), "{text}");
+    assert!(
+        text.contains("seat 0 bot: battle_starter (module SHA-256 "),
+        "{text}"
+    );
+    assert!(text.contains("not checked (give --bot0 BOT"), "{text}");
+
+    // The right bots match.
+    let out = arena(
+        dir.path(),
+        &[
+            "replay",
+            "verify",
+            path,
+            "--bot0",
+            bots::BATTLE_STARTER,
+            "--bot1",
+            "builtin:random",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("seat 0 bot: matches"), "{text}");
+    assert!(
+        text.contains("seat 1 bot: matches — builtin:random"),
+        "{text}"
+    );
+
+    // Another bot, another module: the command says which seat differs and fails.
+    let out = arena(
+        dir.path(),
+        &[
+            "replay",
+            "verify",
+            path,
+            "--bot0",
+            bots::GRID_STARTER,
+            "--bot1",
+            "builtin:heuristic",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("seat 0 bot: differs — "), "{text}");
+    assert!(text.contains("the replay records"), "{text}");
+    assert!(
+        text.contains("seat 1 bot: differs — the replay records `builtin:random`"),
+        "{text}"
+    );
+
+    // A file from another engine version still re-simulates; the difference is reported.
+    let mut other = value.clone();
+    other["engine_version"] = serde_json::json!("0.0.0-elsewhere");
+    std::fs::write(&replay, serde_json::to_vec(&other).unwrap()).unwrap();
+    let out = arena(dir.path(), &["replay", "verify", path]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("engine version: differs — the file says 0.0.0-elsewhere, this arena is"),
+        "{text}"
+    );
+}
+
+#[test]
 fn watch_renders_the_match_turn_by_turn() {
     let dir = tempfile::tempdir().unwrap();
     for (mode, a, b) in [

@@ -418,3 +418,47 @@ fn gauntlet_reports_score_and_elo_against_each_builtin() {
     assert!(text.contains("Elo diff"), "{text}");
     assert!(text.contains("battle — battle_starter"), "{text}");
 }
+
+#[test]
+fn grid_reports_show_each_heros_statistics_beside_the_team_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    std::fs::write(
+        &file,
+        "name = \"g\"\nseed = 2\ngames_per_pairing = 2\n[modes.grid]\nturn_limit = 60\n\
+         [[bots]]\nname = \"walker\"\nbot = \"builtin:random-walker\"\n\
+         [[bots]]\nname = \"north\"\nbot = \"builtin:northerner\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    let report = arena(dir.path(), &["tournament", "report", out.to_str().unwrap()]);
+    let text = stdout(&report);
+    assert!(report.status.success(), "{}", stderr(&report));
+    let (teams, heroes) = text
+        .split_once("statistics per hero — grid (total, per game)")
+        .unwrap_or_else(|| panic!("no per-hero table: {text}"));
+    assert!(teams.contains("statistics — grid"), "{text}");
+    assert!(
+        !teams.contains("hero0_"),
+        "the team table keeps the team keys: {text}"
+    );
+    // Five heroes per team by default: a row per bot and hero.
+    let rows = heroes
+        .lines()
+        .filter(|l| l.starts_with("north ") || l.starts_with("walker "))
+        .count();
+    assert_eq!(rows, 10, "{heroes}");
+    assert!(heroes.contains("mines_captured"), "{heroes}");
+}

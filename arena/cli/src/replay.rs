@@ -1,6 +1,7 @@
 //! `arena replay show|verify|html`.
 
 use anyhow::{Context, Result};
+use arena_tournament::bots::{BotMatch, BotSpec};
 use arena_tournament::game;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,13 @@ pub enum ReplayCommand {
     Verify {
         /// The replay file.
         file: PathBuf,
+        /// The bot that should have played seat 0 (builtin:NAME or a .wasm/.wat file):
+        /// compared with the name and module hash the replay records.
+        #[arg(long, value_name = "BOT")]
+        bot0: Option<String>,
+        /// The bot that should have played seat 1, as --bot0.
+        #[arg(long, value_name = "BOT")]
+        bot1: Option<String>,
     },
     /// Write a self-contained HTML page that plays the replay in a browser (docs/replay.md).
     Html {
@@ -54,29 +62,21 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        ReplayCommand::Verify { file } => {
+        ReplayCommand::Verify { file, bot0, bot1 } => {
             let json = read(&file)?;
+            // Parse the specs before the (possibly long) re-simulation.
+            let specs = [bot0, bot1].map(|spec| spec.map(|s| s.parse::<BotSpec>()).transpose());
+            let [spec0, spec1] = specs;
+            let specs = [spec0?, spec1?];
             match game::verify_replay(&json) {
-                Ok(outcome) => {
-                    let result = match outcome.winner {
-                        Some(seat) => format!("seat {seat} wins ({})", outcome.reason),
-                        None => format!("draw ({})", outcome.reason),
-                    };
-                    let recorded = json["engine_version"].as_str().unwrap_or("?");
-                    let version = if recorded == arena_engine::ENGINE_VERSION {
-                        format!("engine {recorded}")
+                Ok(verified) => {
+                    let (text, all_match) = report(&file, &verified, &specs)?;
+                    outln!("{text}")?;
+                    Ok(if all_match {
+                        ExitCode::SUCCESS
                     } else {
-                        format!(
-                            "the file says engine {}, this arena is {}",
-                            crate::terminal::escape(recorded),
-                            arena_engine::ENGINE_VERSION
-                        )
-                    };
-                    outln!(
-                        "{}: verified — the recorded answers replayed by this engine give identical events and result: {result}\n(not checked: the bot names, module hashes and engine version written in the file; {version})",
-                        file.display()
-                    )?;
-                    Ok(ExitCode::SUCCESS)
+                        ExitCode::FAILURE
+                    })
                 }
                 Err(error) => {
                     outln!("{}: {error}", file.display())?;
@@ -109,6 +109,70 @@ pub fn html_page(json: &serde_json::Value, fuel_per_turn: u64) -> Result<String>
 pub fn write_html(json: &serde_json::Value, out: &Path, fuel_per_turn: u64) -> Result<()> {
     let page = html_page(json, fuel_per_turn)?;
     std::fs::write(out, page).with_context(|| format!("cannot write {}", out.display()))
+}
+
+/// The text of `arena replay verify`: what was re-simulated and found identical, then the
+/// engine version and each seat's bot, compared where the user gave something to compare
+/// with. The flag is false when a bot the user named differs from the recorded one.
+fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Result<(String, bool)> {
+    use crate::terminal::escape;
+    let result = match v.outcome.winner {
+        Some(seat) => format!("seat {seat} wins ({})", v.outcome.reason),
+        None => format!("draw ({})", v.outcome.reason),
+    };
+    let mut lines = vec![
+        format!(
+            "{}: verified — {} replay, format version {}, seed {}",
+            file.display(),
+            v.mode,
+            v.version,
+            v.seed
+        ),
+        format!(
+            "  re-simulated by this engine from the recorded rules, seed and answers, and identical: {}{} log entries ({} events, {} answers, {} rejections; fuel and bot log text not compared) and the outcome: {}",
+            if v.initial { "the initial state, " } else { "" },
+            v.entries,
+            v.events,
+            v.answers,
+            v.rejections,
+            escape(&result)
+        ),
+    ];
+    let recorded = escape(&v.engine_version);
+    lines.push(if v.engine_version == arena_engine::ENGINE_VERSION {
+        format!("  engine version: matches ({recorded})")
+    } else {
+        format!(
+            "  engine version: differs — the file says {recorded}, this arena is {}",
+            arena_engine::ENGINE_VERSION
+        )
+    });
+    let mut all_match = true;
+    for (seat, (bot, spec)) in v.bots.iter().zip(specs).enumerate() {
+        let recorded = match &bot.sha256 {
+            Some(hash) => format!("{} (module SHA-256 {})", escape(&bot.name), escape(hash)),
+            None => escape(&bot.name).into_owned(),
+        };
+        let line = match spec {
+            None => format!(
+                "  seat {seat} bot: {recorded} — not checked (give --bot{seat} BOT to compare)"
+            ),
+            Some(spec) => match spec.compare(v.mode, &bot.name, bot.sha256.as_deref())? {
+                BotMatch::SameBuiltin => {
+                    format!("  seat {seat} bot: matches — {recorded}, a built-in of this arena")
+                }
+                BotMatch::SameModule { .. } => {
+                    format!("  seat {seat} bot: matches — {spec} has the recorded hash; {recorded}")
+                }
+                BotMatch::Differs(how) => {
+                    all_match = false;
+                    format!("  seat {seat} bot: differs — {}", escape(&how))
+                }
+            },
+        };
+        lines.push(line);
+    }
+    Ok((lines.join("\n"), all_match))
 }
 
 /// The deck `seat` played in a tcg replay, in the deck file format (docs/rules/tcg.md),

@@ -86,6 +86,74 @@ impl BotSpec {
     }
 }
 
+/// How a bot spec compares with a bot a replay records (`arena replay verify --bot0/--bot1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotMatch {
+    /// Same built-in name, and this arena has that built-in for the mode.
+    SameBuiltin,
+    /// The module file's SHA-256 is the one recorded.
+    SameModule {
+        /// The hash.
+        sha256: String,
+    },
+    /// They differ; the text says how.
+    Differs(String),
+}
+
+impl BotSpec {
+    /// Compare this spec with the bot a replay of `mode` recorded (`name`, `sha256`).
+    /// Module files are hashed as the sandbox hashes them (the file's bytes); a crate is
+    /// refused, since building it need not give the same bytes twice.
+    pub fn compare(
+        &self,
+        mode: Mode,
+        name: &str,
+        sha256: Option<&str>,
+    ) -> Result<BotMatch, BotError> {
+        use sha2::{Digest, Sha256};
+        match self {
+            BotSpec::Builtin(mine) => {
+                Contestant::Builtin(mine.clone()).check_mode(mode)?;
+                let recorded = name.strip_prefix("builtin:");
+                Ok(if recorded == Some(mine.as_str()) && sha256.is_none() {
+                    BotMatch::SameBuiltin
+                } else {
+                    BotMatch::Differs(format!("the replay records `{name}`, not builtin:{mine}"))
+                })
+            }
+            BotSpec::Module(path) => {
+                let io = |source| {
+                    BotError::Load(LoadError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })
+                };
+                // Streamed, so a huge file costs time, not memory.
+                let mut hasher = Sha256::new();
+                std::io::copy(&mut std::fs::File::open(path).map_err(io)?, &mut hasher)
+                    .map_err(io)?;
+                let mine = hex::encode(hasher.finalize());
+                Ok(match sha256 {
+                    Some(recorded) if recorded == mine => BotMatch::SameModule { sha256: mine },
+                    Some(recorded) => BotMatch::Differs(format!(
+                        "{} has SHA-256 {mine}, the replay records {recorded}",
+                        path.display()
+                    )),
+                    None => BotMatch::Differs(format!(
+                        "the replay records `{name}` with no module hash, {} is a module",
+                        path.display()
+                    )),
+                })
+            }
+            BotSpec::Crate(dir) => Err(BotError::Build {
+                dir: dir.display().to_string(),
+                detail: "to compare with a replay, give the built .wasm module, not the crate"
+                    .into(),
+            }),
+        }
+    }
+}
+
 /// A bot ready to play: a built-in, or a compiled module.
 #[derive(Debug, Clone)]
 pub enum Contestant {

@@ -220,12 +220,54 @@ fn mode_of(json: &serde_json::Value) -> Result<Mode, ReplayError> {
     mode.parse().map_err(ReplayError::Format)
 }
 
+/// What [`verify_replay`] re-simulated and found identical, and what the file says about
+/// who and what played it (which re-simulation cannot check: see [`Verified::bots`]).
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// The mode.
+    pub mode: Mode,
+    /// The match seed.
+    pub seed: u64,
+    /// The replay format version.
+    pub version: u32,
+    /// The engine version written in the file.
+    pub engine_version: String,
+    /// The bots written in the file.
+    pub bots: [BotInfo; 2],
+    /// Whether the file holds an initial state (it was compared).
+    pub initial: bool,
+    /// Log entries compared: all of them, and by kind.
+    pub entries: usize,
+    /// Bot answers (and faults) among them, fed back to the engine in place of the bots.
+    pub answers: usize,
+    /// Rejections among them.
+    pub rejections: usize,
+    /// Game events among them.
+    pub events: usize,
+    /// The outcome, compared whole except for fuel.
+    pub outcome: Outcome,
+}
+
 /// Re-simulate a replay and check it reproduces every event and the outcome.
-pub fn verify_replay(json: &serde_json::Value) -> Result<Outcome, ReplayError> {
+pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> {
+    use arena_engine::replay::Entry;
     for_mode!(mode_of(json)?, G => {
         let replay = parse_replay::<G>(json)?;
         replay::verify(&replay).map_err(ReplayError::Mismatch)?;
-        Ok(replay.outcome)
+        let count = |pick: fn(&Entry<G>) -> bool| replay.log.iter().filter(|e| pick(e)).count();
+        Ok(Verified {
+            mode: replay.mode,
+            seed: replay.seed,
+            version: replay.version,
+            engine_version: replay.engine_version.clone(),
+            bots: replay.bots.clone(),
+            initial: replay.initial.is_some(),
+            entries: replay.log.len(),
+            answers: count(|e| matches!(e, Entry::Answer { .. })),
+            rejections: count(|e| matches!(e, Entry::Rejected { .. })),
+            events: count(|e| matches!(e, Entry::Event { .. })),
+            outcome: replay.outcome,
+        })
     })
 }
 

@@ -472,13 +472,15 @@ fn tables(report: &Report, markdown: bool) -> String {
         }
         out += &grid(&rows, 1, markdown);
         if !standings.stats.is_empty() {
-            let keys: Vec<String> = standings
+            // Per-unit keys (grid's `hero<N>_<key>`) get a table of their own, one row per
+            // bot and unit, so the team table stays readable.
+            let (per_hero, keys): (Vec<String>, Vec<String>) = standings
                 .stats
                 .iter()
                 .flat_map(|s| s.totals.keys().cloned())
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
-                .collect();
+                .partition(|key| hero_key(key).is_some());
             heading(
                 &mut out,
                 &format!("statistics — {} (total, per game)", standings.scope),
@@ -502,6 +504,16 @@ fn tables(report: &Report, markdown: bool) -> String {
                 rows.push(line);
             }
             out += &grid(&rows, 1, markdown);
+            if !per_hero.is_empty() {
+                heading(
+                    &mut out,
+                    &format!(
+                        "statistics per hero — {} (total, per game)",
+                        standings.scope
+                    ),
+                );
+                out += &grid(&hero_rows(standings, &per_hero), 2, markdown);
+            }
         }
     }
     out
@@ -563,6 +575,49 @@ pub fn grid(rows: &[Vec<String>], left_columns: usize, markdown: bool) -> String
         }
     }
     out
+}
+
+/// `hero<N>_<key>` as (N, key).
+fn hero_key(key: &str) -> Option<(u32, &str)> {
+    let rest = key.strip_prefix("hero")?;
+    let (n, key) = rest.split_once('_')?;
+    Some((n.parse().ok()?, key))
+}
+
+/// The per-hero statistics of `standings`: a row per bot and hero, a column per key.
+fn hero_rows(standings: &Standings, per_hero: &[String]) -> Vec<Vec<String>> {
+    let mut heroes = std::collections::BTreeSet::new();
+    let mut keys = std::collections::BTreeSet::new();
+    for (n, key) in per_hero.iter().filter_map(|k| hero_key(k)) {
+        heroes.insert(n);
+        keys.insert(key);
+    }
+    let mut rows = vec![
+        ["bot".to_owned(), "hero".to_owned()]
+            .into_iter()
+            .chain(keys.iter().map(|k| (*k).to_owned()))
+            .collect::<Vec<_>>(),
+    ];
+    for stat in &standings.stats {
+        for n in &heroes {
+            let mut line = vec![stat.bot.clone(), n.to_string()];
+            for key in &keys {
+                let total = stat
+                    .totals
+                    .get(&format!("hero{n}_{key}"))
+                    .copied()
+                    .unwrap_or(0);
+                let avg = if stat.games == 0 {
+                    0.0
+                } else {
+                    total as f64 / f64::from(stat.games)
+                };
+                line.push(format!("{total} ({avg:.1})"));
+            }
+            rows.push(line);
+        }
+    }
+    rows
 }
 
 fn csv(report: &Report) -> String {

@@ -1,4 +1,4 @@
-//! Built-in AIs for `grid`: the nine strategies of the original JS Battle starter kit
+//! Built-in AIs for `grid`: the eleven strategies of the original JS Battle starter kit
 //! (hero.js, using the path finding of its helpers.js, which [`Board`] reproduces) and
 //! [`Commander`], our team strategy.
 //!
@@ -22,6 +22,18 @@ pub use commander::Commander;
 pub use starter::{Starter, Strategy};
 
 const BUILTINS: &[BuiltinInfo] = &[
+    BuiltinInfo {
+        name: "idle",
+        mode: Mode::Grid,
+        summary: "the starter kit's hero that answers nothing: every hero stays (as the original did)",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "northerner",
+        mode: Mode::Grid,
+        summary: "the starter kit's Northerner: every hero walks north, and stays once it cannot",
+        strength: 1,
+    },
     BuiltinInfo {
         name: "priest",
         mode: Mode::Grid,

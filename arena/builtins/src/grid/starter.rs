@@ -1,4 +1,4 @@
-//! The nine strategies of the original JS Battle starter kit's hero.js, and [`Starter`],
+//! The eleven strategies of the original JS Battle starter kit's hero.js, and [`Starter`],
 //! the bot that plays one of them with all its heroes.
 
 use arena_sdk::grid::{
@@ -30,11 +30,16 @@ pub enum Strategy {
     Coward,
     /// A random direction of the four (the starter kit's "Blind Man").
     RandomWalker,
+    /// Always north (the starter kit's "Northerner"); off the board or into an obstacle it
+    /// stays, as the engine treats every impossible move.
+    Northerner,
+    /// Answers nothing, which the original engine treated as Stay.
+    Idle,
 }
 
 impl Strategy {
     /// Every starter strategy.
-    pub const ALL: [Strategy; 9] = [
+    pub const ALL: [Strategy; 11] = [
         Strategy::Aggressor,
         Strategy::HealthNut,
         Strategy::Priest,
@@ -44,6 +49,8 @@ impl Strategy {
         Strategy::SelfishDiamondMiner,
         Strategy::Coward,
         Strategy::RandomWalker,
+        Strategy::Northerner,
+        Strategy::Idle,
     ];
 
     /// The built-in's name.
@@ -58,6 +65,8 @@ impl Strategy {
             Strategy::SelfishDiamondMiner => "selfish-diamond-miner",
             Strategy::Coward => "coward",
             Strategy::RandomWalker => "random-walker",
+            Strategy::Northerner => "northerner",
+            Strategy::Idle => "idle",
         }
     }
 
@@ -96,6 +105,8 @@ impl Strategy {
                     [Action::North, Action::South, Action::East, Action::West];
                 *CHOICES.choose(rng).unwrap_or(&Action::Stay)
             }
+            Strategy::Northerner => Action::North,
+            Strategy::Idle => Action::from(None),
         }
     }
 }

@@ -151,6 +151,22 @@ fn random_walker_always_walks() {
 }
 
 #[test]
+fn northerner_always_answers_north_and_idle_answers_nothing() {
+    // Whatever the health and the board, as the kit's samples: no threshold, no path finding.
+    for health in [1, 30, 100] {
+        let obs = scene(&[(2, 2, health), (2, 3, 100)], vec![Mine::default(); 2]);
+        assert_eq!(decide(Strategy::Northerner, &obs), Action::North);
+        assert_eq!(decide(Strategy::Idle, &obs), Action::Stay);
+    }
+    assert_eq!(
+        Grid::create("northerner").map(|_| ()),
+        Some(()),
+        "listed and creatable"
+    );
+    assert_eq!(Grid::create("idle").map(|_| ()), Some(()));
+}
+
+#[test]
 fn commander_finishes_off_a_weak_enemy_and_backs_off_when_losing() {
     let mut commander = Commander::default();
     commander.setup(&request());
@@ -173,7 +189,7 @@ fn every_builtin_is_listed_and_creatable() {
         assert_eq!(info.mode, Mode::Grid);
         assert!(Grid::create(info.name).is_some(), "{}", info.name);
     }
-    assert_eq!(Grid::builtins().len(), 10);
+    assert_eq!(Grid::builtins().len(), 12);
     assert!(Grid::create("nobody").is_none());
 }
 

@@ -28,7 +28,8 @@ pub struct State {
     /// Mines owned, per hero.
     mines_owned: Vec<u32>,
     diamonds: [u32; 2],
-    tally: [Tally; 2],
+    /// Statistics per hero, by id; a team's are the sum of its heroes'.
+    tally: Vec<Tally>,
     turn_limit: u32,
     view: Observation,
 }
@@ -66,7 +67,7 @@ impl State {
             grave_of: vec![None; tiles],
             mines_owned: vec![0; heroes.len()],
             diamonds: [0, 0],
-            tally: [Tally::default(); 2],
+            tally: vec![Tally::default(); heroes.len()],
             turn_limit,
             view: Observation {
                 turn: 0,
@@ -150,14 +151,30 @@ impl State {
         self.diamonds
     }
 
-    /// Statistics of team 0 and team 1.
+    /// Statistics of team 0 and team 1 (the sums over their heroes).
     pub fn tally(&self) -> [Tally; 2] {
-        self.tally
+        let mut teams = [Tally::default(); 2];
+        for (id, hero) in self.tally.iter().enumerate() {
+            teams[id % 2].add(hero);
+        }
+        teams
     }
 
-    /// Both teams' statistics as [`Stats`].
+    /// Statistics of each hero, by hero id.
+    pub fn hero_tally(&self) -> &[Tally] {
+        &self.tally
+    }
+
+    /// Both teams' statistics as [`Stats`]: the team totals, then each hero's own under
+    /// `hero<N>_<key>`, N its place in its team (hero id / 2).
     pub fn stats(&self) -> [Stats; 2] {
-        [self.tally[0].to_stats(), self.tally[1].to_stats()]
+        let mut stats = self.tally().map(|team| team.to_stats());
+        for (id, hero) in self.tally.iter().enumerate() {
+            for (key, value) in hero.to_stats() {
+                stats[id % 2].insert(format!("hero{}_{key}", id / 2), value);
+            }
+        }
+        stats
     }
 
     /// Living heroes of `team`.
@@ -218,7 +235,7 @@ impl State {
         }
         let team = usize::from(self.view.heroes[usize::from(hero)].team);
         self.diamonds[team] += earned;
-        self.tally[team].diamonds_earned += earned;
+        self.tally[usize::from(hero)].diamonds_earned += earned;
         events.push(Event::DiamondsEarned {
             hero,
             amount: earned,
@@ -266,7 +283,6 @@ impl State {
 
     fn walk_into(&mut self, hero: HeroId, direction: Direction, to: Pos, events: &mut Vec<Event>) {
         let me = self.view.heroes[usize::from(hero)];
-        let team = usize::from(me.team);
         let target = self.index(to);
         match self.terrain[target] {
             Terrain::Wall => events.push(Event::Blocked {
@@ -276,7 +292,7 @@ impl State {
             }),
             Terrain::Well => {
                 let amount = self.heal(hero, WELL_HEAL);
-                self.tally[team].health_recovered += amount;
+                self.tally[usize::from(hero)].health_recovered += amount;
                 events.push(Event::WellDrink {
                     hero,
                     amount,
@@ -294,7 +310,7 @@ impl State {
                     self.die(hero, None, events);
                 } else {
                     let from = self.transfer_mine(mine, hero);
-                    self.tally[team].mines_captured += 1;
+                    self.tally[usize::from(hero)].mines_captured += 1;
                     events.push(Event::MineCaptured {
                         hero,
                         mine,
@@ -321,8 +337,8 @@ impl State {
                 }
                 Some(friend) => {
                     let amount = self.heal(friend, FRIEND_HEAL);
-                    self.tally[team].health_given += amount;
-                    self.tally[team].health_recovered += amount;
+                    self.tally[usize::from(hero)].health_given += amount;
+                    self.tally[usize::from(friend)].health_recovered += amount;
                     events.push(Event::HealFriend {
                         hero,
                         target: friend,
@@ -339,7 +355,7 @@ impl State {
                     events.push(Event::Moved { hero, from, to });
                     if let Some(grave_of) = self.grave_of[target].take() {
                         self.view.graves.retain(|&g| g != to);
-                        self.tally[team].graves_robbed += 1;
+                        self.tally[usize::from(hero)].graves_robbed += 1;
                         events.push(Event::GraveRobbed {
                             hero,
                             at: to,
@@ -392,8 +408,7 @@ impl State {
         event: impl FnOnce(HeroId, HeroId, u32, u32) -> Event,
     ) {
         let damage = self.damage(target, amount);
-        let team = self.view.heroes[usize::from(hero)].team;
-        self.tally[usize::from(team)].damage_dealt += damage;
+        self.tally[usize::from(hero)].damage_dealt += damage;
         let health = self.view.heroes[usize::from(target)].health;
         events.push(event(hero, target, damage, health));
         if health == 0 {
@@ -421,15 +436,14 @@ impl State {
         let h = &mut self.view.heroes[usize::from(hero)];
         h.dead = true;
         h.health = 0;
-        let (at, team) = (h.pos, h.team);
+        let at = h.pos;
         let tile = self.index(at);
         self.occupant[tile] = None;
         self.grave_of[tile] = Some(hero);
         self.view.graves.push(at);
-        self.tally[usize::from(team)].deaths += 1;
+        self.tally[usize::from(hero)].deaths += 1;
         if let Some(killer) = killer {
-            let killer_team = self.view.heroes[usize::from(killer)].team;
-            self.tally[usize::from(killer_team)].kills += 1;
+            self.tally[usize::from(killer)].kills += 1;
         }
         events.push(Event::Death { hero, killer, at });
     }

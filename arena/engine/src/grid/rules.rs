@@ -25,7 +25,7 @@ pub const STAT_KEYS: [&str; 8] = [
     "mines_captured",
 ];
 
-/// One team's statistics.
+/// One hero's or one team's statistics.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Heroes of the team that died.
@@ -47,6 +47,18 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Add `other`'s counts to these.
+    pub fn add(&mut self, other: &Tally) {
+        self.deaths += other.deaths;
+        self.kills += other.kills;
+        self.damage_dealt += other.damage_dealt;
+        self.graves_robbed += other.graves_robbed;
+        self.health_given += other.health_given;
+        self.health_recovered += other.health_recovered;
+        self.diamonds_earned += other.diamonds_earned;
+        self.mines_captured += other.mines_captured;
+    }
+
     /// As a [`Stats`] map with every key of [`STAT_KEYS`].
     pub fn to_stats(&self) -> Stats {
         let values = [

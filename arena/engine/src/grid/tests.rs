@@ -197,6 +197,8 @@ fn walking_into_an_enemy_stabs_10_then_adjacent_damage_adds_20() {
     );
     assert_eq!(s.heroes()[0].pos, Pos::new(0, 0));
     assert_eq!(s.tally()[0].damage_dealt, 30);
+    assert_eq!(s.hero_tally()[0].damage_dealt, 30);
+    assert_eq!(s.stats()[0]["hero0_damage_dealt"], 30);
 }
 
 #[test]
@@ -226,6 +228,25 @@ fn walking_into_a_friend_heals_40_capped_at_100() {
     );
     assert_eq!(s.tally()[0].health_given, 70);
     assert_eq!(s.tally()[0].health_recovered, 70);
+    // Per hero: the giver gave it, the friend recovered it (the seed's per-hero statistics).
+    let heroes = s.hero_tally();
+    assert_eq!(
+        (heroes[0].health_given, heroes[0].health_recovered),
+        (70, 0)
+    );
+    assert_eq!(
+        (heroes[2].health_given, heroes[2].health_recovered),
+        (0, 70)
+    );
+    let stats = s.stats();
+    assert_eq!(stats[0]["health_given"], 70);
+    assert_eq!(stats[0]["hero0_health_given"], 70);
+    assert_eq!(
+        stats[0]["hero1_health_recovered"], 70,
+        "hero id 2 is team 0's second"
+    );
+    assert_eq!(stats[1]["hero0_health_recovered"], 0);
+    assert_eq!(stats[0].len(), 8 * 3, "team totals and two heroes");
 }
 
 #[test]
@@ -780,7 +801,11 @@ fn idle_teams_draw_at_the_turn_limit_and_turns_alternate() {
     }
     for seat in &record.outcome.seats {
         let keys: Vec<&str> = seat.stats.keys().map(String::as_str).collect();
-        let mut expected = STAT_KEYS.to_vec();
+        // The team totals, then each of the five heroes' own.
+        let mut expected: Vec<String> = STAT_KEYS.iter().map(|&k| k.to_owned()).collect();
+        for hero in 0..5 {
+            expected.extend(STAT_KEYS.iter().map(|k| format!("hero{hero}_{k}")));
+        }
         expected.sort_unstable();
         assert_eq!(keys, expected);
     }
