@@ -3,6 +3,7 @@
 mod check;
 mod play;
 mod replay;
+mod serve;
 mod tournament;
 
 use anyhow::{Context, Result};
@@ -77,6 +78,10 @@ enum Command {
     /// Show or verify a replay file.
     #[command(subcommand)]
     Replay(replay::ReplayCommand),
+    /// Run the competition server (uploads, ladder, leaderboards); manage its users and tournaments.
+    Serve(serve::ServeArgs),
+    /// Upload a bot to a competition server.
+    Submit(serve::SubmitArgs),
     /// Plan, run, report and merge tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
@@ -150,6 +155,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => replay::replay(command),
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
+        Command::Serve(args) => serve::serve(args),
+        Command::Submit(args) => serve::submit(args),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
         Command::Map(MapCommand::Check { file }) => {
             let text = play::read_map(&file)?;
