@@ -23,4 +23,5 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 mod check;
 mod play;
 mod sandbox;
+mod server;
 mod tournament;

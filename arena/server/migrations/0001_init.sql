@@ -47,7 +47,8 @@ CREATE TABLE replays (
 -- Ladder work: a seat-swapped pair of games on one seed. A job stays here until its second
 -- game is committed (in the same transaction), so a restart replays exactly what is missing.
 CREATE TABLE jobs (
-    id       INTEGER PRIMARY KEY,
+    -- AUTOINCREMENT: a finished job's id (which games refer to) is never reused.
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
     mode     TEXT NOT NULL,
     seed     INTEGER NOT NULL,
     a        INTEGER NOT NULL REFERENCES versions(id),

@@ -82,7 +82,6 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tournaments", post(start_tournament))
         .route("/api/tournaments/{id}", get(tournament_status))
         .route("/api/status", get(status))
-        .fallback(|| async { ApiError::not_found("API route") })
         .layer(DefaultBodyLimit::max(body_limit));
     Router::new()
         .merge(api)

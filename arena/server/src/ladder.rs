@@ -106,8 +106,11 @@ impl Ladder {
                 std::thread::Builder::new()
                     .name(format!("ladder-{worker}"))
                     .spawn(move || {
-                        if let Err(error) = ladder.work() {
-                            tracing::error!(%error, worker, "ladder worker stopped");
+                        while let Err(error) = ladder.work() {
+                            // A failing database or a bug in one job must not end the
+                            // ladder for good: say so, pause, go on.
+                            tracing::error!(%error, worker, "ladder worker failed; retrying");
+                            std::thread::sleep(Duration::from_secs(1));
                         }
                     })
                     .expect("spawn a ladder worker")

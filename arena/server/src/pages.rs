@@ -26,7 +26,16 @@ pub fn router() -> Router<Arc<App>> {
         .route("/tournaments/{id}", get(tournament))
         .route("/tournaments/{id}/report.svg", get(tournament_svg))
         .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
-        .fallback(|| async { page_error(StatusCode::NOT_FOUND, "no such page") })
+        .fallback(not_found)
+}
+
+/// 404: JSON under `/api/`, a page elsewhere.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::new(StatusCode::NOT_FOUND, format!("no API route {}", uri.path())).into_response()
+    } else {
+        page_error(StatusCode::NOT_FOUND, "no such page")
+    }
 }
 
 /// Escape text for HTML element content and quoted attribute values.

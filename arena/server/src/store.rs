@@ -935,6 +935,8 @@ mod tests {
         assert!(store.add_game(&game(0)).is_err(), "a game of a job is stored once");
         store.add_game(&game(1)).unwrap();
         assert!(store.pending_jobs().unwrap().is_empty());
+        let next = store.add_job(Mode::Battle, a.id, b.id, |id| id as u64).unwrap();
+        assert_ne!(next.id, job.id, "a finished job's id is never reused");
         let stored = store.game(1).unwrap().unwrap();
         assert_eq!(store.replay(&stored.replay).unwrap().unwrap(), b"{\"same\":1}");
         let replays: i64 = store
