@@ -324,3 +324,69 @@ fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
     }
     assert!(store.game_count().unwrap() >= before + 6);
 }
+
+#[test]
+fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\njobs = 2\n");
+    let organizer = server.add_user("org", true);
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [("rando", bots::BATTLE_RANDOM), ("starter", bots::BATTLE_STARTER)] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    let file = "name = \"cup\"\nseed = 7\nformat = \"round-robin\"\ngames_per_pairing = 2\n\
+                [modes.battle]\n[[bots]]\nname = \"house\"\nbot = \"builtin:random\"\n";
+    let post = |token: &str| {
+        request(
+            ureq_agent()
+                .post(format!("{}/api/tournaments", server.url))
+                .header("Authorization", &format!("Bearer {token}"))
+                .send(file),
+        )
+    };
+    let (status, body) = post(&alice);
+    assert_eq!(status, 403, "only organizers: {body}");
+    let (status, body) = post(&organizer);
+    assert_eq!(status, 202, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"].as_i64().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let done = loop {
+        let t = server.get_json(&format!("/api/tournaments/{id}"));
+        if t["status"] != "running" {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "tournament did not finish: {t}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(done["status"], "done", "{done}");
+    let report = &done["report"];
+    assert_eq!(report["planned"], 6, "3 bots, 3 pairings, 2 games each: {report}");
+    let mut bots: Vec<&str> = report["overall"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    bots.sort();
+    assert_eq!(bots, ["house", "rando", "starter"]);
+    let (status, page) = server.get(&format!("/tournaments/{id}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("Tournament: cup") && page.contains("report.svg"), "{page}");
+    let (status, svg) = server.get(&format!("/tournaments/{id}/report.svg"));
+    assert_eq!(status, 200);
+    assert!(svg.starts_with("<svg"), "{svg}");
+
+    // The same from the command line, on the same database.
+    let path = dir.path().join("cup.toml");
+    std::fs::write(&path, file).unwrap();
+    let db = dir.path().join("arena.db");
+    let out = arena(
+        &dir.path().join("cache"),
+        &["serve", "tournament", "run", path.to_str().unwrap(), "--db", db.to_str().unwrap()],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", arena_tests::stderr(&out));
+    assert!(text.contains("starter") && text.contains("house"), "{text}");
+    assert!(text.contains(&format!("report page: /tournaments/{}", id + 1)), "{text}");
+}
