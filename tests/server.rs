@@ -71,7 +71,10 @@ impl Server {
             request = request.header("Authorization", &format!("Bearer {token}"));
         }
         let (status, body) = self::request(request.send(wasm));
-        (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or(Value::String(body)),
+        )
     }
 
     /// Add a user with the CLI and return their token.
@@ -87,7 +90,10 @@ impl Server {
             if status["games"].as_u64().unwrap() >= games {
                 return status;
             }
-            assert!(Instant::now() < deadline, "no {games} games in time: {status}");
+            assert!(
+                Instant::now() < deadline,
+                "no {games} games in time: {status}"
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
     }
@@ -137,15 +143,28 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
 
     // alice submits with the CLI, the token from the environment.
     let out = Command::new(arena_bin())
-        .args(["submit", bots::BATTLE_RANDOM, "--server", &server.url, "--name", "rando"])
+        .args([
+            "submit",
+            bots::BATTLE_RANDOM,
+            "--server",
+            &server.url,
+            "--name",
+            "rando",
+        ])
         .env("ARENA_TOKEN", &alice)
         .output()
         .unwrap();
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("trial game vs builtin:random"), "{text}");
-    assert!(text.contains("accepted: rando version 1 plays battle"), "{text}");
-    assert!(text.contains(&format!("bot page: {}/bots/1", server.url)), "{text}");
+    assert!(
+        text.contains("accepted: rando version 1 plays battle"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("bot page: {}/bots/1", server.url)),
+        "{text}"
+    );
 
     let empty = server.get_json("/api/leaderboard/battle");
     assert_eq!(empty["games"], 0, "one bot alone plays nobody");
@@ -161,14 +180,23 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     let board = server.get_json("/api/leaderboard/battle");
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 2, "{board}");
-    assert!(rows.iter().all(|r| r["games"].as_u64().unwrap() >= 4), "{board}");
-    assert!(rows.iter().all(|r| r["elo_ci95"].as_f64().unwrap() > 0.0), "{board}");
+    assert!(
+        rows.iter().all(|r| r["games"].as_u64().unwrap() >= 4),
+        "{board}"
+    );
+    assert!(
+        rows.iter().all(|r| r["elo_ci95"].as_f64().unwrap() > 0.0),
+        "{board}"
+    );
     assert_eq!(
         rows[0]["games"], rows[1]["games"],
         "every game counts for both: {board}"
     );
     // The ladder plays seat-swapped pairs: the first two games share a seed.
-    let (g1, g2) = (server.get_json("/api/games/1"), server.get_json("/api/games/2"));
+    let (g1, g2) = (
+        server.get_json("/api/games/1"),
+        server.get_json("/api/games/2"),
+    );
     assert_eq!(g1["game"]["seed"], g2["game"]["seed"]);
     assert_eq!(g1["game"]["seats"][0], g2["game"]["seats"][1]);
 
@@ -179,7 +207,12 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     assert_eq!(body["version"], 2);
     let details = server.get_json(&format!("/api/bots/{starter}"));
     assert_eq!(details["versions"].as_array().unwrap().len(), 2);
-    assert!(!details["modes"]["battle"]["history"].as_array().unwrap().is_empty());
+    assert!(
+        !details["modes"]["battle"]["history"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
     assert!(!details["recent_games"].as_array().unwrap().is_empty());
 
     // The stored replay is a real replay: `arena replay verify` agrees with it.
@@ -187,16 +220,25 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     assert_eq!(status, 200);
     let file = dir.path().join("game1.json");
     std::fs::write(&file, replay).unwrap();
-    let verify = arena(&dir.path().join("cache"), &["replay", "verify", file.to_str().unwrap()]);
+    let verify = arena(
+        &dir.path().join("cache"),
+        &["replay", "verify", file.to_str().unwrap()],
+    );
     assert!(verify.status.success(), "{}", stdout(&verify));
 
     // The pages.
     let (status, index) = server.get("/");
     assert_eq!(status, 200);
-    assert!(index.contains("rando") && index.contains("starter"), "{index}");
+    assert!(
+        index.contains("rando") && index.contains("starter"),
+        "{index}"
+    );
     let (status, page) = server.get(&format!("/bots/{starter}"));
     assert_eq!(status, 200);
-    assert!(page.contains("<svg") && page.contains("rating-history"), "{page}");
+    assert!(
+        page.contains("<svg") && page.contains("rating-history"),
+        "{page}"
+    );
     let (status, page) = server.get("/games/1");
     assert_eq!(status, 200);
     assert!(page.contains("Replay"), "{page}");
@@ -222,7 +264,10 @@ fn bad_requests_get_json_errors_with_status_codes() {
 
     let (status, body) = server.upload(Some(&alice), "..%2Fescape", &wasm);
     assert_eq!(status, 400, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("invalid bot name"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("invalid bot name"),
+        "{body}"
+    );
 
     let (status, body) = server.upload(Some(&alice), "mine", &wasm);
     assert_eq!(status, 201, "{body}");
@@ -241,16 +286,30 @@ fn bad_requests_get_json_errors_with_status_codes() {
     let big = vec![0u8; 1_500_000];
     let (status, body) = server.upload(Some(&bob), "big", &big);
     assert_eq!(status, 413, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("upload limit of 1000000 bytes"));
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("upload limit of 1000000 bytes")
+    );
 
     let bad = std::fs::read(hostile("not-wasm.wasm")).unwrap();
     let (status, body) = server.upload(Some(&bob), "bad", &bad);
     assert_eq!(status, 422, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("not a WebAssembly module"), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a WebAssembly module"),
+        "{body}"
+    );
     let looping = std::fs::read(hostile("infinite-loop.wat")).unwrap();
     let (status, body) = server.upload(Some(&bob), "loop", &looping);
     assert_eq!(status, 422, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("out_of_fuel"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("out_of_fuel"),
+        "{body}"
+    );
     assert_eq!(body["check"]["ok"], false);
 
     // bob has had 2 uploads checked this hour (rejected ones count: each costs a check).
@@ -259,7 +318,10 @@ fn bad_requests_get_json_errors_with_status_codes() {
 
     let (status, body) = server.get("/api/games/99");
     assert_eq!(status, 404);
-    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], "no such game");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["error"],
+        "no such game"
+    );
     let (status, body) = server.get("/api/leaderboard/chess");
     assert_eq!(status, 404, "{body}");
     let (status, _) = server.get("/api/nothing");
@@ -277,7 +339,11 @@ fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), BATTLE_ONLY);
     let alice = server.add_user("alice", false);
-    for (name, bot) in [("a", bots::BATTLE_RANDOM), ("b", bots::BATTLE_STARTER), ("c", bots::BATTLE_STRONG)] {
+    for (name, bot) in [
+        ("a", bots::BATTLE_RANDOM),
+        ("b", bots::BATTLE_STARTER),
+        ("c", bots::BATTLE_STRONG),
+    ] {
         let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
         assert_eq!(status, 201, "{body}");
     }
@@ -294,7 +360,12 @@ fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
     server.wait_for_games(before + 6);
     server.kill();
     let store = arena_server::store::Store::open(&db).unwrap();
-    let still_pending: Vec<i64> = store.pending_jobs().unwrap().iter().map(|(j, _)| j.id).collect();
+    let still_pending: Vec<i64> = store
+        .pending_jobs()
+        .unwrap()
+        .iter()
+        .map(|(j, _)| j.id)
+        .collect();
     // Every job that was unfinished at the kill was finished after the restart, with
     // exactly its two seat-swapped games.
     for (job, _) in &pending {
@@ -331,7 +402,10 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     let server = Server::start(dir.path(), "ladder = false\njobs = 2\n");
     let organizer = server.add_user("org", true);
     let alice = server.add_user("alice", false);
-    for (name, bot) in [("rando", bots::BATTLE_RANDOM), ("starter", bots::BATTLE_STARTER)] {
+    for (name, bot) in [
+        ("rando", bots::BATTLE_RANDOM),
+        ("starter", bots::BATTLE_STARTER),
+    ] {
         let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
         assert_eq!(status, 201, "{body}");
     }
@@ -349,7 +423,9 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     assert_eq!(status, 403, "only organizers: {body}");
     let (status, body) = post(&organizer);
     assert_eq!(status, 202, "{body}");
-    let id = serde_json::from_str::<Value>(&body).unwrap()["id"].as_i64().unwrap();
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(300);
     let done = loop {
         let t = server.get_json(&format!("/api/tournaments/{id}"));
@@ -361,7 +437,10 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     };
     assert_eq!(done["status"], "done", "{done}");
     let report = &done["report"];
-    assert_eq!(report["planned"], 6, "3 bots, 3 pairings, 2 games each: {report}");
+    assert_eq!(
+        report["planned"], 6,
+        "3 bots, 3 pairings, 2 games each: {report}"
+    );
     let mut bots: Vec<&str> = report["overall"]["rows"]
         .as_array()
         .unwrap()
@@ -372,7 +451,10 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     assert_eq!(bots, ["house", "rando", "starter"]);
     let (status, page) = server.get(&format!("/tournaments/{id}"));
     assert_eq!(status, 200);
-    assert!(page.contains("Tournament: cup") && page.contains("report.svg"), "{page}");
+    assert!(
+        page.contains("Tournament: cup") && page.contains("report.svg"),
+        "{page}"
+    );
     let (status, svg) = server.get(&format!("/tournaments/{id}/report.svg"));
     assert_eq!(status, 200);
     assert!(svg.starts_with("<svg"), "{svg}");
@@ -383,10 +465,20 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     let db = dir.path().join("arena.db");
     let out = arena(
         &dir.path().join("cache"),
-        &["serve", "tournament", "run", path.to_str().unwrap(), "--db", db.to_str().unwrap()],
+        &[
+            "serve",
+            "tournament",
+            "run",
+            path.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}{}", arena_tests::stderr(&out));
     assert!(text.contains("starter") && text.contains("house"), "{text}");
-    assert!(text.contains(&format!("report page: /tournaments/{}", id + 1)), "{text}");
+    assert!(
+        text.contains(&format!("report page: /tournaments/{}", id + 1)),
+        "{text}"
+    );
 }

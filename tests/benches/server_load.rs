@@ -31,7 +31,9 @@ fn main() {
         uploads_per_hour: 100,
         ..ServerConfig::default()
     };
-    config.modes.insert("battle".into(), toml::Value::Table(toml::Table::new()));
+    config
+        .modes
+        .insert("battle".into(), toml::Value::Table(toml::Table::new()));
     config.cache_dir = Some(dir.path().join("cache"));
     let store = arena_server::store::Store::open(&config.db).unwrap();
     let (_, token) = arena_server::accounts::add_user(&store, "load", false).unwrap();
@@ -110,8 +112,10 @@ fn main() {
                         .map(|i| {
                             let which = (client + i) % endpoints.len();
                             let t = Instant::now();
-                            let mut response =
-                                agent.get(format!("{url}{}", endpoints[which])).call().unwrap();
+                            let mut response = agent
+                                .get(format!("{url}{}", endpoints[which]))
+                                .call()
+                                .unwrap();
                             assert_eq!(response.status(), 200, "{}", endpoints[which]);
                             let _ = response.body_mut().read_to_vec().unwrap();
                             (which, t.elapsed())

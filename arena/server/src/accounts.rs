@@ -90,16 +90,33 @@ mod tests {
         let (_, other) = add_user(&store, "bob", false).unwrap();
         assert_ne!(token, other);
         let stored = store.token_hashes().unwrap();
-        assert!(stored.iter().all(|(_, hash)| hash.len() == 32 && hash != token.as_bytes()));
+        assert!(
+            stored
+                .iter()
+                .all(|(_, hash)| hash.len() == 32 && hash != token.as_bytes())
+        );
         assert_eq!(authenticate(&store, &token).unwrap(), Some(user));
         assert_eq!(authenticate(&store, &token[1..]).unwrap(), None);
         assert_eq!(authenticate(&store, "").unwrap(), None);
-        assert!(matches!(add_user(&store, "alice", false), Err(AddUserError::Exists(_))));
+        assert!(matches!(
+            add_user(&store, "alice", false),
+            Err(AddUserError::Exists(_))
+        ));
     }
 
     #[test]
     fn names_that_could_escape_a_path_or_a_file_are_refused() {
-        for bad in ["", "../x", "a/b", "a.b", "A", "-x", "a b", "a\"b", &"x".repeat(33)] {
+        for bad in [
+            "",
+            "../x",
+            "a/b",
+            "a.b",
+            "A",
+            "-x",
+            "a b",
+            "a\"b",
+            &"x".repeat(33),
+        ] {
             assert!(check_name("bot", bad).is_err(), "{bad:?}");
         }
         for good in ["a", "bot-1", "my_bot", "9lives"] {

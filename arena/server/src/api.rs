@@ -136,10 +136,12 @@ async fn upload(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let user = authenticate(&app, &headers).await?;
-    let name = query
-        .ok()
-        .and_then(|q| q.0.name)
-        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "missing bot name: POST /api/bots?name=NAME"))?;
+    let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "missing bot name: POST /api/bots?name=NAME",
+        )
+    })?;
     check_name("bot", &name).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     let cap = app.config.max_upload_bytes;
     let too_large = || {
@@ -157,20 +159,29 @@ async fn upload(
         Err(rejection) => return Err(ApiError::new(rejection.status(), rejection.body_text())),
     };
     if wasm.is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "empty upload: send the .wasm file as the body"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "empty upload: send the .wasm file as the body",
+        ));
     }
     if let Some(bot) = app.store().bot_by_name(&name)?
         && bot.owner_id != user.id
     {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            format!("the bot `{name}` belongs to {}; choose another name", bot.owner),
+            format!(
+                "the bot `{name}` belongs to {}; choose another name",
+                bot.owner
+            ),
         ));
     }
     if !app.allow_upload(user.id) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            format!("upload limit reached: {} uploads per hour per token", app.config.uploads_per_hour),
+            format!(
+                "upload limit reached: {} uploads per hour per token",
+                app.config.uploads_per_hour
+            ),
         ));
     }
     let _permit = app
@@ -182,14 +193,15 @@ async fn upload(
     let check_name = name.clone();
     let report = blocking(move || {
         let sandbox = worker.ladder.sandbox();
-        let loaded = sandbox.load_bytes(&check_name, &wasm).map_err(|e| {
-            ApiError {
+        let loaded = sandbox
+            .load_bytes(&check_name, &wasm)
+            .map_err(|e| ApiError {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
                 body: json!({ "error": format!("rejected: {e}"), "check": Value::Null }),
-            }
+            })?;
+        let report = arena_tournament::check::check(&loaded, sandbox).map_err(|e| {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("rejected: {e}"))
         })?;
-        let report = arena_tournament::check::check(&loaded, sandbox)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("rejected: {e}")))?;
         Ok((report, wasm))
     })
     .await;
@@ -212,7 +224,10 @@ async fn upload(
     })
     .await?;
     let version = stored.map_err(|owner| {
-        ApiError::new(StatusCode::FORBIDDEN, format!("the bot belongs to {owner}; choose another name"))
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("the bot belongs to {owner}; choose another name"),
+        )
     })?;
     app.ladder.wake();
     let url = format!("{}/bots/{}", app.base_url, version.bot);
@@ -234,7 +249,10 @@ async fn upload(
 /// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).
 async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult {
     let user = authenticate(&app, &headers).await?;
-    let bot = app.store().bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
+    let bot = app
+        .store()
+        .bot(id)?
+        .ok_or_else(|| ApiError::not_found("bot"))?;
     if bot.owner_id != user.id {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -251,12 +269,17 @@ async fn list_bots(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 fn parse_mode(mode: &str) -> Result<Mode, ApiError> {
-    mode.parse().map_err(|e: String| ApiError::new(StatusCode::NOT_FOUND, e))
+    mode.parse()
+        .map_err(|e: String| ApiError::new(StatusCode::NOT_FOUND, e))
 }
 
 async fn leaderboard(State(app): State<Arc<App>>, Path(mode): Path<String>) -> ApiResult {
     let mode = parse_mode(&mode)?;
-    json_ok(blocking(move || Ok(app.ladder.leaderboard(mode)?)).await?.as_ref())
+    json_ok(
+        blocking(move || Ok(app.ladder.leaderboard(mode)?))
+            .await?
+            .as_ref(),
+    )
 }
 
 /// Everything about a bot: versions, per-mode standing and record, rating history, recent
@@ -293,8 +316,16 @@ pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
             "fault_kinds": g.outcomes[seat].fault_kinds,
         })
     };
-    let recent: Vec<Value> = store.games_of_bot(id, 20)?.iter().map(game_summary).collect();
-    let faults: Vec<Value> = store.faulted_games_of_bot(id, 20)?.iter().map(game_summary).collect();
+    let recent: Vec<Value> = store
+        .games_of_bot(id, 20)?
+        .iter()
+        .map(game_summary)
+        .collect();
+    let faults: Vec<Value> = store
+        .faulted_games_of_bot(id, 20)?
+        .iter()
+        .map(game_summary)
+        .collect();
     Ok(json!({
         "id": bot.id,
         "name": bot.name,
@@ -330,7 +361,9 @@ async fn replay(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     let store = Arc::clone(app.store());
     let json = blocking(move || {
         let game = store.game(id)?.ok_or_else(|| ApiError::not_found("game"))?;
-        store.replay(&game.replay)?.ok_or_else(|| ApiError::not_found("replay"))
+        store
+            .replay(&game.replay)?
+            .ok_or_else(|| ApiError::not_found("replay"))
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
@@ -342,7 +375,10 @@ struct Registration {
 }
 
 /// `POST /api/users {"name": ...}` when the configuration allows open registration.
-async fn register(State(app): State<Arc<App>>, body: Result<axum::Json<Registration>, axum::extract::rejection::JsonRejection>) -> ApiResult {
+async fn register(
+    State(app): State<Arc<App>>,
+    body: Result<axum::Json<Registration>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult {
     if !app.config.open_registration {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -359,7 +395,11 @@ async fn register(State(app): State<Arc<App>>, body: Result<axum::Json<Registrat
         })
     })
     .await?;
-    Ok((StatusCode::CREATED, axum::Json(json!({ "user": user.name, "token": token }))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({ "user": user.name, "token": token })),
+    )
+        .into_response())
 }
 
 /// `POST /api/tournaments` with a tournament file as the body (admin token).
@@ -386,12 +426,20 @@ async fn start_tournament(
 
 async fn tournament_status(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     let store = Arc::clone(app.store());
-    json_ok(blocking(move || store.tournament(id)?.ok_or_else(|| ApiError::not_found("tournament"))).await?)
+    json_ok(
+        blocking(move || {
+            store
+                .tournament(id)?
+                .ok_or_else(|| ApiError::not_found("tournament"))
+        })
+        .await?,
+    )
 }
 
 async fn status(State(app): State<Arc<App>>) -> ApiResult {
     let store = Arc::clone(app.store());
-    let (games, pending) = blocking(move || Ok((store.game_count()?, store.pending_jobs()?.len()))).await?;
+    let (games, pending) =
+        blocking(move || Ok((store.game_count()?, store.pending_jobs()?.len()))).await?;
     json_ok(json!({
         "games": games,
         "pending_jobs": pending,

@@ -140,7 +140,10 @@ mod tests {
 
     #[test]
     fn defaults_ladder_every_mode_and_a_file_can_narrow_them() {
-        assert_eq!(ServerConfig::default().ladder_modes().unwrap().len(), Mode::ALL.len());
+        assert_eq!(
+            ServerConfig::default().ladder_modes().unwrap().len(),
+            Mode::ALL.len()
+        );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("server.toml");
         std::fs::write(&path, "jobs = 1\n[modes.battle]\nturn_cap = 100\n").unwrap();
@@ -151,8 +154,16 @@ mod tests {
         assert_eq!(modes[0].1["turn_cap"], 100);
         std::fs::write(&path, "jobs = 1\nbogus = 2\n").unwrap();
         let error = ServerConfig::load(&path).unwrap_err().to_string();
-        assert!(error.contains("line 2") && error.contains("bogus"), "{error}");
+        assert!(
+            error.contains("line 2") && error.contains("bogus"),
+            "{error}"
+        );
         std::fs::write(&path, "[modes.chess]\n").unwrap();
-        assert!(ServerConfig::load(&path).unwrap_err().to_string().contains("chess"));
+        assert!(
+            ServerConfig::load(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("chess")
+        );
     }
 }

@@ -183,7 +183,13 @@ impl Ladder {
                 continue;
             }
             let board = self.leaderboard(mode)?;
-            let elo = |v: i64| board.elo.get(&v).copied().unwrap_or(arena_tournament::ratings::MEAN_ELO);
+            let elo = |v: i64| {
+                board
+                    .elo
+                    .get(&v)
+                    .copied()
+                    .unwrap_or(arena_tournament::ratings::MEAN_ELO)
+            };
             let first = members
                 .iter()
                 .min_by_key(|v| (count(v.id), v.id))
@@ -192,10 +198,19 @@ impl Ladder {
                 .iter()
                 .filter(|v| v.id != first.id)
                 .min_by(|x, y| {
-                    let met = |v: i64| per_pair.get(&(v.min(first.id), v.max(first.id))).copied().unwrap_or(0);
+                    let met = |v: i64| {
+                        per_pair
+                            .get(&(v.min(first.id), v.max(first.id)))
+                            .copied()
+                            .unwrap_or(0)
+                    };
                     met(x.id)
                         .cmp(&met(y.id))
-                        .then((elo(x.id) - elo(first.id)).abs().total_cmp(&(elo(y.id) - elo(first.id)).abs()))
+                        .then(
+                            (elo(x.id) - elo(first.id))
+                                .abs()
+                                .total_cmp(&(elo(y.id) - elo(first.id)).abs()),
+                        )
                         .then(x.id.cmp(&y.id))
                 })
                 .expect("two members");
@@ -205,16 +220,24 @@ impl Ladder {
             return Ok(None);
         };
         let seed = self.seed;
-        let job = self.store.add_job(mode, a, b, |id| derive_seed(seed, id as u64))?;
+        let job = self
+            .store
+            .add_job(mode, a, b, |id| derive_seed(seed, id as u64))?;
         tracing::debug!(job = job.id, %mode, a, b, "planned");
         Ok(Some(job))
     }
 
     fn contestant(&self, version: i64) -> Result<Option<Contestant>, StoreError> {
-        if let Some(c) = self.contestants.lock().unwrap_or_else(|e| e.into_inner()).get(&version) {
+        if let Some(c) = self
+            .contestants
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&version)
+        {
             return Ok(Some(c.clone()));
         }
-        let (Some(info), Some(wasm)) = (self.store.version(version)?, self.store.module_of(version)?)
+        let (Some(info), Some(wasm)) =
+            (self.store.version(version)?, self.store.module_of(version)?)
         else {
             return Ok(None);
         };
@@ -242,7 +265,10 @@ impl Ladder {
         };
         let names = |id: i64| {
             self.store.version(id).map(|v| {
-                v.map_or_else(|| format!("version-{id}"), |v| format!("{}@v{}", v.bot_name, v.number))
+                v.map_or_else(
+                    || format!("version-{id}"),
+                    |v| format!("{}@v{}", v.bot_name, v.number),
+                )
             })
         };
         let (name_a, name_b) = (names(job.a)?, names(job.b)?);
@@ -266,8 +292,12 @@ impl Ladder {
             } else {
                 ([job.b, job.a], [&b, &a], [name_b.as_str(), name_a.as_str()])
             };
-            let played = game::play(&spec, contestants, seat_names, &self.sandbox, true)
-                .map_err(|source| LadderError::Game { job: job.id, source })?;
+            let played = game::play(&spec, contestants, seat_names, &self.sandbox, true).map_err(
+                |source| LadderError::Game {
+                    job: job.id,
+                    source,
+                },
+            )?;
             let replay = serde_json::to_vec(&played.replay.expect("asked for a replay"))
                 .expect("replays serialize");
             let outcome = played.outcome;

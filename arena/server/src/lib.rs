@@ -140,10 +140,12 @@ impl Server {
                 addr: config.listen,
                 source,
             })?;
-        let addr = listener.local_addr().map_err(|source| ServerError::Listen {
-            addr: config.listen,
-            source,
-        })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| ServerError::Listen {
+                addr: config.listen,
+                source,
+            })?;
         let base_url = config
             .public_url
             .clone()

@@ -25,14 +25,21 @@ pub fn router() -> Router<Arc<App>> {
         .route("/games/{id}", get(game))
         .route("/tournaments/{id}", get(tournament))
         .route("/tournaments/{id}/report.svg", get(tournament_svg))
-        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
+        )
         .fallback(not_found)
 }
 
 /// 404: JSON under `/api/`, a page elsewhere.
 async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no API route {}", uri.path())).into_response()
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no API route {}", uri.path()),
+        )
+        .into_response()
     } else {
         page_error(StatusCode::NOT_FOUND, "no such page")
     }
@@ -72,7 +79,14 @@ fn layout(title: &str, body: &str) -> String {
 }
 
 fn page_error(status: StatusCode, message: &str) -> Response {
-    (status, Html(layout(&status.to_string(), &format!("<p>{}</p>", escape(message))))).into_response()
+    (
+        status,
+        Html(layout(
+            &status.to_string(),
+            &format!("<p>{}</p>", escape(message)),
+        )),
+    )
+        .into_response()
 }
 
 fn from_api(error: ApiError) -> Response {
@@ -81,7 +95,9 @@ fn from_api(error: ApiError) -> Response {
     page_error(status, status.canonical_reason().unwrap_or("error"))
 }
 
-async fn blocking_page(work: impl FnOnce() -> Result<String, Response> + Send + 'static) -> Response {
+async fn blocking_page(
+    work: impl FnOnce() -> Result<String, Response> + Send + 'static,
+) -> Response {
     match tokio::task::spawn_blocking(work).await {
         Ok(Ok(html)) => Html(html).into_response(),
         Ok(Err(response)) => response,
@@ -103,7 +119,8 @@ fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiE
             escape(&row.bot),
             row.version,
             row.elo,
-            row.elo_ci95.map_or_else(|| "–".to_owned(), |c| format!("±{c:.0}")),
+            row.elo_ci95
+                .map_or_else(|| "–".to_owned(), |c| format!("±{c:.0}")),
             row.games,
             row.wins,
             row.draws,
@@ -114,7 +131,11 @@ fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiE
     if board.rows.is_empty() {
         html.push_str(r#"<tr><td colspan="10">no bots play this mode yet</td></tr>"#);
     }
-    let _ = write!(html, "</tbody></table><p class=\"note\">{} games played in {mode}.</p>", board.games);
+    let _ = write!(
+        html,
+        "</tbody></table><p class=\"note\">{} games played in {mode}.</p>",
+        board.games
+    );
     Ok(html)
 }
 
@@ -174,13 +195,17 @@ fn rating_svg(modes: &serde_json::Map<String, Value>) -> String {
     if all.is_empty() {
         return "<p>No rated games yet.</p>".to_owned();
     }
-    let (x_max, lo, hi) = all.iter().fold((1.0f64, f64::MAX, f64::MIN), |(x, lo, hi), &(g, e)| {
-        (x.max(g), lo.min(e), hi.max(e))
-    });
+    let (x_max, lo, hi) = all
+        .iter()
+        .fold((1.0f64, f64::MAX, f64::MIN), |(x, lo, hi), &(g, e)| {
+            (x.max(g), lo.min(e), hi.max(e))
+        });
     let (lo, hi) = (lo.min(1450.0), hi.max(1550.0));
     let sx = |g: f64| PAD + g / x_max * (W - 2.0 * PAD);
     let sy = |e: f64| H - PAD - (e - lo) / (hi - lo) * (H - 2.0 * PAD);
-    let colors = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2"];
+    let colors = [
+        "#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2",
+    ];
     let mut svg = format!(
         r##"<svg class="rating-history" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="rating over time">
 <rect width="{W}" height="{H}" fill="#fff"/><line x1="{PAD}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="#999"/><line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{y0}" stroke="#999"/>
@@ -193,7 +218,10 @@ fn rating_svg(modes: &serde_json::Map<String, Value>) -> String {
     );
     for (i, (mode, pts)) in points.iter().enumerate() {
         let color = colors[i % colors.len()];
-        let path: Vec<String> = pts.iter().map(|&(g, e)| format!("{:.1},{:.1}", sx(g), sy(e))).collect();
+        let path: Vec<String> = pts
+            .iter()
+            .map(|&(g, e)| format!("{:.1},{:.1}", sx(g), sy(e)))
+            .collect();
         let _ = write!(
             svg,
             r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/><text x="{}" y="{}" font-size="12" fill="{color}">{}</text>"#,
@@ -203,7 +231,12 @@ fn rating_svg(modes: &serde_json::Map<String, Value>) -> String {
             escape(mode)
         );
         for &(g, e) in pts {
-            let _ = write!(svg, r#"<circle cx="{:.1}" cy="{:.1}" r="2" fill="{color}"/>"#, sx(g), sy(e));
+            let _ = write!(
+                svg,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="2" fill="{color}"/>"#,
+                sx(g),
+                sy(e)
+            );
         }
     }
     svg + "</svg>"
@@ -240,7 +273,11 @@ fn faults_text(g: &Value) -> String {
         .flatten()
         .map(|(k, n)| format!("{} × {n}", escape(k)))
         .collect();
-    if kinds.is_empty() { g["faults"].to_string() } else { kinds.join(", ") }
+    if kinds.is_empty() {
+        g["faults"].to_string()
+    } else {
+        kinds.join(", ")
+    }
 }
 
 async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
@@ -290,7 +327,11 @@ async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
 fn game_header(game: &Game) -> String {
     let result = match game.winner {
         None => "draw".to_owned(),
-        Some(w) => format!("{}@v{} won", game.names[usize::from(w)], game.numbers[usize::from(w)]),
+        Some(w) => format!(
+            "{}@v{} won",
+            game.names[usize::from(w)],
+            game.numbers[usize::from(w)]
+        ),
     };
     let mut html = format!(
         "<p class=\"game-summary\">{} · seed {} · {} turns · <b>{}</b> ({}) · <a href=\"/api/games/{id}/replay\">replay JSON</a></p><table><thead><tr><th>seat</th><th>bot</th><th>faults</th><th>rejected answers</th><th>fuel</th></tr></thead><tbody>",
@@ -303,7 +344,11 @@ fn game_header(game: &Game) -> String {
     );
     for seat in 0..2 {
         let o = &game.outcomes[seat];
-        let kinds: Vec<String> = o.fault_kinds.iter().map(|(k, n)| format!("{} × {n}", escape(k))).collect();
+        let kinds: Vec<String> = o
+            .fault_kinds
+            .iter()
+            .map(|(k, n)| format!("{} × {n}", escape(k)))
+            .collect();
         let _ = write!(
             html,
             "<tr><td>{seat}</td><td><a href=\"/bots/{}\">{}@v{}</a></td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
@@ -311,7 +356,11 @@ fn game_header(game: &Game) -> String {
             escape(&game.names[seat]),
             game.numbers[seat],
             o.faults,
-            if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) },
+            if kinds.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", kinds.join(", "))
+            },
             o.invalid_actions,
             o.fuel
         );
@@ -341,7 +390,13 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
             body.push('\n');
         }
         body += "</pre>";
-        Ok(layout(&format!("Game #{id}: {}@v{} vs {}@v{}", game.names[0], game.numbers[0], game.names[1], game.numbers[1]), &body))
+        Ok(layout(
+            &format!(
+                "Game #{id}: {}@v{} vs {}@v{}",
+                game.names[0], game.numbers[0], game.names[1], game.numbers[1]
+            ),
+            &body,
+        ))
     })
     .await
 }
@@ -376,7 +431,10 @@ async fn tournament_svg(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Res
         Ok(Ok(Some(row))) if row.svg.is_some() => (
             [
                 (header::CONTENT_TYPE, "image/svg+xml"),
-                (header::CONTENT_SECURITY_POLICY, "default-src 'none'; style-src 'unsafe-inline'"),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    "default-src 'none'; style-src 'unsafe-inline'",
+                ),
             ],
             row.svg.unwrap_or_default(),
         )

@@ -449,7 +449,9 @@ impl Store {
     pub fn versions_of(&self, bot: i64) -> Result<Vec<Version>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare_cached(&format!("SELECT {VERSION_COLUMNS} WHERE v.bot = ?1 ORDER BY v.number"))
+            .prepare_cached(&format!(
+                "SELECT {VERSION_COLUMNS} WHERE v.bot = ?1 ORDER BY v.number"
+            ))
             .map_err(ctx("list versions"))?;
         stmt.query_map([bot], version_row)
             .and_then(Iterator::collect)
@@ -503,7 +505,10 @@ impl Store {
             .query_map([], version_row)
             .and_then(Iterator::collect)
             .map_err(ctx("list ladder members"))?;
-        Ok(all.into_iter().filter(|v| v.modes.contains(&mode)).collect())
+        Ok(all
+            .into_iter()
+            .filter(|v| v.modes.contains(&mode))
+            .collect())
     }
 
     /// The latest version of every bot (active or not), by bot name.
@@ -541,10 +546,14 @@ impl Store {
             *per_pair.entry((a.min(b), a.max(b))).or_insert(0) += n;
         };
         let mut stmt = conn
-            .prepare_cached("SELECT seat0, seat1, COUNT(*) FROM games WHERE mode = ?1 GROUP BY seat0, seat1")
+            .prepare_cached(
+                "SELECT seat0, seat1, COUNT(*) FROM games WHERE mode = ?1 GROUP BY seat0, seat1",
+            )
             .map_err(ctx("count games"))?;
         let rows: Vec<(i64, i64, i64)> = stmt
-            .query_map([mode.name()], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .query_map([mode.name()], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
             .and_then(Iterator::collect)
             .map_err(ctx("count games"))?;
         for (a, b, n) in rows {
@@ -586,7 +595,13 @@ impl Store {
         )
         .map_err(ctx("seed job"))?;
         tx.commit().map_err(ctx("commit job"))?;
-        Ok(Job { id, mode, seed, a, b })
+        Ok(Job {
+            id,
+            mode,
+            seed,
+            a,
+            b,
+        })
     }
 
     /// Every unfinished job, oldest first, with the games of it already committed.
@@ -664,7 +679,9 @@ impl Store {
         let id = tx.last_insert_rowid();
         if let Some((job, _)) = game.job {
             let done: i64 = tx
-                .query_row("SELECT COUNT(*) FROM games WHERE job = ?1", [job], |row| row.get(0))
+                .query_row("SELECT COUNT(*) FROM games WHERE job = ?1", [job], |row| {
+                    row.get(0)
+                })
                 .map_err(ctx("count job games"))?;
             if done >= 2 {
                 tx.execute("DELETE FROM jobs WHERE id = ?1", [job])
@@ -678,7 +695,11 @@ impl Store {
     /// A game.
     pub fn game(&self, id: i64) -> Result<Option<Game>, StoreError> {
         self.conn()
-            .query_row(&format!("SELECT {GAME_COLUMNS} WHERE g.id = ?1"), [id], game_row)
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} WHERE g.id = ?1"),
+                [id],
+                game_row,
+            )
             .optional()
             .map_err(ctx("find game"))
     }
@@ -687,7 +708,9 @@ impl Store {
     pub fn games_of_mode(&self, mode: Mode) -> Result<Vec<Game>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare_cached(&format!("SELECT {GAME_COLUMNS} WHERE g.mode = ?1 ORDER BY g.id"))
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} WHERE g.mode = ?1 ORDER BY g.id"
+            ))
             .map_err(ctx("list games"))?;
         stmt.query_map([mode.name()], game_row)
             .and_then(Iterator::collect)
@@ -765,7 +788,12 @@ impl Store {
     // --- rating history
 
     /// Record ratings after `games` games of `mode`.
-    pub fn add_ratings(&self, mode: Mode, games: u64, elo: &[(i64, f64)]) -> Result<(), StoreError> {
+    pub fn add_ratings(
+        &self,
+        mode: Mode,
+        games: u64,
+        elo: &[(i64, f64)],
+    ) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(ctx("begin ratings"))?;
         for (version, rating) in elo {
@@ -833,7 +861,9 @@ impl Store {
     pub fn interrupted_tournaments(&self) -> Result<Vec<(i64, String)>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare_cached("SELECT id, config FROM tournaments WHERE status = 'running' ORDER BY id")
+            .prepare_cached(
+                "SELECT id, config FROM tournaments WHERE status = 'running' ORDER BY id",
+            )
             .map_err(ctx("list tournaments"))?;
         stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
             .and_then(Iterator::collect)
@@ -891,9 +921,15 @@ mod tests {
     fn migrations_run_once_and_record_the_version() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("arena.db");
-        assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), MIGRATIONS.len());
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            MIGRATIONS.len()
+        );
         // Reopening does not re-run the (non-idempotent) CREATE TABLEs.
-        assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), MIGRATIONS.len());
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            MIGRATIONS.len()
+        );
     }
 
     #[test]
@@ -917,13 +953,19 @@ mod tests {
             "alice",
             "bob cannot upload over alice's bot"
         );
-        let job = store.add_job(Mode::Battle, a.id, b.id, |id| id as u64 * 7).unwrap();
+        let job = store
+            .add_job(Mode::Battle, a.id, b.id, |id| id as u64 * 7)
+            .unwrap();
         assert_eq!(job.seed, job.id as u64 * 7);
         let game = |swap: u8| NewGame {
             mode: Mode::Battle,
             seed: job.seed,
             job: Some((job.id, swap)),
-            seats: if swap == 0 { [a.id, b.id] } else { [b.id, a.id] },
+            seats: if swap == 0 {
+                [a.id, b.id]
+            } else {
+                [b.id, a.id]
+            },
             winner: Some(0),
             reason: "r".into(),
             turns: 3,
@@ -932,13 +974,21 @@ mod tests {
         };
         store.add_game(&game(0)).unwrap();
         assert_eq!(store.pending_jobs().unwrap(), vec![(job.clone(), vec![0])]);
-        assert!(store.add_game(&game(0)).is_err(), "a game of a job is stored once");
+        assert!(
+            store.add_game(&game(0)).is_err(),
+            "a game of a job is stored once"
+        );
         store.add_game(&game(1)).unwrap();
         assert!(store.pending_jobs().unwrap().is_empty());
-        let next = store.add_job(Mode::Battle, a.id, b.id, |id| id as u64).unwrap();
+        let next = store
+            .add_job(Mode::Battle, a.id, b.id, |id| id as u64)
+            .unwrap();
         assert_ne!(next.id, job.id, "a finished job's id is never reused");
         let stored = store.game(1).unwrap().unwrap();
-        assert_eq!(store.replay(&stored.replay).unwrap().unwrap(), b"{\"same\":1}");
+        assert_eq!(
+            store.replay(&stored.replay).unwrap().unwrap(),
+            b"{\"same\":1}"
+        );
         let replays: i64 = store
             .conn()
             .query_row("SELECT COUNT(*) FROM replays", [], |r| r.get(0))

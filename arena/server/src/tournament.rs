@@ -60,15 +60,18 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TournamentError + '_ {
 
 /// Check the file, write the submitted bots' modules and record the tournament.
 pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, TournamentError> {
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| TournamentError::File(format!("tournament file: {}", e.message())))?;
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        TournamentError::File(format!("tournament file: {}", e.message()))
+    })?;
     let modes: Vec<arena_sdk::Mode> = table
         .get("modes")
         .and_then(toml::Value::as_table)
         .map(|t| t.keys().filter_map(|k| k.parse().ok()).collect())
         .unwrap_or_default();
-    let name = table.get("name").and_then(toml::Value::as_str).unwrap_or("tournament");
+    let name = table
+        .get("name")
+        .and_then(toml::Value::as_str)
+        .unwrap_or("tournament");
     let id = store.add_tournament(name, text)?;
     let dir = data_dir.join("tournaments").join(id.to_string());
     let bots_dir = dir.join("bots");
@@ -98,7 +101,11 @@ pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, T
             "\n[[bots]]\nname = \"{}\"\nbot = \"bots/{}.wasm\"\nmodes = [{}]\n",
             version.bot_name,
             version.bot_name,
-            plays.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ")
+            plays
+                .iter()
+                .map(|m| format!("\"{m}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let file = dir.join("tournament.toml");
@@ -107,7 +114,11 @@ pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, T
         let _ = store.finish_tournament(id, Err(&e.to_string()));
         TournamentError::File(e.to_string())
     })?;
-    Ok(Prepared { id, tournament, dir })
+    Ok(Prepared {
+        id,
+        tournament,
+        dir,
+    })
 }
 
 /// Run a prepared tournament to the end (resuming what an earlier run finished) and store
@@ -158,7 +169,10 @@ pub fn run_prepared(
 /// Start a tournament in the background; its page shows progress and then the report.
 pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
     {
-        let mut running = app.tournament_running.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running = app
+            .tournament_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if *running {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -167,7 +181,11 @@ pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
         }
         *running = true;
     }
-    let done = |app: &App| *app.tournament_running.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    let done = |app: &App| {
+        *app.tournament_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = false
+    };
     let prepared = match prepare(app.store(), &app.config.data_dir(), text) {
         Ok(p) => p,
         Err(error) => {
@@ -209,14 +227,26 @@ pub fn resume_interrupted(app: &Arc<App>) {
         }
     };
     for (id, _) in interrupted {
-        let dir = app.config.data_dir().join("tournaments").join(id.to_string());
+        let dir = app
+            .config
+            .data_dir()
+            .join("tournaments")
+            .join(id.to_string());
         let file = dir.join("tournament.toml");
         match Tournament::load(&file) {
             Ok(tournament) => {
-                *app.tournament_running.lock().unwrap_or_else(|e| e.into_inner()) = true;
-                let prepared = Prepared { id, tournament, dir };
+                *app.tournament_running
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = true;
+                let prepared = Prepared {
+                    id,
+                    tournament,
+                    dir,
+                };
                 spawn_run(Arc::clone(app), prepared, |app| {
-                    *app.tournament_running.lock().unwrap_or_else(|e| e.into_inner()) = false;
+                    *app.tournament_running
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = false;
                 });
             }
             Err(error) => {
