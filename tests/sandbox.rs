@@ -248,7 +248,16 @@ fn compiled_modules_are_cached_on_disk() {
         "the second load does not recompile"
     );
     assert_eq!(first.info().sha256, second.info().sha256);
-    let entries = std::fs::read_dir(dir.path()).unwrap().count();
+    let entries = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "cwasm")
+        })
+        .count();
     assert_eq!(entries, 1);
     // A cached module plays like a fresh one.
     let sandbox = cached();
@@ -266,8 +275,18 @@ fn a_corrupt_cache_entry_is_recompiled() {
     let sandbox = Sandbox::new(Limits::default(), Some(ModuleCache::new(dir.path()))).unwrap();
     sandbox.load(Path::new(bots::WAT_BOT)).unwrap();
     for entry in std::fs::read_dir(dir.path()).unwrap() {
-        std::fs::write(entry.unwrap().path(), b"garbage").unwrap();
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "cwasm") {
+            std::fs::write(path, b"garbage").unwrap();
+        }
     }
     let again = sandbox.load(Path::new(bots::WAT_BOT)).unwrap();
     assert!(!again.info().from_cache);
+    assert!(
+        again
+            .info()
+            .cache_warning
+            .as_deref()
+            .is_some_and(|w| w.contains("not a cache entry of this arena"))
+    );
 }

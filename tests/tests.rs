@@ -21,6 +21,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
+mod hardening;
 mod play;
 mod sandbox;
 mod server;

@@ -483,6 +483,14 @@ pub fn parse_deck(text: &str, pool: &CardPool) -> Result<Deck, DeckError> {
                 max: pool.max_copies,
             }));
         }
+        // Counted before anything is allocated: a deck never holds more than deck_size.
+        let size = cards.len() as u64 + u64::from(count);
+        if size > u64::from(pool.deck_size) {
+            return Err(err(DeckErrorKind::WrongSize {
+                count: usize::try_from(size).unwrap_or(usize::MAX),
+                expected: pool.deck_size,
+            }));
+        }
         cards.extend(std::iter::repeat_n(id.to_owned(), count as usize));
     }
     if cards.len() != pool.deck_size as usize {

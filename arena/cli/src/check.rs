@@ -1,11 +1,12 @@
-//! `arena check` and `arena builtins`.
+//! `arena check` (the checks are `arena_tournament::check`; this prints them) and
+//! `arena builtins`.
 
 use crate::SandboxArgs;
 use anyhow::{Context, Result};
-use arena_engine::{Fault, FaultKind, Player};
-use arena_sandbox::{LoadedBot, Sandbox};
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
-use arena_tournament::for_mode;
+use arena_engine::FaultKind;
+use arena_sandbox::LoadedBot;
+use arena_sdk::Mode;
+use arena_tournament::check::{self, ModeCheck};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -18,33 +19,6 @@ pub struct CheckArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct ModeCheck {
-    mode: Mode,
-    accepted: bool,
-    fuel: u64,
-    fault: Option<Fault>,
-    log: String,
-    /// A trial game against the mode's weakest built-in, when the start was accepted.
-    trial: Option<Trial>,
-}
-
-/// One game against a built-in: does the bot play the mode without faults?
-#[derive(Debug, Serialize)]
-struct Trial {
-    opponent: String,
-    result: &'static str,
-    reason: String,
-    turns: u32,
-    faults: u32,
-    /// The first fault, with its turn.
-    first_fault: Option<String>,
-    invalid_actions: u32,
-    /// Fuel of the bot's turn answers: the largest and the mean.
-    fuel_per_turn_max: u64,
-    fuel_per_turn_mean: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -73,43 +47,17 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         }
         Err(error) => Err(error.to_string()),
     };
-    let modes: Vec<ModeCheck> = match &loaded {
-        Ok(bot) => Mode::ALL
-            .into_iter()
-            .map(|mode| {
-                let mut check = start_in(mode, bot, &sandbox);
-                if check.accepted {
-                    check.trial = Some(trial(mode, bot, &sandbox)?);
-                }
-                Ok(check)
-            })
-            .collect::<Result<_>>()?,
-        Err(_) => Vec::new(),
+    let checked = match &loaded {
+        Ok(bot) => Some(check::check(bot, &sandbox)?),
+        Err(_) => None,
     };
-    let plays = |m: &ModeCheck| m.trial.as_ref().is_some_and(|t| t.faults == 0);
-    let ok = loaded.is_ok() && modes.iter().any(plays);
-    let error = match &loaded {
-        Err(e) => Some(e.clone()),
-        Ok(_) if ok => None,
-        Ok(_) => Some(
-            match modes
-                .iter()
-                .find_map(|m| m.trial.as_ref().map(|t| (m.mode, t)))
-            {
-                Some((mode, trial)) => format!(
-                    "the bot faults in every mode it accepts; in {mode}: {}",
-                    trial.first_fault.as_deref().unwrap_or("?")
-                ),
-                None => match modes.first().and_then(|m| m.fault.as_ref()) {
-                    Some(fault) => format!(
-                        "the start request failed in every mode; in {}: {fault}",
-                        modes[0].mode
-                    ),
-                    None => "the start request failed in every mode".to_owned(),
-                },
-            },
-        ),
+    let ok = checked.as_ref().is_some_and(|c| c.ok);
+    let error = match (&loaded, &checked) {
+        (Err(e), _) => Some(e.clone()),
+        (Ok(_), Some(c)) => c.error.clone(),
+        (Ok(_), None) => None,
     };
+    let modes = checked.map(|c| c.modes).unwrap_or_default();
     let report = Report {
         bot: args.bot.display().to_string(),
         ok,
@@ -129,92 +77,15 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     })
 }
 
-fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> ModeCheck {
-    for_mode!(mode, G => {
-        let mut player = bot.player(sandbox);
-        let start = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules: Default::default() };
-        let result = Player::<G>::start(&mut player, &start);
-        let report = Player::<G>::last_call(&mut player);
-        ModeCheck { mode, accepted: result.is_ok(), fuel: report.fuel, fault: result.err(), log: report.log, trial: None }
-    })
-}
-
-/// The modes whose start `bot` accepts and whose trial game it plays without a fault.
-pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
-    let mut modes = Vec::new();
-    for mode in Mode::ALL {
-        if start_in(mode, bot, sandbox).accepted && trial(mode, bot, sandbox)?.faults == 0 {
-            modes.push(mode);
-        }
-    }
-    Ok(modes)
-}
-
-/// Play one game (seed 1, default rules) against the mode's weakest built-in.
-fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
-    use arena_tournament::bots::Contestant;
-    use arena_tournament::game;
-    let weakest = game::builtins_of(mode)
-        .iter()
-        .min_by_key(|b| b.strength)
-        .context("every mode has built-ins")?;
-    let opponent = format!("builtin:{}", weakest.name);
-    let spec = game::GameSpec {
-        mode,
-        rules: serde_json::Value::Null,
-        seed: 1,
-        max_faults: 3,
-    };
-    let me = Contestant::Wasm(bot.clone());
-    let them = Contestant::Builtin(weakest.name.to_owned());
-    let played = game::play(&spec, [&me, &them], [bot.name(), &opponent], sandbox, true)?;
-    let outcome = &played.outcome;
-    let replay = played.replay.expect("asked for a replay");
-    let mut first_fault = None;
-    let mut fuels = Vec::new();
-    for entry in replay["log"].as_array().into_iter().flatten() {
-        if entry["kind"] != "answer" || entry["seat"] != 0 {
-            continue;
-        }
-        if let Some(fault) = entry["answer"].get("fault") {
-            first_fault.get_or_insert_with(|| {
-                format!(
-                    "turn {}: {}: {}",
-                    entry["turn"],
-                    fault["kind"].as_str().unwrap_or("?"),
-                    fault["message"].as_str().unwrap_or("")
-                )
-            });
-        } else if entry["answer"].get("action").is_some() {
-            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
-        }
-    }
-    Ok(Trial {
-        opponent,
-        result: match outcome.winner {
-            Some(0) => "won",
-            Some(_) => "lost",
-            None => "draw",
-        },
-        reason: outcome.reason.clone(),
-        turns: outcome.turns,
-        faults: outcome.seats[0].faults,
-        first_fault,
-        invalid_actions: outcome.seats[0].invalid_actions,
-        fuel_per_turn_max: fuels.iter().copied().max().unwrap_or(0),
-        fuel_per_turn_mean: if fuels.is_empty() {
-            0
-        } else {
-            fuels.iter().sum::<u64>() / fuels.len() as u64
-        },
-    })
-}
-
+/// The human-readable report; it quotes the bot's own text, so it is printed escaped.
 fn print_report(report: &Report<'_>) {
-    println!("bot: {}", report.bot);
+    use std::fmt::Write;
+    let mut out = String::new();
+    _ = writeln!(out, "bot: {}", report.bot);
     if let Some(info) = report.module {
-        println!("size: {} bytes, sha256 {}", info.size, info.sha256);
-        println!(
+        _ = writeln!(out, "size: {} bytes, sha256 {}", info.size, info.sha256);
+        _ = writeln!(
+            out,
             "{}: {:.1} ms",
             if info.from_cache {
                 "loaded from cache"
@@ -223,8 +94,15 @@ fn print_report(report: &Report<'_>) {
             },
             info.load_time.as_secs_f64() * 1000.0
         );
-        println!("initial memory: {} KiB", info.initial_memory >> 10);
-        println!(
+        _ = writeln!(out, "initial memory: {} KiB", info.initial_memory >> 10);
+        if let Some(warning) = &info.cache_warning {
+            _ = writeln!(
+                out,
+                "warning: refused a module cache entry and recompiled: {warning}"
+            );
+        }
+        _ = writeln!(
+            out,
             "imports: {}",
             if info.imports.is_empty() {
                 "none".to_owned()
@@ -232,27 +110,35 @@ fn print_report(report: &Report<'_>) {
                 info.imports.join(", ")
             }
         );
-        println!("exports:");
+        _ = writeln!(out, "exports:");
         for export in &info.exports {
-            println!("  {export}");
+            _ = writeln!(out, "  {export}");
         }
     }
     for check in &report.modes {
         match &check.fault {
-            None => println!("start ({}): ok, {} fuel", check.mode, check.fuel),
+            None => _ = writeln!(out, "start ({}): ok, {} fuel", check.mode, check.fuel),
             Some(fault) if fault.kind == FaultKind::BotError => {
-                println!("start ({}): not played — {}", check.mode, fault.message)
+                _ = writeln!(
+                    out,
+                    "start ({}): not played — {}",
+                    check.mode, fault.message
+                )
             }
-            Some(fault) => println!(
-                "start ({}): FAULT {fault} ({} fuel)",
-                check.mode, check.fuel
-            ),
+            Some(fault) => {
+                _ = writeln!(
+                    out,
+                    "start ({}): FAULT {fault} ({} fuel)",
+                    check.mode, check.fuel
+                )
+            }
         }
         if !check.log.is_empty() {
-            println!("  log: {}", check.log);
+            _ = writeln!(out, "  log: {}", check.log);
         }
         if let Some(t) = &check.trial {
-            println!(
+            _ = writeln!(
+                out,
                 "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
                 t.opponent,
                 t.result,
@@ -264,7 +150,7 @@ fn print_report(report: &Report<'_>) {
                 t.fuel_per_turn_max
             );
             if let Some(fault) = &t.first_fault {
-                println!("  first fault: {fault}");
+                _ = writeln!(out, "  first fault: {fault}");
             }
         }
     }
@@ -276,10 +162,11 @@ fn print_report(report: &Report<'_>) {
                 .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
                 .map(|m| m.mode.name())
                 .collect();
-            println!("ok: the bot is ready to play {}", plays.join(", "));
+            _ = writeln!(out, "ok: the bot is ready to play {}", plays.join(", "));
         }
-        Some(error) => println!("REJECTED: {error}"),
+        Some(error) => _ = writeln!(out, "REJECTED: {error}"),
     }
+    print!("{}", crate::terminal::escape(&out));
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@ mod check;
 mod play;
 mod replay;
 mod serve;
+mod terminal;
 mod tournament;
 
 use anyhow::{Context, Result};
@@ -26,20 +27,30 @@ struct Cli {
 #[derive(Debug, Args)]
 struct SandboxArgs {
     /// Fuel per turn (the CPU limit; identical on every machine).
-    #[arg(long, global = true, value_name = "FUEL")]
+    #[arg(long, global = true, value_name = "FUEL", value_parser = fuel_range())]
     fuel_per_turn: Option<u64>,
     /// Fuel for instantiation + start, and for setup.
-    #[arg(long, global = true, value_name = "FUEL")]
+    #[arg(long, global = true, value_name = "FUEL", value_parser = fuel_range())]
     fuel_per_setup: Option<u64>,
     /// Memory limit per bot, in MiB.
-    #[arg(long, global = true, value_name = "MIB")]
-    memory_mib: Option<usize>,
+    #[arg(long, global = true, value_name = "MIB", value_parser = memory_range())]
+    memory_mib: Option<u64>,
     /// Where compiled modules are cached [default: $ARENA_CACHE_DIR, else ~/.cache/bot-arena/modules].
     #[arg(long, global = true, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
     /// Compile every bot afresh; don't read or write the module cache.
     #[arg(long, global = true)]
     no_cache: bool,
+}
+
+fn fuel_range() -> clap::builder::RangedU64ValueParser {
+    use arena_tournament::config::FUEL_RANGE;
+    clap::value_parser!(u64).range(*FUEL_RANGE.start()..=*FUEL_RANGE.end())
+}
+
+fn memory_range() -> clap::builder::RangedU64ValueParser {
+    use arena_tournament::config::MEMORY_MIB_RANGE;
+    clap::value_parser!(u64).range(*MEMORY_MIB_RANGE.start()..=*MEMORY_MIB_RANGE.end())
 }
 
 impl SandboxArgs {
@@ -131,6 +142,8 @@ enum DeckCommand {
 }
 
 fn main() -> ExitCode {
+    // `arena` re-executes itself to compile untrusted modules under hard limits.
+    arena_sandbox::compile::serve_if_requested();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -151,7 +151,7 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     if args.watch {
         for frame in game::render_replay(replay, true)? {
-            println!("{frame}");
+            println!("{}", crate::terminal::escape(&frame));
         }
         println!();
     }
@@ -184,7 +184,7 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     println!();
     print!("{}", stats_table(&names, outcome));
-    print!("{}", problems(replay));
+    print!("{}", crate::terminal::escape(&problems(replay)));
     if let Some(path) = &args.replay {
         println!("\nreplay written to {}", path.display());
     }

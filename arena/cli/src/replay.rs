@@ -35,7 +35,7 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
             for frame in
                 game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
             {
-                println!("{frame}");
+                println!("{}", crate::terminal::escape(&frame));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -47,8 +47,18 @@ pub fn replay(command: ReplayCommand) -> Result<ExitCode> {
                         Some(seat) => format!("seat {seat} wins ({})", outcome.reason),
                         None => format!("draw ({})", outcome.reason),
                     };
+                    let recorded = json["engine_version"].as_str().unwrap_or("?");
+                    let version = if recorded == arena_engine::ENGINE_VERSION {
+                        format!("engine {recorded}")
+                    } else {
+                        format!(
+                            "the file says engine {}, this arena is {}",
+                            crate::terminal::escape(recorded),
+                            arena_engine::ENGINE_VERSION
+                        )
+                    };
                     println!(
-                        "{}: verified — identical events and result: {result}",
+                        "{}: verified — the recorded answers replayed by this engine give identical events and result: {result}\n(not checked: the bot names, module hashes and engine version written in the file; {version})",
                         file.display()
                     );
                     Ok(ExitCode::SUCCESS)

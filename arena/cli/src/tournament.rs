@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::config::{BotEntry, Format, LimitsConfig, Tournament};
-use arena_tournament::game;
+use arena_tournament::modes;
 use arena_tournament::plan::{Shard, plan};
 use arena_tournament::report::{self, Format as ReportFormat};
 use arena_tournament::results;
@@ -129,6 +129,7 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                     games.insert(idx, game);
                 }
             }
+            let _lock = results::lock(&out.join("results.jsonl"))?;
             results::save_or_check_plan(&out, &first)?;
             results::write_sorted(&out.join("results.jsonl"), &games)?;
             let missing: Vec<u32> = first
@@ -319,7 +320,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         modes: modes.clone(),
     }];
     for mode in &modes {
-        for builtin in game::builtins_of(*mode) {
+        for builtin in modes::builtins_of(*mode) {
             let entry_name = format!("builtin:{}", builtin.name);
             match bots.iter_mut().find(|b| b.name == entry_name) {
                 Some(entry) => entry.modes.push(*mode),
@@ -332,7 +333,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         }
     }
     let mut tournament = Tournament {
-        name: format!("gauntlet-{name}"),
+        name: arena_tournament::config::path_safe_name(&format!("gauntlet-{name}")),
         seed: args.seed,
         format: Format::Gauntlet,
         challengers: vec![name.clone()],
@@ -441,5 +442,5 @@ fn accepted_modes(spec: &BotSpec, sandbox_args: &SandboxArgs) -> Result<Vec<Mode
     let Contestant::Wasm(bot) = Contestant::resolve(spec, &sandbox)? else {
         return Ok(Vec::new());
     };
-    crate::check::playable_modes(&bot, &sandbox)
+    Ok(arena_tournament::check::playable_modes(&bot, &sandbox)?)
 }

@@ -14,14 +14,38 @@ pub struct BotState {
     limiter: BotLimiter,
     log: String,
     log_cap: usize,
+    log_calls: u32,
+    log_calls_cap: u32,
 }
 
-/// Memory/table limits that remember whether a growth was refused, so a trap that follows
-/// can be reported as the memory limit it really is.
+/// A growth the limiter refused, so a trap that follows can be reported as the limit it
+/// really is.
+#[derive(Debug, Clone, Copy)]
+enum Refused {
+    Memory(usize),
+    Table(usize),
+}
+
+/// Memory/table limits. A refused growth costs [`GROW_FAILURE_FUEL`](crate::GROW_FAILURE_FUEL):
+/// the limiter cannot reach the store's fuel, so it keeps the cost as `grow_fuel`, added to
+/// the call's fuel afterwards, and traps as out of fuel once that alone exceeds the budget.
 struct BotLimiter {
     memory_bytes: usize,
     table_elements: usize,
-    growth_refused: bool,
+    refused: Option<Refused>,
+    grow_fuel: u64,
+    fuel_budget: u64,
+}
+
+impl BotLimiter {
+    fn refuse(&mut self, refused: Refused) -> wasmtime::Result<bool> {
+        self.refused = Some(refused);
+        self.grow_fuel = self.grow_fuel.saturating_add(crate::GROW_FAILURE_FUEL);
+        if self.grow_fuel >= self.fuel_budget {
+            return Err(Trap::OutOfFuel.into());
+        }
+        Ok(false)
+    }
 }
 
 impl ResourceLimiter for BotLimiter {
@@ -31,9 +55,10 @@ impl ResourceLimiter for BotLimiter {
         desired: usize,
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let ok = desired <= self.memory_bytes;
-        self.growth_refused |= !ok;
-        Ok(ok)
+        if desired <= self.memory_bytes {
+            return Ok(true);
+        }
+        self.refuse(Refused::Memory(desired))
     }
     fn table_growing(
         &mut self,
@@ -41,9 +66,10 @@ impl ResourceLimiter for BotLimiter {
         desired: usize,
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let ok = desired <= self.table_elements;
-        self.growth_refused |= !ok;
-        Ok(ok)
+        if desired <= self.table_elements {
+            return Ok(true);
+        }
+        self.refuse(Refused::Table(desired))
     }
     fn instances(&self) -> usize {
         1
@@ -56,34 +82,82 @@ impl ResourceLimiter for BotLimiter {
     }
 }
 
-/// The host functions a bot may import: only `arena::log`.
+/// The host functions a bot may import: only `arena::log`. A call costs
+/// [`LOG_FUEL_BASE`](crate::LOG_FUEL_BASE) plus [`LOG_FUEL_PER_BYTE`](crate::LOG_FUEL_PER_BYTE)
+/// per byte it reads, so spinning on the host is paid for like any other work; calls past
+/// the per-call cap are dropped but still pay the base.
 pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
     linker.func_wrap(
         "arena",
         "log",
-        |mut caller: Caller<'_, BotState>, ptr: i32, len: i32| {
+        |mut caller: Caller<'_, BotState>, ptr: i32, len: i32| -> wasmtime::Result<()> {
+            let state = caller.data_mut();
+            state.log_calls = state.log_calls.saturating_add(1);
+            let kept = state.log_calls <= state.log_calls_cap;
+            let room = if kept {
+                state.log_cap.saturating_sub(state.log.len())
+            } else {
+                0
+            };
+            let (start, len) = (ptr as u32 as usize, len as u32 as usize);
+            let take = len.min(room);
+            let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
+            let fuel = caller.get_fuel()?;
+            if fuel < cost {
+                caller.set_fuel(0)?;
+                return Err(Trap::OutOfFuel.into());
+            }
+            caller.set_fuel(fuel - cost)?;
+            if take == 0 {
+                return Ok(());
+            }
             let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else {
-                return;
+                return Ok(());
             };
             let (data, state) = memory.data_and_store_mut(&mut caller);
-            let (start, len) = (ptr as u32 as usize, len as u32 as usize);
             // An out-of-bounds log call is ignored: logging must never fault a bot.
             let Some(bytes) = data.get(start..start.saturating_add(len)) else {
-                return;
+                return Ok(());
             };
-            let room = state.log_cap.saturating_sub(state.log.len());
-            if room == 0 {
-                return;
-            }
             if !state.log.is_empty() {
                 state.log.push('\n');
             }
-            let text = String::from_utf8_lossy(&bytes[..bytes.len().min(room)]);
-            state.log.push_str(&text);
+            let room = state.log_cap.saturating_sub(state.log.len());
+            // Invalid UTF-8 becomes U+FFFD (3 bytes per bad byte): cut after converting.
+            let text = String::from_utf8_lossy(&bytes[..take]);
+            state.log.push_str(cut(&text, room));
+            Ok(())
         },
     )?;
     Ok(linker)
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Bot-provided text kept in a fault (an `{"error": …}` message, a log line) is cut to this
+/// many bytes: a fault is stored in every result and replay.
+pub const FAULT_TEXT_BYTES: usize = 1024;
+
+fn bounded(text: &str) -> String {
+    if text.len() <= FAULT_TEXT_BYTES {
+        return text.to_owned();
+    }
+    format!(
+        "{}… ({} bytes in all)",
+        cut(text, FAULT_TEXT_BYTES),
+        text.len()
+    )
 }
 
 struct Exports {
@@ -102,6 +176,11 @@ pub struct WasmBot {
     fuel_per_setup: u64,
     response_bytes: usize,
     deadline_ticks: u64,
+    match_wall_clock: std::time::Duration,
+    /// Wall time this bot's calls have taken in this match.
+    spent: std::time::Duration,
+    /// Whether the current call's epoch deadline is the match budget's (not the per-call one).
+    match_deadline: bool,
     request: Vec<u8>,
     last: CallReport,
 }
@@ -121,10 +200,14 @@ impl WasmBot {
             limiter: BotLimiter {
                 memory_bytes: limits.memory_bytes,
                 table_elements: limits.table_elements,
-                growth_refused: false,
+                refused: None,
+                grow_fuel: 0,
+                fuel_budget: limits.fuel_per_setup,
             },
             log: String::new(),
             log_cap: limits.log_bytes_per_call,
+            log_calls: 0,
+            log_calls_cap: limits.log_calls_per_call,
         };
         let mut store = Store::new(&sandbox.engine, state);
         store.limiter(|state| &mut state.limiter);
@@ -137,23 +220,59 @@ impl WasmBot {
             fuel_per_setup: limits.fuel_per_setup,
             response_bytes: limits.response_bytes,
             deadline_ticks: sandbox.wall_clock_ticks(),
+            match_wall_clock: limits.match_wall_clock,
+            spent: std::time::Duration::ZERO,
+            match_deadline: false,
             request: Vec::with_capacity(4096),
             last: CallReport::default(),
         }
     }
 
-    /// Arm the limits for one call.
-    fn arm(&mut self, fuel: u64) {
+    /// Arm the limits for one call; a timeout fault if the match's wall-clock budget is
+    /// spent.
+    fn arm(&mut self, fuel: u64) -> Result<(), Fault> {
         self.store
             .set_fuel(fuel)
             .expect("fuel is enabled in the engine config");
-        self.store.set_epoch_deadline(self.deadline_ticks);
-        self.store.data_mut().limiter.growth_refused = false;
-        self.store.data_mut().log.clear();
+        let state = self.store.data_mut();
+        state.limiter.refused = None;
+        state.limiter.grow_fuel = 0;
+        state.limiter.fuel_budget = fuel;
+        state.log.clear();
+        state.log_calls = 0;
+        let left = self.match_wall_clock.saturating_sub(self.spent);
+        if left.is_zero() {
+            return Err(self.match_budget_spent());
+        }
+        let left_ticks = crate::ticks(left);
+        self.match_deadline = left_ticks < self.deadline_ticks;
+        self.store
+            .set_epoch_deadline(self.deadline_ticks.min(left_ticks));
+        Ok(())
     }
 
+    fn match_budget_spent(&self) -> Fault {
+        Fault::new(
+            FaultKind::Timeout,
+            format!(
+                "the bot's wall-clock budget for the match ({} s) is spent",
+                self.match_wall_clock.as_secs_f64()
+            ),
+        )
+    }
+
+    /// Fuel the current call used: what the store burnt plus refused growths.
     fn fuel_used(&self, budget: u64) -> u64 {
-        budget - self.store.get_fuel().unwrap_or(0)
+        (budget - self.store.get_fuel().unwrap_or(0))
+            .saturating_add(self.store.data().limiter.grow_fuel)
+    }
+
+    /// After a call that returned: refused growths may have pushed it past its budget.
+    fn over_budget(&self, budget: u64) -> Result<(), Fault> {
+        if self.fuel_used(budget) > budget {
+            return Err(out_of_fuel());
+        }
+        Ok(())
     }
 
     fn instantiate(&mut self) -> Result<(), Fault> {
@@ -196,8 +315,15 @@ impl WasmBot {
         })
     }
 
-    /// Turn a wasmtime error from a bot call into a fault.
+    /// Turn a wasmtime error from a bot call into a fault, its message bounded (it can
+    /// quote a backtrace with the bot's own function names).
     fn fault(&self, error: wasmtime::Error) -> Fault {
+        let mut fault = self.classify(error);
+        fault.message = bounded(&fault.message);
+        fault
+    }
+
+    fn classify(&self, error: wasmtime::Error) -> Fault {
         let trap = error.downcast_ref::<Trap>().copied();
         let last_log = self
             .store
@@ -205,25 +331,35 @@ impl WasmBot {
             .log
             .lines()
             .last()
-            .map(|l| format!("; bot's last log line: {l}"))
+            .map(|l| format!("; bot's last log line: {}", bounded(l)))
             .unwrap_or_default();
-        match trap {
-            Some(Trap::OutOfFuel) => Fault::new(
-                FaultKind::OutOfFuel,
-                "used its whole fuel budget for the call",
-            ),
-            Some(Trap::Interrupt) => Fault::new(
+        match (trap, self.store.data().limiter.refused) {
+            (Some(Trap::OutOfFuel), _) => out_of_fuel(),
+            (Some(Trap::Interrupt), _) if self.match_deadline => self.match_budget_spent(),
+            (Some(Trap::Interrupt), _) => Fault::new(
                 FaultKind::Timeout,
                 "the wall-clock backstop interrupted the call",
             ),
-            _ if self.store.data().limiter.growth_refused => Fault::new(
+            // A stack overflow is the stack's limit, whatever growth failed before it.
+            (Some(trap @ Trap::StackOverflow), _) => {
+                Fault::new(FaultKind::Trap, format!("{trap}{last_log}"))
+            }
+            (_, Some(Refused::Memory(desired))) => Fault::new(
                 FaultKind::MemoryLimit,
                 format!(
-                    "failed after its memory could not grow past the limit: {error:#}{last_log}"
+                    "failed after its memory could not grow to {desired} bytes (the limit is {}): {error:#}{last_log}",
+                    self.store.data().limiter.memory_bytes
                 ),
             ),
-            Some(trap) => Fault::new(FaultKind::Trap, format!("{trap}{last_log}")),
-            None => Fault::new(FaultKind::Trap, format!("{error:#}{last_log}")),
+            (_, Some(Refused::Table(desired))) => Fault::new(
+                FaultKind::MemoryLimit,
+                format!(
+                    "failed after its table could not grow to {desired} elements (the limit is {}): {error:#}{last_log}",
+                    self.store.data().limiter.table_elements
+                ),
+            ),
+            (Some(trap), None) => Fault::new(FaultKind::Trap, format!("{trap}{last_log}")),
+            (None, None) => Fault::new(FaultKind::Trap, format!("{error:#}{last_log}")),
         }
     }
 
@@ -237,9 +373,13 @@ impl WasmBot {
             ));
         };
         let (memory, alloc, call) = (exports.memory, exports.alloc.clone(), exports.call.clone());
-        self.arm(fuel);
-        let result = self.exchange_armed(memory, &alloc, &call);
-        self.last.fuel = self.fuel_used(fuel);
+        self.arm(fuel)?;
+        let started = std::time::Instant::now();
+        let result = self
+            .exchange_armed(memory, &alloc, &call)
+            .and_then(|range| self.over_budget(fuel).map(|()| range));
+        self.spent += started.elapsed();
+        self.last.fuel = self.fuel_used(fuel).min(fuel);
         result
     }
 
@@ -254,6 +394,14 @@ impl WasmBot {
         let ptr = alloc
             .call(&mut self.store, len)
             .map_err(|e| self.fault(e))?;
+        if ptr == 0 {
+            return Err(Fault::new(
+                FaultKind::MemoryLimit,
+                format!(
+                    "arena_alloc({len}) returned 0: the bot cannot allocate the request buffer"
+                ),
+            ));
+        }
         memory
             .write(&mut self.store, ptr as u32 as usize, &self.request)
             .map_err(|_| {
@@ -279,7 +427,7 @@ impl WasmBot {
             ));
         }
         let size = memory.data_size(&self.store);
-        if resp_ptr + resp_len > size {
+        if resp_ptr.saturating_add(resp_len) > size {
             return Err(Fault::new(
                 FaultKind::OutOfBounds,
                 format!(
@@ -340,23 +488,38 @@ fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| Fault::new(FaultKind::NotUtf8, format!("response is not UTF-8: {e}")))?;
     if let Ok(BotErrorResponse { error }) = serde_json::from_str(text) {
-        return Err(Fault::new(FaultKind::BotError, error));
+        return Err(Fault::new(FaultKind::BotError, bounded(&error)));
     }
     serde_json::from_str(text).map_err(|e| {
-        let kind = match e.classify() {
-            serde_json::error::Category::Data => FaultKind::WrongShape,
-            _ => FaultKind::NotJson,
+        // Whether the text is JSON at all is decided by syntax alone (`IgnoredAny` does not
+        // check number ranges), so `1e999999` and a 30-digit integer are both JSON of the
+        // wrong shape, in every mode.
+        let kind = if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            FaultKind::WrongShape
+        } else {
+            FaultKind::NotJson
         };
         let shown: String = text.chars().take(120).collect();
         Fault::new(kind, format!("{e} in response `{shown}`"))
     })
 }
 
+fn out_of_fuel() -> Fault {
+    Fault::new(
+        FaultKind::OutOfFuel,
+        "used its whole fuel budget for the call",
+    )
+}
+
 impl<G: Game> Player<G> for WasmBot {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
-        self.arm(self.fuel_per_setup);
-        let instantiated = self.instantiate();
-        let used = self.fuel_used(self.fuel_per_setup);
+        self.arm(self.fuel_per_setup)?;
+        let started = std::time::Instant::now();
+        let instantiated = self
+            .instantiate()
+            .and_then(|()| self.over_budget(self.fuel_per_setup));
+        self.spent += started.elapsed();
+        let used = self.fuel_used(self.fuel_per_setup).min(self.fuel_per_setup);
         let result = instantiated.and_then(|()| {
             let remaining = self.fuel_per_setup - used;
             self.notify(RequestRef::<G>::Start(start), remaining)
@@ -381,10 +544,65 @@ impl<G: Game> Player<G> for WasmBot {
     }
 
     fn last_call(&mut self) -> CallReport {
-        let log = std::mem::take(&mut self.store.data_mut().log);
+        let state = self.store.data_mut();
+        let dropped = state.log_calls.saturating_sub(state.log_calls_cap);
+        let mut log = std::mem::take(&mut state.log);
+        if dropped > 0 {
+            log += &format!(
+                "\n[arena: {dropped} more log calls dropped; at most {} are kept per call]",
+                state.log_calls_cap
+            );
+        }
+        state.log_calls = 0;
         CallReport {
             fuel: std::mem::take(&mut self.last.fuel),
             log,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::battle::Action;
+
+    #[test]
+    fn json_of_the_wrong_shape_is_told_apart_from_text_that_is_not_json() {
+        for text in [
+            "1e999999",
+            "123456789012345678901234567890",
+            "{\"dance\": 1}",
+        ] {
+            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
+            assert_eq!(fault.kind, FaultKind::WrongShape, "{text}: {fault}");
+        }
+        for text in ["{not json", "", "1e"] {
+            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
+            assert_eq!(fault.kind, FaultKind::NotJson, "{text}: {fault}");
+        }
+    }
+
+    #[test]
+    fn a_bots_error_message_is_kept_to_a_bounded_size() {
+        let long = format!("{{\"error\": \"{}\"}}", "é".repeat(30_000));
+        let fault = decode::<Action>(long.as_bytes()).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BotError);
+        assert!(
+            fault.message.len() <= FAULT_TEXT_BYTES + 40,
+            "{}",
+            fault.message.len()
+        );
+        assert!(
+            fault.message.ends_with("(60000 bytes in all)"),
+            "{}",
+            &fault.message[1000..]
+        );
+    }
+
+    #[test]
+    fn cut_keeps_whole_characters() {
+        assert_eq!(cut("aé", 2), "a");
+        assert_eq!(cut("aé", 3), "aé");
+        assert_eq!(cut("abc", 0), "");
     }
 }

@@ -19,11 +19,15 @@
 
 mod bot;
 mod cache;
+pub mod compile;
 mod load;
+pub mod structure;
 
 pub use bot::WasmBot;
 pub use cache::ModuleCache;
+pub use compile::{CompileLimits, Compiler};
 pub use load::{LoadError, LoadedBot, ModuleInfo};
+pub use structure::StructureLimits;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,9 +54,27 @@ pub struct Limits {
     pub module_bytes: usize,
     /// Maximum log output per call, in bytes (more is cut).
     pub log_bytes_per_call: usize,
+    /// `arena::log` calls kept per call; later ones are dropped (and still pay fuel).
+    pub log_calls_per_call: u32,
     /// Wall-clock backstop per call.
     pub wall_clock: Duration,
+    /// Wall-clock budget of one bot for a whole match: once spent, every later call of
+    /// that match is a `timeout` fault at once (so the bot soon forfeits). A backstop
+    /// like `wall_clock`; fuel decides every ordinary case.
+    pub match_wall_clock: Duration,
+    /// The shape a module may have (checked before compiling).
+    pub structure: StructureLimits,
+    /// CPU, wall-clock and memory bounds of compiling one module (in a child process).
+    pub compile: CompileLimits,
 }
+
+/// Fuel an `arena::log` call costs before its bytes, so a bot that spins on the host pays
+/// for the host's work like for its own.
+pub const LOG_FUEL_BASE: u64 = 10_000;
+/// Fuel per byte an `arena::log` call asks to write (up to what fits under the cap).
+pub const LOG_FUEL_PER_BYTE: u64 = 10;
+/// Fuel a refused `memory.grow` or `table.grow` costs.
+pub const GROW_FAILURE_FUEL: u64 = 100_000;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -63,9 +85,14 @@ impl Default for Limits {
             table_elements: 10_000,
             stack_bytes: 512 << 10,
             response_bytes: 64 << 10,
-            module_bytes: 16 << 20,
+            // Sample bots are 0.2–0.3 MB; ten times that leaves room for real bots.
+            module_bytes: 4 << 20,
             log_bytes_per_call: 4 << 10,
+            log_calls_per_call: 100,
             wall_clock: Duration::from_secs(2),
+            match_wall_clock: Duration::from_secs(60),
+            structure: StructureLimits::default(),
+            compile: CompileLimits::default(),
         }
     }
 }
@@ -78,6 +105,7 @@ pub struct Sandbox {
     engine: Engine,
     limits: Limits,
     cache: Option<ModuleCache>,
+    compiler: Compiler,
     linker: wasmtime::Linker<bot::BotState>,
     ticker_stop: Arc<AtomicBool>,
 }
@@ -87,6 +115,7 @@ impl std::fmt::Debug for Sandbox {
         f.debug_struct("Sandbox")
             .field("limits", &self.limits)
             .field("cache", &self.cache)
+            .field("compiler", &self.compiler)
             .finish()
     }
 }
@@ -97,19 +126,11 @@ impl std::fmt::Debug for Sandbox {
 pub struct SetupError(String);
 
 impl Sandbox {
-    /// A sandbox with `limits`, caching compiled modules in `cache` if given.
+    /// A sandbox with `limits`, caching compiled modules in `cache` if given, compiling
+    /// with [`Compiler::default`].
     pub fn new(limits: Limits, cache: Option<ModuleCache>) -> Result<Self, SetupError> {
-        let mut config = Config::new();
-        config
-            .consume_fuel(true)
-            .epoch_interruption(true)
-            .cranelift_nan_canonicalization(true)
-            .wasm_relaxed_simd(false)
-            .relaxed_simd_deterministic(true)
-            // Threads and shared memory need the `threads` cargo feature, which is off.
-            .wasm_memory64(false)
-            .max_wasm_stack(limits.stack_bytes);
-        let engine = Engine::new(&config).map_err(|e| SetupError(format!("{e:#}")))?;
+        let engine = Engine::new(&engine_config(limits.stack_bytes))
+            .map_err(|e| SetupError(format!("{e:#}")))?;
         let linker = bot::linker(&engine).map_err(|e| SetupError(format!("{e:#}")))?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let (ticking, stop) = (engine.clone(), ticker_stop.clone());
@@ -126,9 +147,21 @@ impl Sandbox {
             engine,
             limits,
             cache,
+            compiler: Compiler::default(),
             linker,
             ticker_stop,
         })
+    }
+
+    /// Compile untrusted modules with `compiler` instead of the default.
+    pub fn with_compiler(mut self, compiler: Compiler) -> Self {
+        self.compiler = compiler;
+        self
+    }
+
+    /// Where modules are compiled.
+    pub fn compiler(&self) -> &Compiler {
+        &self.compiler
     }
 
     /// The limits every bot of this sandbox runs under.
@@ -142,8 +175,32 @@ impl Sandbox {
     }
 
     fn wall_clock_ticks(&self) -> u64 {
-        (self.limits.wall_clock.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64
+        ticks(self.limits.wall_clock)
     }
+}
+
+fn ticks(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis() / EPOCH_TICK.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// The engine configuration, shared by the sandbox and its compile child (a module
+/// compiled under another configuration would not deserialize).
+pub(crate) fn engine_config(stack_bytes: usize) -> Config {
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_nan_canonicalization(true)
+        .wasm_relaxed_simd(false)
+        .relaxed_simd_deterministic(true)
+        // One memory per module (the ABI's); threads and shared memory need the `threads`
+        // cargo feature, which is off.
+        .wasm_multi_memory(false)
+        .wasm_memory64(false)
+        .max_wasm_stack(stack_bytes);
+    config
 }
 
 impl Drop for Sandbox {

@@ -44,6 +44,22 @@ pub enum LoadError {
         /// wasmtime's message.
         detail: String,
     },
+    /// The module breaks a structural limit (checked before compiling).
+    #[error("{bot}: rejected before compiling: {detail} (see docs/abi.md, Limits)")]
+    Structure {
+        /// The bot.
+        bot: String,
+        /// Which limit, the module's figure and the limit.
+        detail: String,
+    },
+    /// Compiling broke a compile limit (CPU, wall time or memory of the compiler process).
+    #[error("{bot}: rejected while compiling: {detail}")]
+    CompileLimit {
+        /// The bot.
+        bot: String,
+        /// What happened.
+        detail: String,
+    },
     /// The module breaks the ABI (imports, exports, memory).
     #[error("{bot}: {detail} (see docs/abi.md)")]
     Abi {
@@ -72,6 +88,9 @@ pub struct ModuleInfo {
     pub load_time: Duration,
     /// Whether the compiled module came from the cache.
     pub from_cache: bool,
+    /// Why a cache entry for this module was refused (and the module recompiled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_warning: Option<String>,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -145,27 +164,53 @@ impl Sandbox {
             });
         }
         let sha256 = hex::encode(Sha256::digest(bytes));
+        let binary = to_binary(&bot, bytes)?;
+        let shape =
+            crate::structure::check(&binary, &self.limits.structure).map_err(|problem| {
+                match problem {
+                    crate::structure::Problem::Malformed(detail) => LoadError::Invalid {
+                        bot: bot.clone(),
+                        detail,
+                    },
+                    crate::structure::Problem::Limit(limit) => LoadError::Structure {
+                        bot: bot.clone(),
+                        detail: limit.to_string(),
+                    },
+                }
+            })?;
+        if shape.largest_table > self.limits.table_elements as u64 {
+            return Err(LoadError::Abi {
+                bot,
+                detail: format!(
+                    "has a table of {} elements; the limit is {}",
+                    shape.largest_table, self.limits.table_elements
+                ),
+            });
+        }
         let started = Instant::now();
-        let cached = self
-            .cache
-            .as_ref()
-            .and_then(|cache| cache.get(&self.engine, &sha256));
+        let mut cache_warning = None;
+        let cached = match self.cache.as_ref().map(|c| c.get(&self.engine, &sha256)) {
+            Some(crate::cache::Lookup::Hit(module)) => Some(module),
+            Some(crate::cache::Lookup::Refused(why)) => {
+                tracing::warn!(bot = %bot, "refusing a module cache entry, recompiling: {why}");
+                cache_warning = Some(why);
+                None
+            }
+            Some(crate::cache::Lookup::Miss) | None => None,
+        };
         let from_cache = cached.is_some();
         let module = match cached {
             Some(module) => module,
             None => {
-                let binary = to_binary(&bot, bytes)?;
-                Module::new(&self.engine, &*binary).map_err(|e| LoadError::Invalid {
-                    bot: bot.clone(),
-                    detail: format!("{e:#}"),
-                })?
+                let (module, compiled) = self.compile(&bot, &binary)?;
+                if let Some(cache) = &self.cache {
+                    cache.put(&self.engine, &sha256, &compiled);
+                }
+                module
             }
         };
         let load_time = started.elapsed();
         let initial_memory = validate(&bot, &module, self.limits.memory_bytes)?;
-        if let (false, Some(cache)) = (from_cache, &self.cache) {
-            cache.put(&self.engine, &sha256, &module);
-        }
         let pre = self
             .linker
             .instantiate_pre(&module)
@@ -187,12 +232,54 @@ impl Sandbox {
             initial_memory,
             load_time,
             from_cache,
+            cache_warning,
         };
         Ok(LoadedBot {
             name: bot,
             info,
             pre,
         })
+    }
+}
+
+impl Sandbox {
+    /// Compile an untrusted module with this sandbox's [`Compiler`](crate::Compiler);
+    /// returns the module and its serialized form (for the cache).
+    fn compile(&self, bot: &str, binary: &[u8]) -> Result<(Module, Vec<u8>), LoadError> {
+        let invalid = |detail: String| LoadError::Invalid {
+            bot: bot.to_owned(),
+            detail,
+        };
+        match &self.compiler {
+            crate::Compiler::InProcess => {
+                let module =
+                    Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
+                let compiled = module.serialize().map_err(|e| invalid(format!("{e:#}")))?;
+                Ok((module, compiled))
+            }
+            crate::Compiler::Child(program) => {
+                let compiled = crate::compile::in_child(
+                    program,
+                    binary,
+                    &self.limits.compile,
+                    self.limits.stack_bytes,
+                )
+                .map_err(|e| match e {
+                    crate::compile::CompileError::Invalid(detail) => invalid(detail),
+                    crate::compile::CompileError::Limit(detail) => LoadError::CompileLimit {
+                        bot: bot.to_owned(),
+                        detail,
+                    },
+                })?;
+                // SAFETY: these bytes were just written by our own compile child (this
+                // program, re-executed) for this engine configuration; nothing else can
+                // write into the pipe.
+                #[allow(unsafe_code)]
+                let module = unsafe { Module::deserialize(&self.engine, &compiled) }
+                    .map_err(|e| invalid(format!("{e:#}")))?;
+                Ok((module, compiled))
+            }
+        }
     }
 }
 

@@ -113,7 +113,7 @@ impl Contestant {
         let Contestant::Builtin(name) = self else {
             return Ok(());
         };
-        let known = crate::game::builtins_of(mode);
+        let known = crate::modes::builtins_of(mode);
         if known.iter().any(|b| b.name == name) {
             return Ok(());
         }

@@ -4,6 +4,7 @@
 
 use crate::bots::Contestant;
 use crate::game::{self, GameError};
+use crate::modes;
 use arena_engine::{Fault, Player};
 use arena_sandbox::{LoadedBot, ModuleInfo, Sandbox};
 use arena_sdk::{ABI_VERSION, MatchStart, Mode};
@@ -140,7 +141,7 @@ pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>, G
 
 /// Play one game (seed 1, default rules) against the mode's weakest built-in.
 pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, GameError> {
-    let weakest = game::builtins_of(mode)
+    let weakest = modes::builtins_of(mode)
         .iter()
         .min_by_key(|b| b.strength)
         .expect("every mode has built-ins");
@@ -162,6 +163,11 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
         if entry["kind"] != "answer" || entry["seat"] != 0 {
             continue;
         }
+        // Every answer's fuel counts, faulted ones too: a bot that burns its whole budget
+        // and faults is the one whose fuel matters most.
+        if entry["answer"].get("fault").is_some() || entry["answer"].get("action").is_some() {
+            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
+        }
         if let Some(fault) = entry["answer"].get("fault") {
             first_fault.get_or_insert_with(|| {
                 format!(
@@ -171,8 +177,6 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
                     fault["message"].as_str().unwrap_or("")
                 )
             });
-        } else if entry["answer"].get("action").is_some() {
-            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
         }
     }
     Ok(Trial {

@@ -2,7 +2,7 @@
 //! Errors name the file, the line and what to fix.
 
 use crate::bots::BotSpec;
-use crate::game;
+use crate::{game, modes};
 use arena_sdk::Mode;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -19,6 +19,20 @@ pub enum Format {
     Gauntlet,
 }
 
+/// Allowed fuel per turn or setup: enough for any bot, small enough that a call ends in
+/// seconds (the CLI's `--fuel-per-*` flags take the same range).
+pub const FUEL_RANGE: std::ops::RangeInclusive<u64> = 1_000..=10_000_000_000;
+/// Allowed memory per bot in MiB (a 32-bit memory holds at most 4 GiB).
+pub const MEMORY_MIB_RANGE: std::ops::RangeInclusive<u64> = 1..=4096;
+/// Allowed games per pairing and mode (positive and even besides).
+pub const GAMES_PER_PAIRING_MAX: u32 = 10_000;
+/// Most games one tournament plan may hold.
+pub const PLANNED_GAMES_MAX: u64 = 1_000_000;
+/// Allowed parallel games.
+pub const CONCURRENCY_RANGE: std::ops::RangeInclusive<usize> = 1..=1024;
+/// Allowed faults before a forfeit.
+pub const MAX_FAULTS_RANGE: std::ops::RangeInclusive<u32> = 1..=1000;
+
 /// Sandbox limits a tournament sets for its wasm bots (unset: the arena's defaults).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -28,30 +42,104 @@ pub struct LimitsConfig {
     /// Fuel for instantiation + start, and for setup.
     pub fuel_per_setup: Option<u64>,
     /// Memory per bot in MiB.
-    pub memory_mib: Option<usize>,
+    pub memory_mib: Option<u64>,
 }
 
 impl LimitsConfig {
-    /// These limits applied over the defaults.
+    /// These limits applied over the defaults (values out of range — see
+    /// [`LimitsConfig::check`] — are clamped into it, never wrapped).
     pub fn limits(&self) -> arena_sandbox::Limits {
         let mut limits = arena_sandbox::Limits::default();
+        let clamp = |v: u64, r: &std::ops::RangeInclusive<u64>| v.clamp(*r.start(), *r.end());
         if let Some(fuel) = self.fuel_per_turn {
-            limits.fuel_per_turn = fuel;
+            limits.fuel_per_turn = clamp(fuel, &FUEL_RANGE);
         }
         if let Some(fuel) = self.fuel_per_setup {
-            limits.fuel_per_setup = fuel;
+            limits.fuel_per_setup = clamp(fuel, &FUEL_RANGE);
         }
         if let Some(mib) = self.memory_mib {
-            limits.memory_bytes = mib << 20;
+            limits.memory_bytes = (clamp(mib, &MEMORY_MIB_RANGE) << 20) as usize;
         }
         limits
     }
+
+    /// The first value out of range: its key and what is wrong.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let fields = [
+            ("fuel_per_turn", self.fuel_per_turn, &FUEL_RANGE),
+            ("fuel_per_setup", self.fuel_per_setup, &FUEL_RANGE),
+            ("memory_mib", self.memory_mib, &MEMORY_MIB_RANGE),
+        ];
+        for (key, value, range) in fields {
+            if let Some(v) = value
+                && !range.contains(&v)
+            {
+                return Err((
+                    key,
+                    format!(
+                        "limits.{key} is {v}; it must be {}..={}",
+                        range.start(),
+                        range.end()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Check a name that becomes a directory or file name (the tournament's name names its
+/// results directory): 1–64 letters, digits, `-`, `_` and `.`, not starting with `.`.
+pub fn check_path_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "name {name:?} is not usable as a directory name: use 1–64 letters, digits, `-`, `_` and `.`, not starting with `.`"
+        ))
+    }
+}
+
+/// `name` made path-safe (for names derived from file names, e.g. a gauntlet's).
+pub fn path_safe_name(name: &str) -> String {
+    let mut safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    while safe.starts_with('.') {
+        safe.replace_range(..1, "_");
+    }
+    if safe.is_empty() {
+        safe.push('_');
+    }
+    safe
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    fuel_per_turn: Option<Spanned<u64>>,
+    fuel_per_setup: Option<Spanned<u64>>,
+    memory_mib: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
-    name: String,
+    name: Spanned<String>,
     seed: u64,
     #[serde(default = "default_format")]
     format: Format,
@@ -60,11 +148,11 @@ struct RawFile {
     #[serde(default = "default_games")]
     games_per_pairing: Spanned<u32>,
     #[serde(default)]
-    concurrency: Option<usize>,
+    concurrency: Option<Spanned<u64>>,
     #[serde(default = "default_max_faults")]
-    max_faults: u32,
+    max_faults: Spanned<u64>,
     #[serde(default)]
-    limits: LimitsConfig,
+    limits: RawLimits,
     #[serde(default)]
     modes: BTreeMap<String, toml::Table>,
     bots: Spanned<Vec<RawBot>>,
@@ -85,8 +173,8 @@ fn default_format() -> Format {
 fn default_games() -> Spanned<u32> {
     Spanned::new(0..0, 2)
 }
-fn default_max_faults() -> u32 {
-    3
+fn default_max_faults() -> Spanned<u64> {
+    Spanned::new(0..0, 3)
 }
 
 /// One bot of a tournament.
@@ -164,14 +252,64 @@ impl Tournament {
             toml::from_str(text).map_err(|e| fail(e.span(), e.message().to_owned()))?;
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
 
+        // A span of 0..0 is a default value: no line to point at.
+        let at = |span: std::ops::Range<usize>| (span != (0..0)).then_some(span);
+        check_path_name(raw.name.get_ref()).map_err(|e| fail(Some(raw.name.span()), e))?;
         let games = raw.games_per_pairing.get_ref();
-        if *games == 0 || !games.is_multiple_of(2) {
+        if *games == 0 || !games.is_multiple_of(2) || *games > GAMES_PER_PAIRING_MAX {
             return Err(fail(
-                Some(raw.games_per_pairing.span()),
+                at(raw.games_per_pairing.span()),
                 format!(
-                    "games_per_pairing is {games}; it must be a positive even number (each seed is played from both seats)"
+                    "games_per_pairing is {games}; it must be a positive even number (each seed is played from both seats) of at most {GAMES_PER_PAIRING_MAX}"
                 ),
             ));
+        }
+        let concurrency = match &raw.concurrency {
+            None => None,
+            Some(c) => Some(
+                usize::try_from(*c.get_ref())
+                    .ok()
+                    .filter(|c| CONCURRENCY_RANGE.contains(c))
+                    .ok_or_else(|| {
+                        fail(
+                            Some(c.span()),
+                            format!(
+                                "concurrency is {}; it must be {}..={}",
+                                c.get_ref(),
+                                CONCURRENCY_RANGE.start(),
+                                CONCURRENCY_RANGE.end()
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        let max_faults = u32::try_from(*raw.max_faults.get_ref())
+            .ok()
+            .filter(|m| MAX_FAULTS_RANGE.contains(m))
+            .ok_or_else(|| {
+                fail(
+                    at(raw.max_faults.span()),
+                    format!(
+                        "max_faults is {}; it must be {}..={}",
+                        raw.max_faults.get_ref(),
+                        MAX_FAULTS_RANGE.start(),
+                        MAX_FAULTS_RANGE.end()
+                    ),
+                )
+            })?;
+        let limits = LimitsConfig {
+            fuel_per_turn: raw.limits.fuel_per_turn.as_ref().map(|v| *v.get_ref()),
+            fuel_per_setup: raw.limits.fuel_per_setup.as_ref().map(|v| *v.get_ref()),
+            memory_mib: raw.limits.memory_mib.as_ref().map(|v| *v.get_ref()),
+        };
+        if let Err((key, message)) = limits.check() {
+            let span = match key {
+                "fuel_per_turn" => raw.limits.fuel_per_turn.as_ref(),
+                "fuel_per_setup" => raw.limits.fuel_per_setup.as_ref(),
+                _ => raw.limits.memory_mib.as_ref(),
+            }
+            .map(Spanned::span);
+            return Err(fail(span, message));
         }
         let mut modes = Vec::new();
         // Tables keep no position in toml's data model; find the header in the text.
@@ -215,7 +353,7 @@ impl Tournament {
                 parse_spec(spec_text, &base).map_err(|e| fail(Some(raw_bot.bot.span()), e))?;
             let playable = |mode: Mode| match &spec {
                 BotSpec::Builtin(builtin) => {
-                    game::builtins_of(mode).iter().any(|b| b.name == builtin)
+                    modes::builtins_of(mode).iter().any(|b| b.name == builtin)
                 }
                 _ => true,
             };
@@ -285,15 +423,27 @@ impl Tournament {
                 "format = \"gauntlet\" needs `challengers = [\"bot name\", …]`".into(),
             ));
         }
+        // Bound the plan before anyone builds it: every pair of bots, every mode.
+        let pairs = (bots.len() as u64) * (bots.len() as u64 - 1) / 2;
+        let planned = pairs * modes.len() as u64 * u64::from(*games);
+        if planned > PLANNED_GAMES_MAX {
+            return Err(fail(
+                at(raw.games_per_pairing.span()),
+                format!(
+                    "this tournament would plan up to {planned} games ({pairs} pairings × {} modes × {games}); the limit is {PLANNED_GAMES_MAX}",
+                    modes.len()
+                ),
+            ));
+        }
         Ok(Tournament {
-            name: raw.name,
+            name: raw.name.into_inner(),
             seed: raw.seed,
             format: raw.format,
             challengers,
             games_per_pairing: *games,
-            concurrency: raw.concurrency,
-            max_faults: raw.max_faults,
-            limits: raw.limits,
+            concurrency,
+            max_faults,
+            limits,
             modes,
             bots,
         })
@@ -361,4 +511,46 @@ fn resolve_rules(
         json["deck"] = serde_json::to_value(deck.cards).map_err(|e| e.to_string())?;
     }
     Ok(json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_become_paths_stay_inside_their_directory() {
+        for bad in [
+            "../../x",
+            "",
+            ".hidden",
+            "a/b",
+            "a\\b",
+            "x\u{1b}",
+            &"n".repeat(65),
+        ] {
+            assert!(check_path_name(bad).is_err(), "{bad:?}");
+        }
+        for good in ["spring-cup", "cup_2026.v2", "A"] {
+            check_path_name(good).unwrap();
+        }
+        assert_eq!(path_safe_name("gauntlet-../../x"), "gauntlet-.._.._x");
+        assert_eq!(path_safe_name(".."), "_.");
+        check_path_name(&path_safe_name("../x\u{1b}")).unwrap();
+    }
+
+    #[test]
+    fn out_of_range_limits_are_named_and_never_wrap() {
+        let huge = LimitsConfig {
+            memory_mib: Some(1 << 44),
+            ..Default::default()
+        };
+        let (key, message) = huge.check().unwrap_err();
+        assert_eq!(key, "memory_mib");
+        assert!(message.contains("1..=4096"), "{message}");
+        assert_eq!(
+            huge.limits().memory_bytes,
+            4096 << 20,
+            "clamped, not wrapped"
+        );
+    }
 }

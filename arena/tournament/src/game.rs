@@ -1,41 +1,15 @@
 //! One game of any mode between two contestants; replay verification and rendering.
 //!
-//! This is the only place that turns a [`Mode`] value into the mode's types: everything
-//! above it (tournaments, the CLI) is mode-agnostic, so a new mode plugs in here and in
-//! [`for_mode!`](crate::for_mode) alone.
+//! Generic over the mode's types; [`for_mode!`](crate::for_mode) (in [`crate::modes`])
+//! picks them from a [`Mode`] value.
 
 use crate::bots::Contestant;
-use arena_builtins::{BuiltinInfo, Builtins};
+use crate::for_mode;
+use arena_builtins::Builtins;
 use arena_engine::replay::{self, BotInfo, Replay};
 use arena_engine::{MatchConfig, NativePlayer, Outcome, Player, Ruleset, run_match};
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
-
-/// Run `$body` with `$G` bound to the game type of `$mode`.
-#[macro_export]
-macro_rules! for_mode {
-    ($mode:expr, $G:ident => $body:expr) => {
-        match $mode {
-            arena_sdk::Mode::Battle => {
-                type $G = arena_sdk::battle::Battle;
-                $body
-            }
-            arena_sdk::Mode::Tcg => {
-                type $G = arena_sdk::tcg::Tcg;
-                $body
-            }
-            arena_sdk::Mode::Grid => {
-                type $G = arena_sdk::grid::Grid;
-                $body
-            }
-        }
-    };
-}
-
-/// The built-in AIs of `mode`.
-pub fn builtins_of(mode: Mode) -> &'static [BuiltinInfo] {
-    for_mode!(mode, G => <G as Builtins>::builtins())
-}
 
 /// A game to play.
 #[derive(Debug, Clone)]

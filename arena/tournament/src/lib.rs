@@ -4,6 +4,7 @@
 //! - [`check`]: what `arena check` verifies (start per mode, a trial game), as a library;
 //! - [`bots`]: what a bot spec (`builtin:NAME`, a `.wasm`/`.wat` file, a bot crate) names,
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
+//! - [`modes`]: the mode registry ([`for_mode!`], the built-ins of a mode);
 //! - [`game`]: play one game of any mode between two contestants, verify and render replays;
 //! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
 //!   resumable, shardable runs; [`results`]: the append-only results log and merging;
@@ -21,6 +22,7 @@ pub mod bots;
 pub mod check;
 pub mod config;
 pub mod game;
+pub mod modes;
 pub mod plan;
 pub mod ratings;
 pub mod report;

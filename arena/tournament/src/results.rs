@@ -1,13 +1,20 @@
 //! The results log: one JSON line per finished game, appended and flushed as games end.
 //! A line holds nothing that depends on timing, so the log sorted by game index is
 //! byte-identical whatever the concurrency or sharding.
+//!
+//! Each line ends with `"check":"<hex>"`, the first 128 bits of the SHA-256 of the line
+//! without it, so a damaged or edited line is detected, reported with its line number and
+//! skipped (its game is played again on resume) instead of spoiling the whole directory.
+//! It is a checksum, not a signature: it catches accidents and casual edits, not someone
+//! who recomputes it. A run holds an exclusive lock on its results file ([`lock`]).
 
 use crate::plan::Plan;
 use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
 use serde::{Deserialize, Serialize};
+use sha2::Digest;
 use std::collections::BTreeMap;
-use std::io::{BufRead, Seek, Write};
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// One finished game.
@@ -56,6 +63,14 @@ pub enum ResultsError {
         path: String,
         /// The error.
         source: std::io::Error,
+    },
+    /// Another process holds the directory's lock.
+    #[error(
+        "{path}: another run is writing these results (it holds this lock); wait for it to finish or use another --out directory"
+    )]
+    Locked {
+        /// The lock file.
+        path: String,
     },
     /// A results directory belongs to another plan.
     #[error("{path}: {message}")]
@@ -142,21 +157,90 @@ pub fn result_files(dir: &Path) -> Result<Vec<PathBuf>, ResultsError> {
     Ok(files)
 }
 
-/// Every complete line of the results files in `dir` that belongs to `fingerprint`, by
-/// game index. A torn last line (a run killed mid-write) is skipped; a game recorded twice
+/// A results line that was skipped, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// The file.
+    pub file: PathBuf,
+    /// The 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl std::fmt::Display for SkippedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: skipping a results line ({}); its game will be played again",
+            self.file.display(),
+            self.line,
+            self.why
+        )
+    }
+}
+
+const CHECK_KEY: &str = ",\"check\":\"";
+const CHECK_HEX: usize = 32;
+
+fn checksum(body: &[u8]) -> String {
+    hex::encode(&sha2::Sha256::digest(body)[..CHECK_HEX / 2])
+}
+
+/// One results line (without its newline): the game's JSON with its checksum last.
+pub fn encode_line(game: &GameLine) -> Vec<u8> {
+    let mut body = serde_json::to_vec(game).expect("results serialize");
+    let check = checksum(&body);
+    body.pop(); // the closing brace
+    body.extend_from_slice(CHECK_KEY.as_bytes());
+    body.extend_from_slice(check.as_bytes());
+    body.extend_from_slice(b"\"}");
+    body
+}
+
+/// Read one results line (without its newline), checking its checksum.
+pub fn decode_line(line: &[u8]) -> Result<GameLine, String> {
+    let text = std::str::from_utf8(line).map_err(|e| format!("not UTF-8: {e}"))?;
+    let at = text
+        .rfind(CHECK_KEY)
+        .ok_or("no checksum (incomplete, or not written by the arena)")?;
+    let check = text[at + CHECK_KEY.len()..]
+        .strip_suffix("\"}")
+        .filter(|c| c.len() == CHECK_HEX)
+        .ok_or("malformed checksum")?;
+    let body = format!("{}}}", &text[..at]);
+    if checksum(body.as_bytes()) != check {
+        return Err("checksum mismatch: the line was changed after it was written".into());
+    }
+    serde_json::from_str(&body).map_err(|e| format!("not a game line: {e}"))
+}
+
+/// Every valid line of the results files in `dir` that belongs to `fingerprint`, by game
+/// index, plus the lines that were skipped (damaged, edited, torn). A game recorded twice
 /// must be recorded identically.
-pub fn read_results(
+pub fn read_results_reporting(
     dir: &Path,
     fingerprint: &str,
-) -> Result<BTreeMap<u32, GameLine>, ResultsError> {
+) -> Result<(BTreeMap<u32, GameLine>, Vec<SkippedLine>), ResultsError> {
     let mut games = BTreeMap::new();
+    let mut skipped = Vec::new();
     for path in result_files(dir)? {
-        let file = std::fs::File::open(&path).map_err(io(&path))?;
-        for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(io(&path))?;
-            let Ok(game) = serde_json::from_str::<GameLine>(&line) else {
-                tracing::warn!(file = %path.display(), line = number + 1, "skipping an incomplete or unreadable results line");
-                continue;
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        for (number, line) in lines.into_iter().enumerate() {
+            let game = match decode_line(line) {
+                Ok(game) => game,
+                Err(why) => {
+                    skipped.push(SkippedLine {
+                        file: path.clone(),
+                        line: number + 1,
+                        why,
+                    });
+                    continue;
+                }
             };
             if game.fingerprint != fingerprint {
                 return Err(ResultsError::Mismatch {
@@ -178,7 +262,68 @@ pub fn read_results(
             games.insert(game.game, game);
         }
     }
+    Ok((games, skipped))
+}
+
+/// Like [`read_results_reporting`], with skipped lines logged as warnings.
+pub fn read_results(
+    dir: &Path,
+    fingerprint: &str,
+) -> Result<BTreeMap<u32, GameLine>, ResultsError> {
+    let (games, skipped) = read_results_reporting(dir, fingerprint)?;
+    for line in &skipped {
+        tracing::warn!("{line}");
+    }
     Ok(games)
+}
+
+/// An exclusive lock on a results file, held until dropped.
+#[derive(Debug)]
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+/// Lock the results file `results` (its directory is created if missing) for one run: a
+/// lock file `.NAME.lock` beside it. Fails at once if another process holds it. Shards
+/// write separate files, so they can share a directory; two runs of the same slice cannot.
+pub fn lock(results: &Path) -> Result<RunLock, ResultsError> {
+    let dir = results.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let name = results
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("results");
+    let path = dir.join(format!(".{name}.lock"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io(&path))?;
+    match file.try_lock() {
+        Ok(()) => Ok(RunLock { _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ResultsError::Locked {
+            path: path.display().to_string(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(io(&path)(e)),
+    }
+}
+
+/// Write `bytes` to `path` atomically: a temporary file in the same directory, synced and
+/// renamed into place, so a reader sees the old file or the whole new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
+        std::process::id()
+    ));
+    {
+        let mut file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+        file.write_all(bytes).map_err(io(&tmp))?;
+        file.sync_data().map_err(io(&tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io(path))
 }
 
 /// An append-only results file. Opening it cuts a torn last line, so appends always start
@@ -214,7 +359,7 @@ impl ResultsWriter {
 
     /// Append one game and flush it to the operating system.
     pub fn append(&mut self, game: &GameLine) -> Result<(), ResultsError> {
-        let mut line = serde_json::to_vec(game).expect("results serialize");
+        let mut line = encode_line(game);
         line.push(b'\n');
         self.file.write_all(&line).map_err(io(&self.path))?;
         self.file.flush().map_err(io(&self.path))
@@ -227,10 +372,70 @@ pub fn write_sorted(path: &Path, games: &BTreeMap<u32, GameLine>) -> Result<(), 
     {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io(&tmp))?);
         for game in games.values() {
-            serde_json::to_writer(&mut file, game).expect("results serialize");
+            file.write_all(&encode_line(game)).map_err(io(&tmp))?;
             file.write_all(b"\n").map_err(io(&tmp))?;
         }
         file.flush().map_err(io(&tmp))?;
     }
     std::fs::rename(&tmp, path).map_err(io(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> GameLine {
+        GameLine {
+            fingerprint: "f".repeat(64),
+            game: 3,
+            mode: Mode::Battle,
+            seed: 42,
+            bots: ["a".into(), "b".into()],
+            sha256: [None, Some("0".repeat(64))],
+            winner: Some(1),
+            reason: "team destroyed".into(),
+            turns: 57,
+            seats: [0, 1].map(|seat| SeatOutcome {
+                stats: [("kills".to_owned(), seat)].into(),
+                faults: 0,
+                fault_kinds: Default::default(),
+                invalid_actions: 1,
+                fuel: 12_345,
+                forfeited: false,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_line_reads_back_and_any_edit_is_caught() {
+        let line = encode_line(&game());
+        assert_eq!(decode_line(&line).unwrap(), game());
+        let text = String::from_utf8(line).unwrap();
+        let edited = text.replace("\"winner\":1", "\"winner\":0");
+        assert_ne!(edited, text);
+        assert!(
+            decode_line(edited.as_bytes())
+                .unwrap_err()
+                .contains("checksum mismatch")
+        );
+        let unchecked = serde_json::to_string(&game()).unwrap();
+        assert!(
+            decode_line(unchecked.as_bytes())
+                .unwrap_err()
+                .contains("no checksum")
+        );
+        assert!(decode_line(b"\xff\xfe").unwrap_err().contains("not UTF-8"));
+    }
+
+    #[test]
+    fn a_held_lock_refuses_a_second_holder_until_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("results.jsonl");
+        let first = lock(&file).unwrap();
+        assert!(matches!(lock(&file), Err(ResultsError::Locked { .. })));
+        // Another shard's file is another lock.
+        lock(&dir.path().join("results-shard-1-of-2.jsonl")).unwrap();
+        drop(first);
+        lock(&file).unwrap();
+    }
 }

@@ -147,6 +147,7 @@ pub fn run(
         bots: tournament.bots.iter().map(|b| b.name.clone()).collect(),
         plan: plan.clone(),
     };
+    let _lock = results::lock(&results_file(&options.out, options.shard))?;
     results::save_or_check_plan(&options.out, &saved)?;
     let finished = results::read_results(&options.out, &plan.fingerprint)?;
     let slice: Vec<&PlannedGame> = plan
@@ -154,20 +155,41 @@ pub fn run(
         .iter()
         .filter(|g| options.shard.is_none_or(|s| s.contains(g)))
         .collect();
+    // Finished games whose replay is missing (a run killed between the two writes of an
+    // older arena, or a deleted file) are played again for the replay alone: games are
+    // deterministic, so the replay is the one that run would have written.
+    let replay_only: Vec<&PlannedGame> = if options.replays {
+        slice
+            .iter()
+            .copied()
+            .filter(|g| {
+                finished.contains_key(&g.game) && !replay_path(&options.out, g.game).exists()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let todo: Vec<&PlannedGame> = slice
         .iter()
         .copied()
         .filter(|g| !finished.contains_key(&g.game))
         .collect();
     let skipped = slice.len() - todo.len();
+    let to_play = todo.len();
+    if !replay_only.is_empty() {
+        tracing::warn!(
+            games = replay_only.len(),
+            "re-creating missing replays of finished games"
+        );
+    }
     let results_file = results_file(&options.out, options.shard);
     tracing::info!(planned = slice.len(), skipped, to_play = todo.len(), file = %results_file.display(), "starting");
     progress(Progress {
         done: 0,
-        total: todo.len(),
+        total: to_play,
         skipped,
     });
-    if todo.is_empty() {
+    if todo.is_empty() && replay_only.is_empty() {
         return Ok(RunSummary {
             planned: slice.len(),
             skipped,
@@ -187,9 +209,14 @@ pub fn run(
         })?;
     }
 
+    let todo: Vec<(&PlannedGame, bool)> = replay_only
+        .iter()
+        .map(|g| (*g, true))
+        .chain(todo.iter().map(|g| (*g, false)))
+        .collect();
     let next = AtomicUsize::new(0);
-    let (sender, receiver) =
-        mpsc::channel::<Result<(GameLine, Option<serde_json::Value>), RunError>>();
+    type Done = (GameLine, Option<serde_json::Value>, bool);
+    let (sender, receiver) = mpsc::channel::<Result<Done, RunError>>();
     let jobs = options.jobs.clamp(1, todo.len());
     let mut played = 0;
     let outcome = std::thread::scope(|scope| -> Result<(), RunError> {
@@ -199,7 +226,9 @@ pub fn run(
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = todo.get(i) else { break };
+                    let Some(&(game, replay_only)) = todo.get(i) else {
+                        break;
+                    };
                     let result = play_one(
                         tournament,
                         &plan.fingerprint,
@@ -207,7 +236,8 @@ pub fn run(
                         contestants,
                         sandbox,
                         options.replays,
-                    );
+                    )
+                    .map(|(line, replay)| (line, replay, replay_only));
                     let failed = result.is_err();
                     if sender.send(result).is_err() || failed {
                         break;
@@ -217,7 +247,7 @@ pub fn run(
         }
         drop(sender);
         for result in receiver {
-            let (line, replay) = match result {
+            let (line, replay, replay_only) = match result {
                 Ok(done) => done,
                 Err(error) => {
                     // Stop handing out games; the workers finish the ones they hold.
@@ -225,23 +255,27 @@ pub fn run(
                     return Err(error);
                 }
             };
-            writer.append(&line)?;
+            // The replay first, whole: a kill between the two writes leaves a replay
+            // without its line (the game is played again), never a game without replay.
             if let Some(replay) = replay {
-                let path = options
-                    .out
-                    .join("replays")
-                    .join(format!("game-{:06}.json", line.game));
                 let bytes = serde_json::to_vec(&replay).expect("replays serialize");
-                std::fs::write(&path, bytes).map_err(|source| ResultsError::Io {
-                    path: path.display().to_string(),
-                    source,
-                })?;
+                results::write_atomic(&replay_path(&options.out, line.game), &bytes)?;
             }
+            if replay_only {
+                if finished.get(&line.game) != Some(&line) {
+                    tracing::warn!(
+                        game = line.game,
+                        "the game played again for its replay ended differently from its results line"
+                    );
+                }
+                continue;
+            }
+            writer.append(&line)?;
             played += 1;
             tracing::debug!(game = line.game, mode = %line.mode, winner = ?line.winner, reason = %line.reason, "finished");
             progress(Progress {
                 done: played,
-                total: todo.len(),
+                total: to_play,
                 skipped,
             });
         }
@@ -254,6 +288,11 @@ pub fn run(
         played,
         results_file,
     })
+}
+
+/// Where the replay of `game` goes.
+pub fn replay_path(out: &Path, game: u32) -> PathBuf {
+    out.join("replays").join(format!("game-{game:06}.json"))
 }
 
 fn play_one(

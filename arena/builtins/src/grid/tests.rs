@@ -1,9 +1,14 @@
 //! The starter strategies behave as in the original hero.js, and the commander beats them.
 
 use super::*;
+use crate::Builtins;
 use arena_engine::{MatchConfig, NativePlayer, Player, run_match};
 use arena_sdk::Seat;
+use arena_sdk::grid::{Action, Board, Grid, Hero, Observation, Pos, SetupRequest};
 use arena_sdk::grid::{Mine, Rules};
+use arena_sdk::{Bot, Mode};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// Play `games` seeded games of `a` against `b`, seats alternated; `a`'s wins, draws, losses.
 fn record(a: &str, b: &str, games: u64, rules: &Rules, seed: u64) -> [u32; 3] {

@@ -2,12 +2,19 @@
 //! property tests.
 
 use super::*;
+use crate::Ruleset;
 use crate::replay::verify;
 use crate::{MatchConfig, NativePlayer, Player, run_match};
+use arena_sdk::grid::{
+    Action, Direction, Grid, HeroId, MAX_HEALTH, Mine, MineId, Observation, Pos, Rules,
+    SetupRequest, Terrain,
+};
 use arena_sdk::grid::{DEFAULT_MAP, SetupChoice};
 use arena_sdk::{Bot, MatchStart};
 use proptest::prelude::*;
 use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// A state on the map `rows` (format rows only) with heroes at `at` (by id: even ids team
 /// A, odd ids team B).

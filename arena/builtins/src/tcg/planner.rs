@@ -1,0 +1,357 @@
+//! `planner`: a beam search over the rest of the turn (see [`Planner`]).
+
+use super::*;
+
+use arena_sdk::tcg::{
+    Action, CardInstance, CardKind, DeckChoice, Observation, PlayAs, Rules, SetupRequest, Target,
+    Tcg,
+};
+use arena_sdk::{Bot, MatchStart, Seat};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// The most damage a subset of `hand`'s damage cards deals with `mana`.
+fn best_subset(hand: &[CardInstance], mana: i32) -> i32 {
+    let cards: Vec<(i32, i32)> = hand
+        .iter()
+        .filter(|c| c.card.kind == CardKind::Damage && c.card.damage > 0)
+        .map(|c| (c.card.cost, c.card.damage))
+        .collect();
+    let mut best = 0;
+    for mask in 0u32..(1 << cards.len().min(12)) {
+        let (mut cost, mut damage) = (0, 0);
+        for (i, &(c, d)) in cards.iter().enumerate().take(12) {
+            if mask & (1 << i) != 0 {
+                cost += c;
+                damage += d;
+            }
+        }
+        if cost <= mana {
+            best = best.max(damage);
+        }
+    }
+    best
+}
+
+/// A minion in the planner's model of the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct SimMinion {
+    id: u32,
+    attack: i32,
+    health: i32,
+    ready: bool,
+}
+
+/// The planner's model of the rest of its turn.
+#[derive(Debug, Clone)]
+struct Sim {
+    my_health: i32,
+    opp_health: i32,
+    mana: i32,
+    hand: Vec<CardInstance>,
+    mine: Vec<SimMinion>,
+    theirs: Vec<SimMinion>,
+    deck_left: i32,
+    /// Unknown cards that card drawers will bring.
+    drawn: i32,
+}
+
+impl Sim {
+    fn from_observation(observation: &Observation) -> Sim {
+        let seat = observation.seat;
+        let minions = |owner: Seat| {
+            observation
+                .minions_of(owner)
+                .map(|m| SimMinion {
+                    id: m.id,
+                    attack: m.attack,
+                    health: m.health,
+                    ready: m.can_attack,
+                })
+                .collect()
+        };
+        Sim {
+            my_health: observation.me().health,
+            opp_health: observation.opponent().health,
+            mana: observation.me().mana,
+            hand: observation.hand.clone(),
+            mine: minions(seat),
+            theirs: minions(1 - seat),
+            deck_left: observation.me().deck_size as i32,
+            drawn: 0,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        let mut uids: Vec<u32> = self.hand.iter().map(|c| c.uid).collect();
+        uids.sort_unstable();
+        (
+            self.my_health,
+            self.opp_health,
+            self.mana,
+            uids,
+            &self.mine,
+            &self.theirs,
+            self.drawn,
+        )
+            .hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+/// Planner: for each decision, a beam search over the rest of the turn in a model of the
+/// rules (its own hand and both boards are fully known), scoring the position at the end
+/// of the turn; a sequence that kills the enemy hero is taken at once.
+#[derive(Debug, Default)]
+pub struct Planner {
+    pub(super) rules: Rules,
+}
+
+/// States kept per depth of the beam search.
+const BEAM_WIDTH: usize = 24;
+/// Actions looked ahead at most in one turn.
+const MAX_DEPTH: usize = 14;
+
+impl Planner {
+    fn moves(&self, sim: &Sim) -> Vec<Action> {
+        let rules = &self.rules;
+        let mut moves = Vec::new();
+        // Identical enemy minions are interchangeable targets; so are identical cards.
+        let mut targets: Vec<Target> = vec![Target::Hero];
+        let mut seen_enemy: Vec<(i32, i32)> = Vec::new();
+        for m in &sim.theirs {
+            if !seen_enemy.contains(&(m.attack, m.health)) {
+                seen_enemy.push((m.attack, m.health));
+                targets.push(Target::Minion(m.id));
+            }
+        }
+        let mut seen_cards = Vec::new();
+        for instance in &sim.hand {
+            let c = &instance.card;
+            if c.cost > sim.mana || seen_cards.contains(&c) {
+                continue;
+            }
+            seen_cards.push(c);
+            let play = |play_as, target| Action::PlayCard {
+                card: instance.uid,
+                play_as,
+                target,
+            };
+            let hurt = sim.my_health < rules.starting_health;
+            match c.kind {
+                CardKind::Heal if hurt => moves.push(play(PlayAs::Heal, Target::Hero)),
+                CardKind::Heal => {}
+                CardKind::Draw => moves.push(play(PlayAs::Spell, Target::Hero)),
+                CardKind::Damage if c.damage == 0 => moves.push(play(PlayAs::Spell, Target::Hero)),
+                CardKind::Damage => {
+                    let spell_targets = if rules.minions {
+                        &targets[..]
+                    } else {
+                        &targets[..1]
+                    };
+                    moves.extend(spell_targets.iter().map(|&t| play(PlayAs::Spell, t)));
+                    if rules.minions && sim.mine.len() < rules.max_minions as usize {
+                        moves.push(play(PlayAs::Minion, Target::Hero));
+                    }
+                    if rules.any_card_heals && hurt {
+                        moves.push(play(PlayAs::Heal, Target::Hero));
+                    }
+                }
+            }
+        }
+        let mut seen_attackers = Vec::new();
+        for m in sim.mine.iter().filter(|m| m.ready) {
+            if seen_attackers.contains(&(m.attack, m.health)) {
+                continue;
+            }
+            seen_attackers.push((m.attack, m.health));
+            moves.extend(targets.iter().map(|&target| Action::Attack {
+                minion: m.id,
+                target,
+            }));
+        }
+        moves
+    }
+
+    fn apply(&self, sim: &Sim, action: &Action) -> Sim {
+        let mut next = sim.clone();
+        let hit = |minions: &mut Vec<SimMinion>, id: u32, amount: i32| {
+            if let Some(m) = minions.iter_mut().find(|m| m.id == id) {
+                m.health -= amount;
+            }
+            minions.retain(|m| m.health > 0);
+        };
+        match *action {
+            Action::PlayCard {
+                card,
+                play_as,
+                target,
+            } => {
+                let Some(pos) = next.hand.iter().position(|c| c.uid == card) else {
+                    return next;
+                };
+                let c = next.hand.remove(pos).card;
+                next.mana -= c.cost;
+                match (c.kind, play_as) {
+                    (CardKind::Heal, _) | (CardKind::Damage, PlayAs::Heal) => {
+                        next.my_health =
+                            (next.my_health + c.amount()).min(self.rules.starting_health);
+                    }
+                    (CardKind::Draw, _) => {
+                        let space =
+                            self.rules.max_hand as i32 - next.hand.len() as i32 - next.drawn;
+                        let cards = c.draw.min(next.deck_left).min(space.max(0));
+                        next.drawn += cards;
+                        next.deck_left -= c.draw.min(next.deck_left);
+                    }
+                    (CardKind::Damage, PlayAs::Minion) => next.mine.push(SimMinion {
+                        id: card,
+                        attack: c.damage,
+                        health: c.damage,
+                        ready: false,
+                    }),
+                    (CardKind::Damage, PlayAs::Spell) => match target {
+                        Target::Hero => next.opp_health -= c.damage,
+                        Target::Minion(id) => hit(&mut next.theirs, id, c.damage),
+                    },
+                }
+            }
+            Action::Attack { minion, target } => {
+                let Some(attacker) = next.mine.iter_mut().find(|m| m.id == minion) else {
+                    return next;
+                };
+                attacker.ready = false;
+                let strength = attacker.attack;
+                match target {
+                    Target::Hero => next.opp_health -= strength,
+                    Target::Minion(id) => {
+                        let back = next
+                            .theirs
+                            .iter()
+                            .find(|m| m.id == id)
+                            .map_or(0, |m| m.attack);
+                        hit(&mut next.theirs, id, strength);
+                        hit(&mut next.mine, minion, back);
+                    }
+                }
+            }
+            Action::EndTurn => {}
+        }
+        next
+    }
+
+    /// How good the position is for us if the turn ends here.
+    fn evaluate(&self, sim: &Sim, observation: &Observation) -> f64 {
+        if sim.opp_health <= 0 {
+            return 1e9;
+        }
+        let rules = &self.rules;
+        // Health matters more the lower it gets.
+        let life = |h: i32| f64::from(h) + 0.5 * f64::from(h.min(10));
+        let mut score = life(sim.my_health) - life(sim.opp_health);
+        score += sim
+            .mine
+            .iter()
+            .map(|m| f64::from(m.attack) + 0.6 * f64::from(m.health) + 1.0)
+            .sum::<f64>();
+        score -= sim
+            .theirs
+            .iter()
+            .map(|m| 1.5 * f64::from(m.attack) + 0.7 * f64::from(m.health) + 1.0)
+            .sum::<f64>();
+        // Their next turn: every minion at our face, plus spells worth their mana.
+        let opponent = observation.opponent();
+        let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
+        let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
+            let factor = if rules.separate_damage { 1.3 } else { 1.0 };
+            factor * f64::from(their_mana)
+        } else {
+            0.0
+        };
+        let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + burn;
+        let margin = f64::from(sim.my_health) - threat;
+        if margin <= 0.0 {
+            score -= 15.0 - 2.0 * margin;
+        }
+        // Cards kept are next turn's damage: what the best subset of them deals with next
+        // turn's mana, plus a little for everything else a card offers.
+        let my_next_mana = (observation.me().mana_slots + 1).min(rules.max_mana);
+        score += 0.6 * f64::from(best_subset(&sim.hand, my_next_mana));
+        for card in &sim.hand {
+            score += if card.card.kind == CardKind::Damage && card.card.damage == 0 {
+                -0.2
+            } else {
+                0.1 + 0.1 * f64::from(card.card.amount())
+            };
+        }
+        score += 1.0 * f64::from(sim.drawn);
+        let hand_after = sim.hand.len() as i32 + sim.drawn;
+        if rules.overload && hand_after >= rules.max_hand as i32 && sim.deck_left > 0 {
+            score -= 2.0;
+        }
+        score
+    }
+
+    fn plan(&self, observation: &Observation) -> Action {
+        let root = Sim::from_observation(observation);
+        let mut best = (self.evaluate(&root, observation), Action::EndTurn);
+        let mut seen = std::collections::BTreeSet::new();
+        seen.insert(root.key());
+        let mut frontier: Vec<(Sim, Action)> = vec![(root, Action::EndTurn)];
+        for depth in 0..MAX_DEPTH {
+            let mut children: Vec<(f64, Sim, Action)> = Vec::new();
+            for (sim, first) in &frontier {
+                for action in self.moves(sim) {
+                    let child = self.apply(sim, &action);
+                    if !seen.insert(child.key()) {
+                        continue;
+                    }
+                    let first = if depth == 0 { action } else { *first };
+                    if child.opp_health <= 0 {
+                        return first;
+                    }
+                    let value = self.evaluate(&child, observation);
+                    if value > best.0 {
+                        best = (value, first);
+                    }
+                    children.push((value, child, first));
+                }
+            }
+            if children.is_empty() {
+                break;
+            }
+            children.sort_by(|a, b| b.0.total_cmp(&a.0));
+            children.truncate(BEAM_WIDTH);
+            frontier = children.into_iter().map(|(_, s, a)| (s, a)).collect();
+        }
+        best.1
+    }
+}
+
+impl Bot<Tcg> for Planner {
+    fn start(&mut self, start: &MatchStart<Tcg>) {
+        self.rules = start.rules.clone();
+    }
+
+    fn setup(&mut self, request: &SetupRequest) -> DeckChoice {
+        if !request.choose_deck {
+            return DeckChoice::default();
+        }
+        let minions = self.rules.minions;
+        curve_deck(request, |c| match c.kind {
+            // A minion hits again every turn it lives: damage is worth a bit more.
+            CardKind::Damage => f64::from(c.damage) * if minions { 1.2 } else { 1.0 },
+            CardKind::Heal => 0.7 * f64::from(c.heal),
+            CardKind::Draw => 0.5 * f64::from(c.draw),
+        })
+    }
+
+    fn act(&mut self, observation: &Observation) -> Action {
+        let action = self.plan(observation);
+        if observation.legal.contains(&action) {
+            action
+        } else {
+            Action::EndTurn
+        }
+    }
+}

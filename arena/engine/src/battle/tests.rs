@@ -1,0 +1,1071 @@
+//! Rules of `battle` with the document's numbers, effects, replays and property tests.
+
+use super::play::Fight;
+use super::view::View;
+use super::*;
+use crate::replay::{Entry, Replay};
+use crate::{MatchConfig, NativePlayer, Player, run_match};
+use arena_sdk::Bot;
+use arena_sdk::battle::BotType::*;
+use arena_sdk::battle::Stats;
+use arena_sdk::battle::{
+    Action, ActiveEffect, BotType, Effect, Observation, Rules, Skill, TeamChoice, Unit, UnitId,
+};
+use proptest::prelude::*;
+use rand::seq::IndexedRandom;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn fight(team0: [BotType; 3], team1: [BotType; 3], seed: u64) -> Fight {
+    Fight::new(
+        &[team0.to_vec(), team1.to_vec()],
+        ChaCha8Rng::seed_from_u64(seed),
+    )
+}
+
+fn count(unit: &Unit, effect: Effect) -> usize {
+    unit.effects.iter().filter(|e| e.effect == effect).count()
+}
+
+#[test]
+fn stat_table_matches_the_document() {
+    // (integrity, power, speed, armor, evasion, critical, resistance, effectivity)
+    let table = [
+        (Aggro, (800, 100, 40, 20, 0, 10, 10, 30)),
+        (Stealth, (500, 70, 90, 20, 20, 20, 0, 40)),
+        (Glass, (300, 180, 20, 0, 30, 10, 5, 65)),
+        (Tank, (1200, 50, 30, 40, 5, 10, 20, 25)),
+        (Beaverette, (1000, 70, 35, 30, 5, 15, 10, 0)),
+        (Kamikaze, (500, 50, 40, 0, 0, 20, 0, 65)),
+        (Nurse, (700, 80, 50, 15, 15, 10, 20, 30)),
+        (Doctor, (950, 30, 35, 25, 10, 10, 25, 0)),
+    ];
+    for (kind, (integrity, power, speed, armor, evasion, critical, resistance, effectivity)) in
+        table
+    {
+        assert_eq!(
+            kind.stats(),
+            Stats {
+                integrity,
+                power,
+                speed,
+                armor,
+                evasion,
+                critical,
+                resistance,
+                effectivity
+            },
+            "{}",
+            kind.name()
+        );
+    }
+}
+
+#[test]
+fn effect_and_skill_tables_match_the_document() {
+    use Effect::{Bomb, ContinuousDamage, DefenseDown, OffenseDown, SpeedDown, Stun};
+    let negative = [
+        (Aggro, vec![DefenseDown, Stun], 1, false),
+        (Stealth, vec![SpeedDown, OffenseDown], 2, false),
+        (Glass, vec![ContinuousDamage], 2, true),
+        (Tank, vec![Bomb], 3, false),
+        (Beaverette, vec![], 0, false),
+        (Kamikaze, vec![Bomb], 2, true),
+        (Nurse, vec![SpeedDown], 1, false),
+        (Doctor, vec![], 0, false),
+    ];
+    for (kind, effects, turns, all) in negative {
+        assert_eq!(kind.inflicts(), effects.as_slice(), "{}", kind.name());
+        assert_eq!(kind.inflict_turns(), turns, "{}", kind.name());
+        assert_eq!(kind.inflicts_all(), all, "{}", kind.name());
+    }
+    let positive = [
+        (Aggro, Some((Skill::OffenseUp, 4, 2))),
+        (Stealth, Some((Skill::Stealth, 4, 3))),
+        (Glass, None),
+        (Tank, Some((Skill::Taunt, 3, 2))),
+        (Beaverette, Some((Skill::TeamBoost, 3, 2))),
+        (Kamikaze, Some((Skill::Retribution, 4, 1))),
+        (Nurse, Some((Skill::Repair, 4, 2))),
+        (Doctor, Some((Skill::Redistribute, 5, 0))),
+    ];
+    for (kind, skill) in positive {
+        let got = kind.skill().map(|s| (s, s.cooldown(), s.turns()));
+        assert_eq!(got, skill, "{}", kind.name());
+    }
+}
+
+#[test]
+fn damage_formula_bounds() {
+    // Glass Bot (power 180) against Tank Bot (armor 40).
+    assert_eq!(damage(500, 180, false, 40, 100), 50);
+    assert_eq!(damage(1000, 180, false, 40, 100), 140);
+    // Critical hits double before armor.
+    assert_eq!(damage(500, 180, true, 40, 100), 140);
+    assert_eq!(damage(1000, 180, true, 40, 100), 320);
+    // Damage never goes below 0: Doctor (power 30) against Tank.
+    assert_eq!(damage(500, 30, false, 40, 100), 0);
+    assert_eq!(damage(1000, 30, false, 40, 100), 0);
+    // Fractions are dropped: 0.733 × 100 = 73.3 → 73.
+    assert_eq!(damage(733, 100, false, 20, 100), 53);
+    // Offense Up +50%, Stealth +30%, both ×1.95, applied after armor.
+    assert_eq!(damage(1000, 100, false, 20, 150), 120);
+    assert_eq!(damage(1000, 100, false, 20, 130), 104);
+    assert_eq!(damage(1000, 100, false, 20, 195), 156);
+}
+
+#[test]
+fn attacks_follow_the_formula() {
+    let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 1);
+    let mut crits = 0;
+    for _ in 0..400 {
+        f.units[3].integrity = 1200;
+        f.units[3].effects.clear();
+        f.events.clear();
+        f.attack(0, 3, false);
+        let Event::Attack { hit, evasion, .. } = &f.events[0] else {
+            panic!("an attack comes first: {:?}", f.events);
+        };
+        assert_eq!(*evasion, 5);
+        let Some(hit) = hit else { continue };
+        assert_eq!((hit.power, hit.armor, hit.bonus_pct), (180, 40, 100));
+        assert_eq!(hit.damage, damage(hit.roll, 180, hit.crit, 40, 100));
+        assert_eq!(hit.crit, hit.crit_roll < 10);
+        if hit.crit {
+            crits += 1;
+            assert!((140..=320).contains(&hit.damage), "{hit:?}");
+        } else {
+            assert!((50..=140).contains(&hit.damage), "{hit:?}");
+        }
+        assert_eq!(hit.integrity, 1200 - hit.damage);
+        assert_eq!(f.units[3].integrity, 1200 - hit.damage);
+    }
+    assert!(crits > 10, "about 10% of hits are critical: {crits}");
+}
+
+#[test]
+fn integrity_floors_at_zero_and_destroyed_units_leave_at_once() {
+    let mut f = fight([Aggro, Glass, Nurse], [Kamikaze, Tank, Doctor], 2);
+    f.units[3].integrity = 10;
+    f.attack(0, 3, false); // Kamikaze never evades: a hit of at least 30.
+    assert_eq!(f.units[3].integrity, 0);
+    assert!(f.units[3].destroyed);
+    assert!(f.events.contains(&Event::Destroyed { unit: 3, seat: 1 }));
+    assert_eq!(legal_targets(&f.units, 0), vec![4, 5]);
+    assert_eq!(f.stats[0]["kills"], 1);
+    assert_eq!(f.stats[1]["units_lost"], 1);
+    assert_eq!(
+        f.stats[0]["damage_dealt"], 10,
+        "only the integrity it had counts"
+    );
+    // A destroyed unit's meter no longer fills and it never becomes ready.
+    for _ in 0..30 {
+        assert!(!f.next_ready().contains(&3));
+    }
+}
+
+#[test]
+fn turn_meter_order_follows_the_pseudo_code() {
+    // Speeds: #0 Stealth 90, #1 Nurse 50, #2 Aggro 40, #3 Tank 30, #4 Beaverette 35,
+    // #5 Glass 20. Ready at ticks: Stealth 12, 23, 34, 45, 56; Nurse 20, 40;
+    // Aggro 25, 50; Beaverette 29; Tank 34; Glass 50.
+    let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
+    let expected: [&[UnitId]; 9] = [&[0], &[1], &[0], &[2], &[4], &[0, 3], &[1], &[0], &[2, 5]];
+    for (step, want) in expected.iter().enumerate() {
+        let mut got = f.next_ready();
+        for &id in &got {
+            f.begin_turn(id);
+        }
+        got.sort_unstable();
+        assert_eq!(got, *want, "step {step}");
+    }
+    // Stealth's first turn came at tick 12 with 1080; after −1000 it kept 80.
+    let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
+    assert_eq!(f.next_ready(), vec![0]);
+    f.begin_turn(0);
+    assert!(matches!(f.events[0], Event::TurnStart { meter: 1080, .. }));
+    assert_eq!(f.units[0].turn_meter, 80);
+}
+
+#[test]
+fn units_ready_in_the_same_tick_act_in_random_order() {
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], seed);
+        for _ in 0..5 {
+            for id in f.next_ready() {
+                f.begin_turn(id);
+            }
+        }
+        orders.insert(f.next_ready());
+    }
+    assert_eq!(
+        orders,
+        [vec![0, 3], vec![3, 0]].into_iter().collect(),
+        "both orders occur"
+    );
+}
+
+#[test]
+fn effective_stats() {
+    let mut tank = Unit::new(0, 0, Tank);
+    let put = |u: &mut Unit, effect| {
+        u.effects.push(ActiveEffect {
+            effect,
+            turns_left: 1,
+            magnitude: 0,
+        })
+    };
+    put(&mut tank, Effect::DefenseUp);
+    assert_eq!((armor(&tank), resistance(&tank)), (60, 30));
+    tank.effects.clear();
+    put(&mut tank, Effect::DefenseDown);
+    assert_eq!((armor(&tank), resistance(&tank)), (20, 10));
+    let mut aggro = Unit::new(1, 0, Aggro);
+    put(&mut aggro, Effect::OffenseDown);
+    assert_eq!(power(&aggro), 75);
+    put(&mut aggro, Effect::SpeedUp);
+    assert_eq!(speed(&aggro), 50);
+    put(&mut aggro, Effect::SpeedDown);
+    assert_eq!(speed(&aggro), 37, "40 × 1.25 × 0.75 = 37.5, rounded down");
+    put(&mut aggro, Effect::OffenseUp);
+    assert_eq!(bonus_pct(&aggro), 150);
+    put(&mut aggro, Effect::Stealth);
+    assert_eq!(bonus_pct(&aggro), 195);
+    let mut glass = Unit::new(2, 0, Glass);
+    assert_eq!(evasion(&glass), 30);
+    put(&mut glass, Effect::Stun);
+    assert_eq!(evasion(&glass), 0, "a stunned bot cannot evade");
+}
+
+#[test]
+fn defense_down_and_offense_down_do_not_stack() {
+    let mut f = fight([Aggro, Stealth, Nurse], [Kamikaze, Stealth, Tank], 4);
+    for effect in [Effect::DefenseDown, Effect::OffenseDown] {
+        // Kamikaze (#3) and Stealth (#4) have 0% resistance: the first try lands.
+        f.try_negative(0, 3, effect);
+        assert_eq!(count(&f.units[3], effect), 1);
+        f.events.clear();
+        f.try_negative(0, 3, effect);
+        assert_eq!(count(&f.units[3], effect), 1);
+        assert_eq!(
+            f.events,
+            vec![Event::EffectFailed {
+                source: 0,
+                target: 3,
+                effect,
+                reason: Failure::AlreadyPresent
+            }]
+        );
+    }
+}
+
+#[test]
+fn continuous_damage_and_bombs_stack() {
+    let mut f = fight([Glass, Tank, Nurse], [Kamikaze, Stealth, Aggro], 5);
+    f.try_negative(0, 3, Effect::ContinuousDamage);
+    f.try_negative(0, 3, Effect::ContinuousDamage);
+    f.try_negative(1, 3, Effect::Bomb);
+    f.try_negative(1, 3, Effect::Bomb);
+    assert_eq!(count(&f.units[3], Effect::ContinuousDamage), 2);
+    assert_eq!(count(&f.units[3], Effect::Bomb), 2);
+    // Glass Bot's damage over time is its power, for 2 turns; Tank's bomb lasts 3.
+    let dot = f.units[3].effects[0];
+    assert_eq!((dot.magnitude, dot.turns_left), (180, 2));
+    let bomb = f.units[3].effects[2];
+    assert_eq!((bomb.magnitude, bomb.turns_left), (50, 3));
+    // Two stacks hurt twice at the start of the bearer's turn.
+    assert!(f.begin_turn(3));
+    assert_eq!(f.units[3].integrity, 500 - 2 * 180);
+}
+
+#[test]
+fn offense_up_raises_the_damage_of_effects_too() {
+    // "Offense Up — increases all caused damage of a bot by 50%."
+    let mut f = fight([Glass, Tank, Nurse], [Kamikaze, Stealth, Aggro], 5);
+    f.put(0, 0, Effect::OffenseUp, 2, 0);
+    f.put(1, 1, Effect::OffenseUp, 2, 0);
+    f.try_negative(0, 3, Effect::ContinuousDamage);
+    f.try_negative(1, 3, Effect::Bomb);
+    let magnitudes: Vec<i32> = f.units[3].effects.iter().map(|e| e.magnitude).collect();
+    assert_eq!(magnitudes, vec![180 * 3 / 2, 50 * 3 / 2]);
+}
+
+#[test]
+fn speed_down_and_stun_are_renewed_not_stacked() {
+    let mut f = fight([Stealth, Aggro, Nurse], [Kamikaze, Stealth, Tank], 6);
+    f.try_negative(0, 3, Effect::SpeedDown);
+    f.begin_turn(3);
+    assert_eq!(f.units[3].effects[0].turns_left, 1);
+    f.events.clear();
+    f.try_negative(0, 3, Effect::SpeedDown);
+    assert_eq!(count(&f.units[3], Effect::SpeedDown), 1);
+    assert_eq!(f.units[3].effects[0].turns_left, 2);
+    assert!(matches!(
+        f.events[0],
+        Event::EffectApplied {
+            refreshed: true,
+            ..
+        }
+    ));
+    f.try_negative(1, 3, Effect::Stun);
+    f.try_negative(1, 3, Effect::Stun);
+    assert_eq!(count(&f.units[3], Effect::Stun), 1);
+}
+
+#[test]
+fn durations_tick_at_the_start_of_the_bearers_turns() {
+    let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 7);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    assert!(f.begin_turn(3));
+    assert_eq!(f.units[3].integrity, 1020, "armor does not reduce it");
+    assert_eq!(f.units[3].effects[0].turns_left, 1);
+    f.end_turn(3);
+    assert_eq!(count(&f.units[3], Effect::ContinuousDamage), 1);
+    assert!(f.begin_turn(3));
+    assert_eq!(f.units[3].integrity, 840);
+    assert_eq!(f.units[3].effects[0].turns_left, 0);
+    f.events.clear();
+    f.end_turn(3);
+    assert!(f.units[3].effects.is_empty());
+    assert_eq!(
+        f.events,
+        vec![Event::Expired {
+            unit: 3,
+            effect: Effect::ContinuousDamage
+        }]
+    );
+    // Only the bearer's own turns count.
+    f.put(0, 3, Effect::DefenseDown, 1, 0);
+    f.begin_turn(4);
+    f.end_turn(4);
+    assert_eq!(armor(&f.units[3]), 20);
+    f.begin_turn(3);
+    assert_eq!(armor(&f.units[3]), 20, "still on during its last turn");
+    f.end_turn(3);
+    assert_eq!(armor(&f.units[3]), 40);
+}
+
+#[test]
+fn continuous_damage_is_credited_to_the_other_seat() {
+    let mut f = fight([Glass, Aggro, Nurse], [Kamikaze, Doctor, Beaverette], 7);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.units[3].integrity = 300;
+    assert!(!f.begin_turn(3));
+    assert!(f.units[3].destroyed);
+    assert_eq!(f.stats[0]["kills"], 1);
+    assert_eq!(f.stats[0]["damage_dealt"], 300);
+    assert_eq!(f.stats[1]["damage_taken"], 300);
+}
+
+#[test]
+fn bombs_explode_when_they_expire() {
+    for seed in 0..20 {
+        let mut f = fight([Tank, Aggro, Nurse], [Aggro, Doctor, Beaverette], seed);
+        f.put(0, 3, Effect::Bomb, 2, 50);
+        f.begin_turn(3);
+        f.end_turn(3);
+        assert_eq!(f.units[3].integrity, 800);
+        f.events.clear();
+        f.begin_turn(3);
+        let Some(Event::BombExploded {
+            roll,
+            power,
+            armor,
+            damage: dealt,
+            integrity,
+            ..
+        }) = f.events.get(1).cloned()
+        else {
+            panic!("the bomb explodes: {:?}", f.events);
+        };
+        assert_eq!((power, armor), (50, 20));
+        assert_eq!(dealt, damage(roll, 50, false, 20, 100));
+        assert!((5..=30).contains(&dealt), "0.5×50−20 .. 50−20: {dealt}");
+        assert_eq!(integrity, 800 - dealt);
+        f.end_turn(3);
+        assert!(f.units[3].effects.is_empty());
+    }
+}
+
+#[test]
+fn stunned_units_skip_their_move() {
+    let mut f = fight([Aggro, Glass, Nurse], [Stealth, Doctor, Beaverette], 8);
+    f.put(0, 3, Effect::Stun, 1, 0);
+    assert!(!f.begin_turn(3));
+    assert_eq!(f.events.last(), Some(&Event::Stunned { unit: 3 }));
+    f.end_turn(3);
+    assert!(f.begin_turn(3), "the stun lasted one turn");
+}
+
+#[test]
+fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
+    let mut f = fight([Glass, Aggro, Nurse], [Stealth, Nurse, Aggro], 9);
+    let (mut evaded, mut applied, mut resisted, mut ineffective) = (0, 0, 0, 0);
+    for _ in 0..300 {
+        for u in &mut f.units {
+            u.integrity = u.base.integrity;
+            u.effects.clear();
+        }
+        f.events.clear();
+        f.attack(0, 3, false);
+        match &f.events[0] {
+            Event::Attack { hit: None, .. } => {
+                evaded += 1;
+                assert_eq!(f.events.len(), 1, "no effect after an evaded attack");
+                continue;
+            }
+            Event::Attack { hit: Some(_), .. } => {}
+            other => panic!("{other:?}"),
+        }
+        for event in &f.events[1..] {
+            match event {
+                Event::EffectFailed {
+                    reason: Failure::Effectivity { roll, chance },
+                    ..
+                } => {
+                    assert!(*roll >= 65 && *chance == 65);
+                    ineffective += 1;
+                }
+                Event::EffectFailed {
+                    reason: Failure::Resistance { roll, chance },
+                    target,
+                    ..
+                } => {
+                    assert_eq!(*chance, f.units[usize::from(*target)].base.resistance);
+                    assert!(i64::from(*roll) < i64::from(*chance));
+                    resisted += 1;
+                }
+                Event::EffectApplied {
+                    effect: Effect::ContinuousDamage,
+                    magnitude: 180,
+                    turns: 2,
+                    ..
+                } => applied += 1,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        // Area effect: when effectivity passes every living enemy gets its own roll.
+        let per_enemy = f.events[1..]
+            .iter()
+            .filter(|e| {
+                !matches!(
+                    e,
+                    Event::EffectFailed {
+                        reason: Failure::Effectivity { .. },
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(per_enemy == 0 || per_enemy == 3, "{:?}", f.events);
+    }
+    assert!(evaded > 30 && applied > 100 && resisted > 5 && ineffective > 30);
+}
+
+#[test]
+fn nurse_repairs_thirty_percent_of_its_maximum() {
+    let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 10);
+    f.units[0].integrity = 600;
+    f.units[1].integrity = 500;
+    f.units[2].integrity = 200;
+    f.use_skill(0);
+    let changes: Vec<(UnitId, i32, i32)> = f
+        .events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Repair {
+                target,
+                change,
+                integrity,
+                ..
+            } => Some((target, change, integrity)),
+            _ => None,
+        })
+        .collect();
+    // 30% of 700 = 210, capped at each unit's maximum.
+    assert_eq!(changes, vec![(0, 100, 700), (1, 210, 710), (2, 100, 300)]);
+    assert_eq!(f.stats[0]["healing"], 410);
+    for e in f.units[..3].iter().flat_map(|u| &u.effects) {
+        assert_eq!(
+            (e.effect, e.turns_left, e.magnitude),
+            (Effect::ContinuousRepair, 2, 70)
+        );
+    }
+    assert_eq!(f.units[0].cooldown, 4);
+    // Continuous Repair gives 10% of 700 on each of the bearer's two next turns.
+    let mut some = 0;
+    for seed in 0..20 {
+        let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], seed);
+        f.units[1].integrity = 100;
+        f.use_skill(0);
+        if f.units[1].has(Effect::ContinuousRepair) {
+            some += 1;
+            f.begin_turn(1);
+            assert_eq!(f.units[1].integrity, 100 + 210 + 70);
+        }
+    }
+    assert!((3..=17).contains(&some), "a 50% chance each: {some}/20");
+}
+
+#[test]
+fn doctor_redistributes_then_repairs() {
+    let mut f = fight([Doctor, Glass, Tank], [Aggro, Nurse, Beaverette], 11);
+    f.units[0].integrity = 500;
+    f.units[1].integrity = 100;
+    f.units[2].integrity = 900;
+    f.use_skill(0);
+    assert!(f.events.contains(&Event::Redistribute {
+        source: 0,
+        total: 1500,
+        units: 3,
+        share: 500
+    }));
+    // 1500 / 3 = 500, + 10% of 950 = 95; the glass bot is capped at 300.
+    let now: Vec<i32> = f.units[..3].iter().map(|u| u.integrity).collect();
+    assert_eq!(now, vec![595, 300, 595]);
+    assert_eq!(f.stats[0]["healing"], 95 + 200);
+
+    // Destroyed units are not part of the team any more; the share is rounded down.
+    let mut f = fight([Doctor, Glass, Tank], [Aggro, Nurse, Beaverette], 11);
+    f.units[0].integrity = 500;
+    f.units[2].integrity = 901;
+    f.hurt(1, 300, 1);
+    f.use_skill(0);
+    assert_eq!(f.units[0].integrity, 700 + 95);
+    assert_eq!(f.units[2].integrity, 700 + 95);
+    assert_eq!(f.units[1].integrity, 0);
+}
+
+#[test]
+fn taunt_and_stealth_decide_the_legal_targets() {
+    let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
+    assert_eq!(legal_targets(&f.units, 0), vec![3, 4, 5]);
+    f.put(4, 4, Effect::Stealth, 3, 0);
+    assert_eq!(legal_targets(&f.units, 0), vec![3, 5]);
+    f.use_skill(3); // Tank: Taunt on itself, Defense Up on the team.
+    assert_eq!(legal_targets(&f.units, 0), vec![3]);
+    assert!(f.units[3..].iter().all(|u| u.has(Effect::DefenseUp)));
+    assert_eq!(
+        check_action(&f.units, 0, Action::Attack { target: 5 }).unwrap_err(),
+        "cannot attack unit 5: an enemy taunts, or it is in stealth (legal targets: [3])"
+    );
+    // Only stealthed enemies left: they can be attacked.
+    f.hurt(3, 5000, 0);
+    f.hurt(5, 5000, 0);
+    assert_eq!(legal_targets(&f.units, 0), vec![4]);
+    // Taunt wins over stealth.
+    let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
+    f.put(4, 4, Effect::Stealth, 3, 0);
+    f.put(4, 4, Effect::Taunt, 2, 0);
+    assert_eq!(legal_targets(&f.units, 0), vec![4]);
+}
+
+#[test]
+fn positive_effects_are_renewed_not_stacked() {
+    let mut f = fight([Beaverette, Glass, Nurse], [Tank, Stealth, Glass], 13);
+    f.use_skill(0);
+    f.begin_turn(1);
+    assert_eq!(f.units[1].effects[0].turns_left, 1);
+    f.units[0].cooldown = 0;
+    f.use_skill(0);
+    assert_eq!(count(&f.units[1], Effect::DefenseUp), 1);
+    assert_eq!(count(&f.units[1], Effect::SpeedUp), 1);
+    assert!(f.units[1].effects.iter().all(|e| e.turns_left == 2));
+    assert_eq!(speed(&f.units[1]), 25);
+}
+
+#[test]
+fn retribution_counter_attacks_once() {
+    let (mut countered, mut stunned) = (0, 0);
+    for seed in 0..60 {
+        let mut f = fight([Aggro, Glass, Nurse], [Kamikaze, Stealth, Tank], seed);
+        f.put(3, 3, Effect::Retribution, 1, 0);
+        f.attack(0, 3, false);
+        let counters: Vec<&Event> = f
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Attack { counter: true, .. }))
+            .collect();
+        if f.units[3].has(Effect::Stun) {
+            stunned += 1;
+            assert!(counters.is_empty(), "a stunned bot does not counter");
+        } else {
+            countered += 1;
+            assert_eq!(counters.len(), 1);
+            assert!(matches!(
+                counters[0],
+                Event::Attack {
+                    attacker: 3,
+                    target: 0,
+                    ..
+                }
+            ));
+        }
+    }
+    assert!(countered > 0 && stunned > 0);
+}
+
+#[test]
+fn skills_wait_for_their_cooldown() {
+    let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 14);
+    assert!(skill_ready(&f.units[0]));
+    f.use_skill(0);
+    let mut ready = Vec::new();
+    for _ in 0..4 {
+        f.begin_turn(0);
+        ready.push(skill_ready(&f.units[0]));
+        assert_eq!(
+            check_action(&f.units, 0, Action::Skill).is_ok(),
+            *ready.last().unwrap()
+        );
+        f.end_turn(0);
+    }
+    assert_eq!(ready, vec![false, false, false, true]);
+    assert!(
+        check_action(&f.units, 2, Action::Skill)
+            .unwrap_err()
+            .contains("no secondary skill")
+    );
+}
+
+#[test]
+fn default_action_attacks_the_weakest_legal_target() {
+    let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 15);
+    f.units[3].integrity = 200;
+    f.units[5].integrity = 200;
+    assert_eq!(default_action(&f.units, 0), Action::Attack { target: 3 });
+    f.units[4].integrity = 100;
+    assert_eq!(default_action(&f.units, 0), Action::Attack { target: 4 });
+}
+
+#[test]
+fn rules_are_validated() {
+    assert!(Battle::validate(&Rules::default()).is_ok());
+    let short = Rules {
+        roster: vec![Aggro, Tank],
+        ..Rules::default()
+    };
+    assert!(Battle::validate(&short).unwrap_err().contains("3 distinct"));
+    let twice = Rules {
+        roster: vec![Aggro, Tank, Aggro, Nurse],
+        ..Rules::default()
+    };
+    assert!(Battle::validate(&twice).unwrap_err().contains("twice"));
+    let no_cap = Rules {
+        turn_cap: 0,
+        ..Rules::default()
+    };
+    assert!(Battle::validate(&no_cap).is_err());
+}
+
+/// A test bot: a seeded random team and random actions, some of them illegal.
+#[derive(Default)]
+struct Chaos {
+    rng: Option<ChaCha8Rng>,
+    illegal_pct: u32,
+    rejections_seen: u32,
+}
+
+impl Chaos {
+    fn new(illegal_pct: u32) -> Self {
+        Chaos {
+            illegal_pct,
+            ..Chaos::default()
+        }
+    }
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        self.rng.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(0))
+    }
+}
+
+impl Bot<Battle> for Chaos {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Battle>) {
+        self.rng = Some(ChaCha8Rng::seed_from_u64(start.seed));
+    }
+    fn setup(&mut self, request: &SetupRequest) -> TeamChoice {
+        let illegal = self.illegal_pct;
+        let rng = self.rng();
+        let mut team = request.roster.clone();
+        team.shuffle(rng);
+        team.truncate(3);
+        if rng.random_range(0..100) < illegal {
+            team[1] = team[0];
+        }
+        TeamChoice { team }
+    }
+    fn act(&mut self, observation: &Observation) -> Action {
+        if observation.last_rejected.is_some() {
+            self.rejections_seen += 1;
+        }
+        let illegal = self.illegal_pct;
+        let rng = self.rng();
+        if rng.random_range(0..100) < illegal {
+            return if rng.random_bool(0.5) {
+                Action::Skill
+            } else {
+                Action::Attack {
+                    target: rng.random_range(0..8),
+                }
+            };
+        }
+        if observation.skill_ready && rng.random_bool(0.4) {
+            return Action::Skill;
+        }
+        let target = *observation
+            .legal_targets
+            .choose(rng)
+            .expect("a legal target while the match runs");
+        Action::Attack { target }
+    }
+}
+
+fn play(seed: u64, rules: &Rules, illegal_pct: u32) -> crate::MatchRecord<Battle> {
+    let mut a = NativePlayer::new(Chaos::new(illegal_pct));
+    let mut b = NativePlayer::new(Chaos::new(illegal_pct));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    run_match::<Battle>(&MatchConfig::new(rules.clone(), seed), players)
+}
+
+fn events(replay: &Replay<Battle>) -> Vec<Event> {
+    replay.events().cloned().collect()
+}
+
+#[test]
+fn invalid_teams_are_rejected_and_replaced_by_the_default() {
+    struct Twice {
+        observations: u32,
+    }
+    impl Bot<Battle> for Twice {
+        fn setup(&mut self, _: &SetupRequest) -> TeamChoice {
+            TeamChoice {
+                team: vec![Glass, Glass, Tank],
+            }
+        }
+        fn act(&mut self, o: &Observation) -> Action {
+            self.observations += 1;
+            if self.observations == 1 {
+                let told = o.last_rejected.as_deref().unwrap_or_default();
+                assert!(told.contains("in the team twice"), "{told}");
+            } else {
+                assert_eq!(o.last_rejected, None);
+            }
+            Action::Attack {
+                target: o.legal_targets[0],
+            }
+        }
+    }
+    let mut a = NativePlayer::new(Twice { observations: 0 });
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 3), players);
+    let rejected: Vec<&String> = record
+        .replay
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Rejected {
+                seat: 0, reason, ..
+            } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rejected,
+        vec!["team rejected: Glass Bot is in the team twice; playing the default team"]
+    );
+    let initial = record.replay.initial.expect("recorded");
+    let kinds: Vec<BotType> = initial.units[..3].iter().map(|u| u.kind).collect();
+    assert_eq!(kinds, vec![Aggro, Stealth, Glass]);
+    assert_eq!(record.outcome.seats[0].invalid_actions, 1);
+    for (team, ok) in [
+        (vec![Aggro, Tank], false),
+        (vec![Aggro, Tank, Nurse, Glass], false),
+        (vec![Aggro, Tank, Nurse], true),
+    ] {
+        assert_eq!(
+            check_team(&Rules::default(), &TeamChoice { team }).is_ok(),
+            ok
+        );
+    }
+    let small = Rules {
+        roster: vec![Tank, Nurse, Doctor],
+        ..Rules::default()
+    };
+    assert!(
+        check_team(
+            &small,
+            &TeamChoice {
+                team: vec![Tank, Nurse, Glass]
+            }
+        )
+        .unwrap_err()
+        .contains("not in the roster")
+    );
+}
+
+#[test]
+fn illegal_actions_fall_back_to_the_default_and_are_reported() {
+    struct OwnGoal {
+        told: u32,
+    }
+    impl Bot<Battle> for OwnGoal {
+        fn setup(&mut self, _: &SetupRequest) -> TeamChoice {
+            TeamChoice {
+                team: vec![Aggro, Tank, Nurse],
+            }
+        }
+        fn act(&mut self, o: &Observation) -> Action {
+            if let Some(reason) = &o.last_rejected {
+                assert!(reason.contains("your own team"), "{reason}");
+                self.told += 1;
+            }
+            Action::Attack { target: o.acting }
+        }
+    }
+    let mut a = NativePlayer::new(OwnGoal { told: 0 });
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 4), players);
+    let defaults = record
+        .replay
+        .events()
+        .filter(|e| matches!(e, Event::DefaultAction { .. }))
+        .count();
+    assert!(defaults > 0);
+    assert_eq!(record.outcome.seats[0].invalid_actions as usize, defaults);
+    assert_eq!(record.outcome.seats[1].invalid_actions, 0);
+    // Every default attacked the weakest legal target: the replay verifies, and
+    // each default is followed by an attack on the target it names.
+    let evs = events(&record.replay);
+    for (idx, e) in evs.iter().enumerate() {
+        if let Event::DefaultAction {
+            unit,
+            action: Action::Attack { target },
+            ..
+        } = e
+        {
+            assert!(matches!(
+                evs[idx + 1],
+                Event::Attack { attacker, target: t, .. } if attacker == *unit && t == *target
+            ));
+        }
+    }
+    crate::replay::verify(&record.replay).expect("verifies");
+}
+
+/// A player whose every turn answer is a fault.
+struct Broken;
+
+impl Player<Battle> for Broken {
+    fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, _: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+        Err(crate::Fault::new(crate::FaultKind::Trap, "setup trapped"))
+    }
+    fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+        Err(crate::Fault::new(crate::FaultKind::OutOfFuel, "no fuel"))
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+#[test]
+fn faults_play_the_default_and_repeated_faults_forfeit() {
+    let mut config = MatchConfig::new(Rules::default(), 8);
+    config.max_faults = 10_000;
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = Broken;
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&config, players);
+    let initial = record.replay.initial.clone().expect("recorded");
+    let kinds: Vec<BotType> = initial.units[3..].iter().map(|u| u.kind).collect();
+    assert_eq!(kinds, vec![Aggro, Stealth, Glass], "the default team");
+    let evs = events(&record.replay);
+    let defaults = evs
+        .iter()
+        .filter(|e| matches!(e, Event::DefaultAction { reason, .. } if reason == "no answer"))
+        .count();
+    // Every fault after the setup's is a turn that played the default.
+    let faults = record
+        .replay
+        .log
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Entry::Answer {
+                    seat: 1,
+                    answer: crate::player::Answer::Fault(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(defaults > 0);
+    assert_eq!(defaults, faults - 1);
+    assert_eq!(
+        record.outcome.seats[1].invalid_actions, 0,
+        "faults are not rejections"
+    );
+    crate::replay::verify(&record.replay).expect("verifies");
+
+    // With the default tolerance the broken seat forfeits after 3 faults.
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = Broken;
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 8), players);
+    assert_eq!(record.outcome.winner, Some(0));
+    assert!(
+        record.outcome.reason.starts_with("forfeit"),
+        "{}",
+        record.outcome.reason
+    );
+    assert!(record.outcome.seats[1].forfeited);
+    assert_eq!(record.outcome.seats[0].stats.len(), STAT_KEYS.len());
+}
+
+#[test]
+fn the_turn_cap_ends_the_match_with_the_integrity_tiebreak() {
+    let rules = Rules {
+        turn_cap: 12,
+        ..Rules::default()
+    };
+    let record = play(5, &rules, 0);
+    assert_eq!(record.outcome.turns, 12);
+    assert!(record.outcome.reason.starts_with("turn cap"));
+    let evs = events(&record.replay);
+    let Some(Event::TurnCap { integrity, max }) = evs.last() else {
+        panic!("ends with the cap: {:?}", evs.last());
+    };
+    let (a, b) = (
+        i64::from(integrity[0]) * i64::from(max[1]),
+        i64::from(integrity[1]) * i64::from(max[0]),
+    );
+    let expected = match a.cmp(&b) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    assert_eq!(record.outcome.winner, expected);
+}
+
+#[test]
+fn replays_verify_and_describe_every_event() {
+    let record = play(21, &Rules::default(), 10);
+    crate::replay::verify(&record.replay).expect("verifies");
+    let evs = events(&record.replay);
+    assert!(evs.iter().all(|e| !Battle::describe(e).trim().is_empty()));
+    let initial = record.replay.initial.clone().expect("recorded");
+    let picture = Battle::picture(&initial, &evs).expect("a picture");
+    for unit in &initial.units {
+        assert!(picture.contains(unit.kind.name()), "{picture}");
+    }
+    assert!(picture.contains("destroyed"), "{picture}");
+    // The stats agree with the events.
+    for seat in 0..2u8 {
+        let stats = &record.outcome.seats[usize::from(seat)].stats;
+        assert_eq!(stats.keys().map(String::as_str).collect::<Vec<_>>(), {
+            let mut keys = STAT_KEYS.to_vec();
+            keys.sort_unstable();
+            keys
+        });
+        let lost = evs
+            .iter()
+            .filter(|e| matches!(e, Event::Destroyed { seat: s, .. } if *s == seat))
+            .count() as i64;
+        assert_eq!(stats["units_lost"], lost);
+        assert_eq!(
+            record.outcome.seats[usize::from(1 - seat)].stats["kills"],
+            lost
+        );
+        let turns = evs
+            .iter()
+            .filter(|e| matches!(e, Event::TurnStart { seat: s, .. } if *s == seat))
+            .count() as i64;
+        assert_eq!(stats["turns"], turns);
+    }
+}
+
+#[test]
+fn pictures_render_the_state() {
+    let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 16);
+    let initial = Initial {
+        units: f.units.clone(),
+    };
+    f.units[1].integrity = 600;
+    f.begin_turn(0);
+    f.use_skill(0);
+    let picture = Battle::picture(&initial, &f.events).expect("a picture");
+    let tank_line = picture
+        .lines()
+        .find(|l| l.contains("Tank Bot"))
+        .expect("tank line");
+    assert!(
+        tank_line.contains(&format!("{}/1200", f.units[1].integrity)),
+        "{picture}"
+    );
+    let nurse_line = picture.lines().find(|l| l.contains("Nurse Bot")).unwrap();
+    assert!(
+        nurse_line.starts_with('>') && nurse_line.contains("cooldown 4"),
+        "{picture}"
+    );
+}
+
+/// Rebuilds every unit from the events (as `picture` does) and checks the invariants
+/// after each event.
+fn check_invariants(record: &crate::MatchRecord<Battle>, cap: u32) -> Result<(), TestCaseError> {
+    let initial = record.replay.initial.clone().expect("recorded");
+    let mut view = View::new(&initial);
+    let mut destroyed = std::collections::BTreeSet::new();
+    for event in record.replay.events() {
+        if let Event::TurnStart { unit, .. } = event {
+            prop_assert!(!destroyed.contains(unit), "a destroyed unit took a turn");
+        }
+        if let Event::Destroyed { unit, .. } = event {
+            destroyed.insert(*unit);
+        }
+        view.apply(event);
+        let boundary = matches!(event, Event::TurnStart { .. });
+        for u in &view.units {
+            prop_assert!(u.integrity >= 0, "negative integrity: {event:?}");
+            prop_assert!(u.integrity <= u.base.integrity, "above max: {event:?}");
+            prop_assert!(!u.destroyed || u.integrity == 0, "{:?}", event);
+            prop_assert!(
+                !boundary || u.destroyed == (u.integrity == 0),
+                "{:?}",
+                event
+            );
+        }
+    }
+    for u in &view.units {
+        prop_assert_eq!(u.destroyed, u.integrity == 0);
+    }
+    prop_assert!(record.outcome.turns <= cap);
+    if record.outcome.reason == "team destroyed" {
+        let winner = record.outcome.winner.expect("a winner");
+        prop_assert!(view.units.iter().any(|u| u.owner == winner && !u.destroyed));
+        prop_assert!(view.units.iter().all(|u| u.owner == winner || u.destroyed));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn integrity_stays_in_bounds_and_matches_end(seed in any::<u64>(), cap in 1u32..700, illegal in 0u32..30) {
+        let rules = Rules { turn_cap: cap, ..Rules::default() };
+        let record = play(seed, &rules, illegal);
+        check_invariants(&record, cap)?;
+    }
+
+    #[test]
+    fn same_seed_same_replay(seed in any::<u64>()) {
+        let one = serde_json::to_string(&play(seed, &Rules::default(), 5).replay).unwrap();
+        let two = serde_json::to_string(&play(seed, &Rules::default(), 5).replay).unwrap();
+        prop_assert_eq!(one, two);
+    }
+}

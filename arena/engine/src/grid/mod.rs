@@ -1,0 +1,224 @@
+//! Mode `grid` — JS Battle (../shared/seeds/grid-javascript-battle-rules.txt); the rules as
+//! implemented, with every choice the document leaves open, are in docs/rules/grid.md.
+//!
+//! Heroes act one at a time in id order (even ids team 0, odd ids team 1, so the teams
+//! alternate), dead heroes being skipped. A hero's turn: it earns one diamond per mine it
+//! owns, its bot answers a direction, and [`State::resolve`] applies the document's steps
+//! 4–12 in order. The game ends when a team is eliminated or after `turn_limit` hero turns
+//! (most diamonds wins; a tie is a draw).
+//!
+//! The files: `rules.rs` holds the rules' limits, the validated [`Setup`] and the
+//! statistics; `map.rs` the map format and hero placement; `play.rs` the [`State`] with the
+//! document's turn steps and the match loop; `view.rs` the event text and the terminal
+//! picture; `tests.rs` the tests.
+
+pub mod map;
+mod play;
+mod rules;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::{Finish, Ruleset, Table};
+use arena_sdk::Seat;
+use arena_sdk::grid::{Direction, Grid, Hero, HeroId, MineId, Pos, Rules};
+use serde::{Deserialize, Serialize};
+
+pub use map::{Map, MapError, MapErrorKind, parse_map};
+pub use play::State;
+pub use rules::{MAX_HEROES_PER_TEAM, MAX_TURN_LIMIT, STAT_KEYS, Setup, Tally, team_of};
+pub use view::{label, team_letter};
+
+/// Why a move went nowhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Blocker {
+    /// The tile is off the board (the answer is also rejected).
+    OffBoard,
+    /// The tile is impassable.
+    Wall,
+}
+
+/// Everything that happens in a `grid` match, with its numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Hero turn number `turn` (from 0) begins.
+    HeroTurn {
+        /// Hero turns played before this one.
+        turn: u32,
+        /// The acting hero.
+        hero: HeroId,
+    },
+    /// The acting hero earned one diamond per mine it owns.
+    DiamondsEarned {
+        /// The acting hero.
+        hero: HeroId,
+        /// Diamonds earned now.
+        amount: u32,
+        /// Its team's total after this.
+        team_total: u32,
+    },
+    /// The hero stayed where it was.
+    Stayed {
+        /// The acting hero.
+        hero: HeroId,
+    },
+    /// The hero walked onto a tile.
+    Moved {
+        /// The acting hero.
+        hero: HeroId,
+        /// Where it was.
+        from: Pos,
+        /// Where it is now.
+        to: Pos,
+    },
+    /// The hero tried to walk off the board or into an impassable tile.
+    Blocked {
+        /// The acting hero.
+        hero: HeroId,
+        /// Where it tried to go.
+        direction: Direction,
+        /// What stopped it.
+        by: Blocker,
+    },
+    /// The hero walked onto a grave and robbed it (the grave is gone).
+    GraveRobbed {
+        /// The acting hero.
+        hero: HeroId,
+        /// The grave's tile.
+        at: Pos,
+        /// Whose grave it was.
+        grave_of: HeroId,
+    },
+    /// The hero walked into a mine it already owns: nothing happens.
+    MineAlreadyOwned {
+        /// The acting hero.
+        hero: HeroId,
+        /// The mine.
+        mine: MineId,
+    },
+    /// The hero captured a mine and took the guardians' damage.
+    MineCaptured {
+        /// The acting hero.
+        hero: HeroId,
+        /// The mine.
+        mine: MineId,
+        /// Its previous owner, if any (teammates included).
+        from: Option<HeroId>,
+        /// Damage taken.
+        damage: u32,
+        /// The hero's health after.
+        health: u32,
+    },
+    /// The guardians' damage killed the hero; the mine keeps its owner.
+    MineCaptureFailed {
+        /// The acting hero.
+        hero: HeroId,
+        /// The mine.
+        mine: MineId,
+        /// Damage taken.
+        damage: u32,
+    },
+    /// The hero drank from a health well.
+    WellDrink {
+        /// The acting hero.
+        hero: HeroId,
+        /// Health gained (after the cap of 100).
+        amount: u32,
+        /// Health after.
+        health: u32,
+    },
+    /// The hero walked into an enemy and stabbed it.
+    Stab {
+        /// The acting hero.
+        hero: HeroId,
+        /// The enemy.
+        target: HeroId,
+        /// Damage dealt (at most the target's health).
+        damage: u32,
+        /// The target's health after.
+        health: u32,
+    },
+    /// The hero walked into a teammate and healed it.
+    HealFriend {
+        /// The acting hero.
+        hero: HeroId,
+        /// The teammate.
+        target: HeroId,
+        /// Health given (after the cap of 100).
+        amount: u32,
+        /// The teammate's health after.
+        health: u32,
+    },
+    /// End of the hero's turn: damage to one adjacent enemy.
+    AdjacentDamage {
+        /// The acting hero.
+        hero: HeroId,
+        /// The adjacent enemy.
+        target: HeroId,
+        /// Damage dealt (at most the target's health).
+        damage: u32,
+        /// The target's health after.
+        health: u32,
+    },
+    /// A hero died; a grave is dug where it stood.
+    Death {
+        /// The hero who died.
+        hero: HeroId,
+        /// Who dealt the fatal damage (`None`: the mine guardians).
+        killer: Option<HeroId>,
+        /// Where (now a grave).
+        at: Pos,
+    },
+    /// The match is over.
+    GameEnd {
+        /// The winning team, `None` for a draw.
+        winner: Option<Seat>,
+        /// Why.
+        reason: String,
+        /// Diamonds of team 0 and team 1.
+        diamonds: [u32; 2],
+    },
+}
+
+/// The full initial state, recorded in the replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Initial {
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Impassable tiles.
+    pub walls: Vec<Pos>,
+    /// Mines, by id.
+    pub mines: Vec<Pos>,
+    /// Health wells.
+    pub wells: Vec<Pos>,
+    /// The heroes where they start.
+    pub heroes: Vec<Hero>,
+    /// The turn limit.
+    pub turn_limit: u32,
+}
+
+impl Ruleset for Grid {
+    type Event = Event;
+    type Initial = Initial;
+
+    fn validate(rules: &Rules) -> Result<(), String> {
+        Setup::new(rules).map(|_| ())
+    }
+
+    fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Self>) -> Finish {
+        play::play(rules, seed, table)
+    }
+
+    fn describe(event: &Event) -> String {
+        view::describe(event)
+    }
+
+    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
+        Some(view::picture(initial, events))
+    }
+}

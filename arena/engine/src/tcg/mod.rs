@@ -1,0 +1,219 @@
+//! Mode `tcg`: the rules of the trading card game (docs/rules/tcg.md).
+//!
+//! The game is event-sourced: the rules decide what happens and emit [`Event`]s, and every
+//! change of state is made by [`State::apply`] on an event. The terminal picture of a replay
+//! folds the same `apply` over the recorded events, so what `--watch` shows is exactly what
+//! the rules saw, and statistics are counted in the same place.
+//!
+//! The files: `rules.rs` holds the checks of rules files and actions and the list of legal
+//! actions; `play.rs` the state, the events that change it and the match loop; `view.rs` the
+//! event text and the terminal picture; `tests.rs` the tests.
+
+mod play;
+mod rules;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::{Finish, Ruleset, Table};
+use arena_sdk::Seat;
+use arena_sdk::tcg::{CardInstance, PlayAs, Rules};
+use serde::{Deserialize, Serialize};
+
+pub use arena_sdk::tcg::{
+    Deck, DeckError, DeckErrorKind, Tcg, default_pool, parse_deck, standard_deck,
+};
+
+pub use play::State;
+pub use rules::STAT_KEYS;
+
+/// The full initial state: who starts and both decks in draw order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Initial {
+    /// The seat that plays turn 1.
+    pub first_player: Seat,
+    /// Each hero's starting (and maximum) health.
+    pub starting_health: i32,
+    /// Each seat's deck after shuffling; index 0 is drawn first.
+    pub decks: [Vec<CardInstance>; 2],
+    /// Whether each seat plays a deck it chose (custom decks) rather than the default.
+    pub chosen_deck: [bool; 2],
+}
+
+/// Who takes damage: `{"hero": seat}` or `{"minion": id}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Victim {
+    /// The hero of a seat.
+    Hero(Seat),
+    /// A minion.
+    Minion(u32),
+}
+
+/// Why a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnEndReason {
+    /// The bot ended it.
+    Chosen,
+    /// Nothing but ending the turn was legal, so the bot was not asked.
+    NothingToDo,
+    /// The bot's action was illegal: the turn ends (the documented default).
+    Rejected,
+    /// The bot faulted: the turn ends.
+    Fault,
+}
+
+/// Everything that happens in a match, with its numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Event {
+    /// A turn begins: the active seat's mana slots grow (up to the cap) and refill.
+    TurnStart {
+        /// Turn number (both players' turns counted, from 1).
+        turn: u32,
+        /// The active seat.
+        seat: Seat,
+        /// Mana slots now; mana is refilled to this.
+        mana_slots: i32,
+    },
+    /// A card goes from the deck into the hand.
+    Draw {
+        /// Whose.
+        seat: Seat,
+        /// The card's uid.
+        uid: u32,
+        /// The card's id.
+        card: String,
+    },
+    /// Overload: a card drawn into a full hand is discarded.
+    Overload {
+        /// Whose.
+        seat: Seat,
+        /// The card's uid.
+        uid: u32,
+        /// The card's id.
+        card: String,
+    },
+    /// A card drawer's draw found the deck empty: nothing happens.
+    EmptyDeck {
+        /// Whose.
+        seat: Seat,
+    },
+    /// Bleeding out: damage instead of the turn's draw from an empty deck.
+    BleedOut {
+        /// Who bleeds.
+        seat: Seat,
+        /// The damage (1).
+        damage: i32,
+        /// Health afterwards.
+        health: i32,
+    },
+    /// A card is played and paid for.
+    Play {
+        /// Who plays it.
+        seat: Seat,
+        /// The card's uid.
+        uid: u32,
+        /// The card's id.
+        card: String,
+        /// How: spell (damage spells, card drawers), minion or heal.
+        play_as: PlayAs,
+        /// Mana paid.
+        cost: i32,
+        /// Mana left.
+        mana_left: i32,
+    },
+    /// Damage to a hero or minion.
+    Damage {
+        /// The seat dealing it.
+        source: Seat,
+        /// Who takes it.
+        target: Victim,
+        /// How much.
+        amount: i32,
+        /// The target's health afterwards.
+        health: i32,
+    },
+    /// A hero is healed (capped at the starting health; `amount` is what was restored).
+    Heal {
+        /// Who.
+        seat: Seat,
+        /// Health restored.
+        amount: i32,
+        /// Health afterwards.
+        health: i32,
+    },
+    /// A minion enters the board, asleep.
+    Summon {
+        /// Its owner.
+        seat: Seat,
+        /// Its id (its card's uid).
+        minion: u32,
+        /// Its card.
+        card: String,
+        /// Attack.
+        attack: i32,
+        /// Health.
+        health: i32,
+    },
+    /// A minion attacks the enemy hero.
+    MinionAttack {
+        /// Its owner.
+        seat: Seat,
+        /// The attacker.
+        minion: u32,
+        /// The hero attacked.
+        target: Seat,
+    },
+    /// A minion attacks an enemy minion; both deal their damage at once.
+    Fight {
+        /// The attacker's owner.
+        seat: Seat,
+        /// The attacker.
+        attacker: u32,
+        /// The defender.
+        defender: u32,
+    },
+    /// A minion at 0 health or below leaves the board.
+    MinionDied {
+        /// Its owner.
+        seat: Seat,
+        /// Its id.
+        minion: u32,
+        /// Its card.
+        card: String,
+    },
+    /// A turn ends.
+    TurnEnd {
+        /// Turn number.
+        turn: u32,
+        /// The seat whose turn it was.
+        seat: Seat,
+        /// Mana left unspent.
+        mana_wasted: i32,
+        /// Why.
+        reason: TurnEndReason,
+    },
+}
+impl Ruleset for Tcg {
+    type Event = Event;
+    type Initial = Initial;
+
+    fn validate(rules: &Rules) -> Result<(), String> {
+        rules::validate(rules)
+    }
+
+    fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Self>) -> Finish {
+        play::play(rules, seed, table)
+    }
+
+    fn describe(event: &Event) -> String {
+        view::describe(event)
+    }
+
+    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
+        Some(view::picture(initial, events))
+    }
+}

@@ -1,0 +1,11 @@
+;; Hostile bot: logs 8 KiB of invalid UTF-8 (expect the log to stay within 4 KiB)
+(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 32768))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (memory.fill (i32.const 0) (i32.const 255) (i32.const 8192))
+    (call $log (i32.const 0) (i32.const 8192))
+    (i64.const 0))
+)

@@ -1,0 +1,11 @@
+;; Hostile bot: calls arena::log forever (expect out_of_fuel: every host call pays fuel)
+(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "spin!")
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (loop $spin (call $log (i32.const 16) (i32.const 5)) (br $spin))
+    unreachable)
+)
