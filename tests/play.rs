@@ -21,6 +21,7 @@ fn every_mode_plays_wasm_against_builtin_and_replays_verify() {
         ("battle", bots::BATTLE_STARTER, "builtin:random"),
         ("tcg", bots::TCG_STARTER, "builtin:greedy"),
         ("grid", bots::GRID_STARTER, "builtin:random-walker"),
+        ("dungeon", bots::DUNGEON_STARTER, "builtin:random"),
     ];
     for (mode, wasm, builtin) in cases {
         let replay = dir.path().join(format!("{mode}.json"));
@@ -353,6 +354,7 @@ fn builtins_lists_every_mode() {
         ("tcg", "planner"),
         ("grid", "commander"),
         ("grid", "careful-assassin"),
+        ("dungeon", "strong"),
     ] {
         assert!(
             list.iter().any(|b| b["mode"] == mode && b["name"] == name),

@@ -22,6 +22,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 
 mod check;
 mod hardening;
+mod dungeon;
 mod play;
 mod sandbox;
 mod server;

@@ -176,4 +176,5 @@ macro_rules! export_bot {
     (@game battle) => { $crate::battle::Battle };
     (@game tcg) => { $crate::tcg::Tcg };
     (@game grid) => { $crate::grid::Grid };
+    (@game dungeon) => { $crate::dungeon::Dungeon };
 }

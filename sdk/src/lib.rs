@@ -1,7 +1,7 @@
 //! # arena-sdk — write a Bot Arena bot in Rust
 //!
 //! A bot is a type that implements [`Bot<G>`] for one or more game modes `G`
-//! ([`battle::Battle`], [`tcg::Tcg`], [`grid::Grid`]). [`export_bot!`] turns it into a
+//! ([`battle::Battle`], [`tcg::Tcg`], [`grid::Grid`], [`dungeon::Dungeon`]). [`export_bot!`] turns it into a
 //! WebAssembly module that speaks the arena's bot ABI (see `docs/abi.md`):
 //!
 //! ```
@@ -28,6 +28,7 @@
 //! the same strategy compiled to wasm see exactly the same requests.
 
 pub mod battle;
+pub mod dungeon;
 pub mod grid;
 pub mod protocol;
 pub mod tcg;

@@ -26,11 +26,13 @@ pub enum Mode {
     Tcg,
     /// JS Battle: teams of heroes on a board with mines and wells.
     Grid,
+    /// RPG battle system: a hero party against seeded waves of monsters.
+    Dungeon,
 }
 
 impl Mode {
     /// Every mode, in a fixed order.
-    pub const ALL: [Mode; 3] = [Mode::Battle, Mode::Tcg, Mode::Grid];
+    pub const ALL: [Mode; 4] = [Mode::Battle, Mode::Tcg, Mode::Grid, Mode::Dungeon];
 
     /// The mode's name as used on the command line and in files.
     pub fn name(self) -> &'static str {
@@ -38,6 +40,7 @@ impl Mode {
             Mode::Battle => "battle",
             Mode::Tcg => "tcg",
             Mode::Grid => "grid",
+            Mode::Dungeon => "dungeon",
         }
     }
 }
@@ -54,7 +57,7 @@ impl std::str::FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid"))
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid, dungeon"))
     }
 }
 

@@ -13,6 +13,7 @@
 //!
 //! Both seats in wasm is what a tournament of wasm bots costs; the one-seat cases isolate
 //! one bot's share.
+//! | dungeon | `strong` vs `random` | dungeon-strong.wasm vs native `random` |
 //!
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
@@ -52,7 +53,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 7] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -105,6 +106,14 @@ const CASES: [Case; 6] = [
         seeds: 2,
         native: [Side::Native("commander"), Side::Native("coward")],
         wasm: [Side::Wasm(bots::GRID_COMMANDER), Side::Native("coward")],
+    },
+    // Both seats play the whole (default, ten-wave) dungeon, one after the other.
+    Case {
+        name: "dungeon",
+        mode: Mode::Dungeon,
+        seeds: 2,
+        native: [Side::Native("strong"), Side::Native("random")],
+        wasm: [Side::Wasm(bots::DUNGEON_STRONG), Side::Native("random")],
     },
 ];
 

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod battle;
+pub mod dungeon;
 pub mod grid;
 pub mod tcg;
 
@@ -43,5 +44,6 @@ pub fn all() -> Vec<BuiltinInfo> {
     list.extend_from_slice(<arena_sdk::battle::Battle as Builtins>::builtins());
     list.extend_from_slice(<arena_sdk::tcg::Tcg as Builtins>::builtins());
     list.extend_from_slice(<arena_sdk::grid::Grid as Builtins>::builtins());
+    list.extend_from_slice(<arena_sdk::dungeon::Dungeon as Builtins>::builtins());
     list
 }

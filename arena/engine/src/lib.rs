@@ -19,6 +19,7 @@
 //! ```
 
 pub mod battle;
+pub mod dungeon;
 pub mod grid;
 mod player;
 pub mod replay;

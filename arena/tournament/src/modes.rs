@@ -24,6 +24,10 @@ macro_rules! for_mode {
                 type $G = arena_sdk::grid::Grid;
                 $body
             }
+            arena_sdk::Mode::Dungeon => {
+                type $G = arena_sdk::dungeon::Dungeon;
+                $body
+            }
         }
     };
 }
