@@ -21,9 +21,10 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
-mod hardening;
 mod dungeon;
+mod hardening;
 mod play;
 mod sandbox;
 mod server;
+mod server_browser;
 mod tournament;
