@@ -12,7 +12,7 @@
 //! then the closest in rating.
 
 use crate::leaderboard::{self, Leaderboard};
-use crate::store::{Job, NewGame, Store, StoreError};
+use crate::store::{Job, ModeState, NewGame, Store, StoreError};
 use arena_engine::derive_seed;
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
@@ -39,7 +39,7 @@ pub struct Ladder {
     /// Compiled modules by version id (instantiated afresh for every game).
     contestants: Mutex<HashMap<i64, Contestant>>,
     /// The last standings computed per mode, with the state of the database they are for.
-    boards: Mutex<BTreeMap<Mode, ((u64, i64, i64), Arc<Leaderboard>)>>,
+    boards: Mutex<BTreeMap<Mode, (ModeState, Arc<Leaderboard>)>>,
 }
 
 /// A worker could not go on (the database failed); the ladder stops and says why.

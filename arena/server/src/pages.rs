@@ -1,6 +1,9 @@
 //! The HTML pages: leaderboards, bots, games, tournaments. Plain HTML and CSS embedded in
 //! the binary (no CDN, no build step); every text that came from a user or a bot is escaped.
 
+// A page's error is the response to send (built once, moved out): boxing it buys nothing.
+#![allow(clippy::result_large_err)]
+
 use crate::App;
 use crate::api::{ApiError, bot_details};
 use crate::store::Game;

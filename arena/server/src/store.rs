@@ -9,6 +9,7 @@ use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -171,6 +172,12 @@ pub struct TournamentRow {
     /// Unix seconds.
     pub created: i64,
 }
+
+/// Games and queued games per version, and per pair of versions (lower id first).
+pub type LadderCounts = (BTreeMap<i64, u64>, BTreeMap<(i64, i64), u64>);
+
+/// A mode's game count, the newest version id and the number of active bots.
+pub type ModeState = (u64, i64, i64);
 
 /// Seconds since the Unix epoch (timestamps shown on pages; never part of a result).
 pub fn now() -> i64 {
@@ -527,19 +534,10 @@ impl Store {
     // --- ladder jobs
 
     /// Games played plus games pending, per version, in `mode`; and per pair of versions.
-    pub fn ladder_counts(
-        &self,
-        mode: Mode,
-    ) -> Result<
-        (
-            std::collections::BTreeMap<i64, u64>,
-            std::collections::BTreeMap<(i64, i64), u64>,
-        ),
-        StoreError,
-    > {
+    pub fn ladder_counts(&self, mode: Mode) -> Result<LadderCounts, StoreError> {
         let conn = self.conn();
-        let mut per_version = std::collections::BTreeMap::new();
-        let mut per_pair = std::collections::BTreeMap::new();
+        let mut per_version = BTreeMap::new();
+        let mut per_pair = BTreeMap::new();
         let mut add = |a: i64, b: i64, n: u64| {
             *per_version.entry(a).or_insert(0) += n;
             *per_version.entry(b).or_insert(0) += n;
@@ -746,7 +744,7 @@ impl Store {
 
     /// What a mode's standings depend on: its game count, the newest version and the
     /// number of active bots (changes invalidate cached standings).
-    pub fn mode_state(&self, mode: Mode) -> Result<(u64, i64, i64), StoreError> {
+    pub fn mode_state(&self, mode: Mode) -> Result<ModeState, StoreError> {
         self.conn()
             .query_row(
                 "SELECT (SELECT COUNT(*) FROM games WHERE mode = ?1), \

@@ -3,7 +3,8 @@
 //! - `random`: random team, random legal target, skill half the time when ready.
 //! - `heuristic`: a fixed all-round team; attacks the target it expects to destroy in the
 //!   fewest hits; uses a skill when a simple rule says it helps.
-//! - `strong`: see [`Strong`].//!
+//! - `strong`: see [`Strong`].
+//!
 //! One file per AI; this one holds the list and the estimates they share (expected damage
 //! of a hit, team picking).
 
