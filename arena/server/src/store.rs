@@ -993,7 +993,8 @@ mod tests {
             .unwrap();
         assert_eq!(replays, 1, "content-addressed");
         let (per_version, per_pair) = store.ladder_counts(Mode::Battle).unwrap();
-        assert_eq!(per_version[&a.id], 2);
-        assert_eq!(per_pair[&(a.id, b.id)], 2);
+        // Two games played and the two of the queued next job: the planner counts both.
+        assert_eq!(per_version[&a.id], 4);
+        assert_eq!(per_pair[&(a.id, b.id)], 4);
     }
 }
