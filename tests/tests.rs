@@ -33,5 +33,7 @@ mod output;
 mod play;
 mod sandbox;
 mod scheduling;
+mod server;
+mod server_browser;
 mod tournament;
 mod viewer;

@@ -1,9 +1,11 @@
-//! `arena check` and `arena builtins`.
+//! `arena check` (the checks are `arena_tournament::check`; this prints them) and
+//! `arena builtins`.
 
 use crate::SandboxArgs;
 use anyhow::{Context, Result};
-use arena_engine::{Fault, FaultKind};
-use arena_sandbox::{LoadedBot, Sandbox};
+use arena_engine::FaultKind;
+use arena_sandbox::LoadedBot;
+use arena_tournament::check::{self, ModeCheck};
 use arena_sdk::Mode;
 use clap::Args;
 use serde::Serialize;
@@ -17,35 +19,6 @@ pub struct CheckArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct ModeCheck {
-    mode: Mode,
-    accepted: bool,
-    fuel: u64,
-    fault: Option<Fault>,
-    log: String,
-    /// A trial game against the mode's weakest built-in, when the start was accepted.
-    trial: Option<Trial>,
-}
-
-/// One game against a built-in: does the bot play the mode without faults?
-#[derive(Debug, Serialize)]
-struct Trial {
-    opponent: String,
-    result: &'static str,
-    reason: String,
-    turns: u32,
-    faults: u32,
-    /// The first fault, with its turn.
-    first_fault: Option<String>,
-    /// The first answer the rules rejected, with its turn and why.
-    first_rejection: Option<String>,
-    invalid_actions: u32,
-    /// Fuel of the bot's turn answers: the largest and the mean.
-    fuel_per_turn_max: u64,
-    fuel_per_turn_mean: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -76,43 +49,18 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         }
         Err(error) => Err(error.to_string()),
     };
-    let modes: Vec<ModeCheck> = match &loaded {
-        Ok(bot) => Mode::ALL
-            .into_iter()
-            .map(|mode| {
-                let mut check = start_in(mode, bot, &sandbox)?;
-                if check.accepted {
-                    check.trial = Some(trial(mode, bot, &sandbox)?);
-                }
-                Ok(check)
-            })
-            .collect::<Result<_>>()?,
-        Err(_) => Vec::new(),
+    // The checks are the library's (the server runs the same ones on every upload).
+    let checked = match &loaded {
+        Ok(bot) => Some(check::check(bot, &sandbox)?),
+        Err(_) => None,
     };
-    let plays = |m: &ModeCheck| m.trial.as_ref().is_some_and(|t| t.faults == 0);
-    let ok = loaded.is_ok() && modes.iter().any(plays);
-    let error = match &loaded {
-        Err(e) => Some(e.clone()),
-        Ok(_) if ok => None,
-        Ok(_) => Some(
-            match modes
-                .iter()
-                .find_map(|m| m.trial.as_ref().map(|t| (m.mode, t)))
-            {
-                Some((mode, trial)) => format!(
-                    "the bot faults in every mode it accepts; in {mode}: {}",
-                    trial.first_fault.as_deref().unwrap_or("?")
-                ),
-                None => match modes.first().and_then(|m| m.fault.as_ref()) {
-                    Some(fault) => format!(
-                        "the start request failed in every mode; in {}: {fault}",
-                        modes[0].mode
-                    ),
-                    None => "the start request failed in every mode".to_owned(),
-                },
-            },
-        ),
+    let ok = checked.as_ref().is_some_and(|c| c.ok);
+    let error = match (&loaded, &checked) {
+        (Err(e), _) => Some(e.clone()),
+        (Ok(_), Some(c)) => c.error.clone(),
+        (Ok(_), None) => None,
     };
+    let modes = checked.map(|c| c.modes).unwrap_or_default();
     let warnings = match (&spec, &loaded) {
         (arena_tournament::bots::BotSpec::Module(path), Ok(_)) => {
             debug_build_warning(path).into_iter().collect()
@@ -171,103 +119,6 @@ fn debug_build_warning(path: &std::path::Path) -> Option<String> {
             "build it without debug information (e.g. `-O2`, no `-g`)"
         }
     ))
-}
-
-fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCheck> {
-    let check = arena_tournament::playable::start(mode, &serde_json::Value::Null, bot, sandbox)?;
-    Ok(ModeCheck {
-        mode,
-        accepted: check.answer.is_ok(),
-        fuel: check.fuel,
-        fault: check.answer.err(),
-        log: check.log,
-        trial: None,
-    })
-}
-
-/// The modes whose start `bot` accepts and whose trial game it plays without a fault.
-pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>> {
-    let mut modes = Vec::new();
-    for mode in Mode::ALL {
-        if start_in(mode, bot, sandbox)?.accepted && trial(mode, bot, sandbox)?.faults == 0 {
-            modes.push(mode);
-        }
-    }
-    Ok(modes)
-}
-
-/// Play one game (seed 1, default rules) against the mode's weakest built-in.
-fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial> {
-    use arena_tournament::bots::Contestant;
-    use arena_tournament::{game, modes};
-    let weakest = modes::builtins_of(mode)
-        .iter()
-        .min_by_key(|b| b.strength)
-        .context("every mode has built-ins")?;
-    let opponent = format!("builtin:{}", weakest.name);
-    let spec = game::GameSpec {
-        mode,
-        rules: serde_json::Value::Null,
-        seed: 1,
-        max_faults: 3,
-    };
-    let me = Contestant::Wasm(bot.clone());
-    let them = Contestant::Builtin(weakest.name.to_owned());
-    let played = game::play(&spec, [&me, &them], [bot.name(), &opponent], sandbox, true)?;
-    let outcome = &played.outcome;
-    let replay = played.replay.expect("asked for a replay");
-    let mut first_fault = None;
-    let mut first_rejection = None;
-    let mut fuels = Vec::new();
-    for entry in replay["log"].as_array().into_iter().flatten() {
-        if entry["kind"] == "rejected" && entry["seat"] == 0 {
-            first_rejection.get_or_insert_with(|| {
-                format!(
-                    "turn {}: {}",
-                    entry["turn"],
-                    entry["reason"].as_str().unwrap_or("?")
-                )
-            });
-        }
-        if entry["kind"] != "answer" || entry["seat"] != 0 {
-            continue;
-        }
-        // Every answer's fuel counts, faulted ones too: a bot that burns its whole budget
-        // and faults is the one whose fuel matters most.
-        if entry["answer"].get("fault").is_some() || entry["answer"].get("action").is_some() {
-            fuels.push(entry["fuel"].as_u64().unwrap_or(0));
-        }
-        if let Some(fault) = entry["answer"].get("fault") {
-            first_fault.get_or_insert_with(|| {
-                format!(
-                    "turn {}: {}: {}",
-                    entry["turn"],
-                    fault["kind"].as_str().unwrap_or("?"),
-                    fault["message"].as_str().unwrap_or("")
-                )
-            });
-        }
-    }
-    Ok(Trial {
-        opponent,
-        result: match outcome.winner {
-            Some(0) => "won",
-            Some(_) => "lost",
-            None => "draw",
-        },
-        reason: outcome.reason.clone(),
-        turns: outcome.turns,
-        faults: outcome.seats[0].faults,
-        first_fault,
-        first_rejection,
-        invalid_actions: outcome.seats[0].invalid_actions,
-        fuel_per_turn_max: fuels.iter().copied().max().unwrap_or(0),
-        fuel_per_turn_mean: if fuels.is_empty() {
-            0
-        } else {
-            fuels.iter().sum::<u64>() / fuels.len() as u64
-        },
-    })
 }
 
 /// The human-readable report; it quotes the bot's own text, so it is printed escaped.

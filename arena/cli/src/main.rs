@@ -8,6 +8,7 @@ mod matches;
 mod new;
 mod play;
 mod replay;
+mod serve;
 mod terminal;
 mod tournament;
 
@@ -96,6 +97,10 @@ enum Command {
     /// Show or verify a replay file.
     #[command(subcommand)]
     Replay(replay::ReplayCommand),
+    /// Run the competition server (uploads, ladder, leaderboards); manage its users and tournaments.
+    Serve(serve::ServeArgs),
+    /// Upload a bot to a competition server.
+    Submit(serve::SubmitArgs),
     /// Plan, run, report and merge tournaments.
     #[command(subcommand)]
     Tournament(tournament::TournamentCommand),
@@ -186,6 +191,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Tournament(command) => tournament::tournament(command, &cli.sandbox),
         Command::Match(args) => matches::play_match(args, &cli.sandbox),
+        Command::Serve(args) => serve::serve(args),
+        Command::Submit(args) => serve::submit(args),
         Command::Gauntlet(args) => tournament::gauntlet(args, &cli.sandbox),
         Command::Map(MapCommand::Check { file, mode, rule }) => {
             let rules = play::rules_json(None, &rule)?;

@@ -656,5 +656,5 @@ fn accepted_modes(spec: &BotSpec, sandbox_args: &SandboxArgs) -> Result<Vec<Mode
     let Contestant::Wasm(bot) = Contestant::resolve(spec, &sandbox)? else {
         return Ok(Vec::new());
     };
-    crate::check::playable_modes(&bot, &sandbox)
+    Ok(arena_tournament::check::playable_modes(&bot, &sandbox)?)
 }

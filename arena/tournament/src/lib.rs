@@ -1,6 +1,7 @@
 //! # arena-tournament — bots, games across modes, tournaments, ratings and reports
 //!
 //! Everything above a single match and below the command line:
+//! - [`check`]: what `arena check` verifies (start per mode, a trial game), as a library;
 //! - [`bots`]: what a bot spec (`builtin:NAME`, a `.wasm`/`.wat` file, a bot crate) names,
 //!   and turning it into a [`bots::Contestant`] (loaded and compiled once);
 //! - [`modes`]: the mode registry ([`for_mode!`], the built-ins of a mode);
@@ -19,6 +20,7 @@
 //! ```
 
 pub mod bots;
+pub mod check;
 pub mod config;
 pub mod game;
 pub mod modes;

@@ -1,0 +1,450 @@
+//! The HTTP routes: the JSON API under `/api/` and the pages (see [`crate::pages`]).
+//!
+//! Every API error is JSON `{"error": "..."}` with a fitting status code: 400 bad input,
+//! 401 no or unknown token, 403 someone else's bot, 404, 413 too large, 422 a bot the check
+//! rejected (with the check's report), 429 over the upload rate limit.
+
+use crate::accounts::{self, check_name};
+use crate::store::{Game, StoreError, User};
+use crate::{App, pages, tournament};
+use arena_sdk::Mode;
+use arena_tournament::check::CheckReport;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// An API error: a status and a message, sent as JSON.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    body: Value,
+}
+
+impl ApiError {
+    /// An error with a message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            body: json!({ "error": message.into() }),
+        }
+    }
+
+    fn not_found(what: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        tracing::error!(%error, "database");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(self.body)).into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+fn json_ok(value: impl serde::Serialize) -> ApiResult {
+    Ok(axum::Json(value).into_response())
+}
+
+/// The app's routes.
+pub fn router(app: Arc<App>) -> Router {
+    let upload_limit = app.config.max_upload_bytes;
+    let body_limit = app.config.max_body_bytes;
+    let api = Router::new()
+        .route(
+            "/api/bots",
+            post(upload)
+                .get(list_bots)
+                // The check reports an oversized upload itself (JSON, 413): let a little
+                // more through than the cap so the handler sees it.
+                .layer(DefaultBodyLimit::max(upload_limit + 1)),
+        )
+        .route("/api/bots/{id}", get(bot).delete(retire))
+        .route("/api/leaderboard/{mode}", get(leaderboard))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/replay", get(replay))
+        .route("/api/users", post(register))
+        .route("/api/tournaments", post(start_tournament))
+        .route("/api/tournaments/{id}", get(tournament_status))
+        .route("/api/status", get(status))
+        .layer(DefaultBodyLimit::max(body_limit));
+    Router::new()
+        .merge(api)
+        .merge(pages::router())
+        .with_state(app)
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The user of the request's token, or 401.
+async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiError> {
+    let Some(token) = bearer(headers) else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing token: send `Authorization: Bearer TOKEN` (`arena serve user add NAME` prints one)",
+        ));
+    };
+    let token = token.to_owned();
+    let store = Arc::clone(app.store());
+    let user = tokio::task::spawn_blocking(move || accounts::authenticate(&store, &token))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unknown token"))
+}
+
+/// Run blocking database or wasm work off the async executor.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+#[derive(Debug, Deserialize)]
+struct UploadQuery {
+    name: Option<String>,
+}
+
+/// `POST /api/bots?name=NAME` with the module as the body.
+async fn upload(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    query: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let user = authenticate(&app, &headers).await?;
+    let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "missing bot name: POST /api/bots?name=NAME",
+        )
+    })?;
+    check_name("bot", &name).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    let cap = app.config.max_upload_bytes;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the module is larger than the server's upload limit of {cap} bytes"),
+        )
+    };
+    let wasm = match body {
+        Ok(bytes) if bytes.len() > cap => return Err(too_large()),
+        Ok(bytes) => bytes,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(too_large());
+        }
+        Err(rejection) => return Err(ApiError::new(rejection.status(), rejection.body_text())),
+    };
+    if wasm.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "empty upload: send the .wasm file as the body",
+        ));
+    }
+    if let Some(bot) = app.store().bot_by_name(&name)?
+        && bot.owner_id != user.id
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the bot `{name}` belongs to {}; choose another name",
+                bot.owner
+            ),
+        ));
+    }
+    if !app.allow_upload(user.id) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "upload limit reached: {} uploads per hour per token",
+                app.config.uploads_per_hour
+            ),
+        ));
+    }
+    let _permit = app
+        .checks
+        .acquire()
+        .await
+        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+    let worker = Arc::clone(&app);
+    let check_name = name.clone();
+    let report = blocking(move || {
+        let sandbox = worker.ladder.sandbox();
+        let loaded = sandbox
+            .load_bytes(&check_name, &wasm)
+            .map_err(|e| ApiError {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                body: json!({ "error": format!("rejected: {e}"), "check": Value::Null }),
+            })?;
+        let report = arena_tournament::check::check(&loaded, sandbox).map_err(|e| {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("rejected: {e}"))
+        })?;
+        Ok((report, wasm))
+    })
+    .await;
+    let (report, wasm): (CheckReport, Bytes) = report?;
+    if !report.ok {
+        return Err(ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            body: json!({
+                "error": format!("rejected: {}", report.error.as_deref().unwrap_or("the check failed")),
+                "check": report,
+            }),
+        });
+    }
+    let modes = report.playable();
+    let report_json = serde_json::to_string(&report).expect("reports serialize");
+    let store = Arc::clone(app.store());
+    let sha256 = report.module.sha256.clone();
+    let stored = blocking(move || {
+        Ok(store.add_version(&user, &name, &wasm, &sha256, &modes, &report_json)?)
+    })
+    .await?;
+    let version = stored.map_err(|owner| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("the bot belongs to {owner}; choose another name"),
+        )
+    })?;
+    app.ladder.wake();
+    let url = format!("{}/bots/{}", app.base_url, version.bot);
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({
+            "bot_id": version.bot,
+            "bot": version.bot_name,
+            "version": version.number,
+            "version_id": version.id,
+            "modes": version.modes,
+            "url": url,
+            "check": report,
+        })),
+    )
+        .into_response())
+}
+
+/// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).
+async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult {
+    let user = authenticate(&app, &headers).await?;
+    let bot = app
+        .store()
+        .bot(id)?
+        .ok_or_else(|| ApiError::not_found("bot"))?;
+    if bot.owner_id != user.id {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("the bot `{}` belongs to {}", bot.name, bot.owner),
+        ));
+    }
+    app.store().set_active(id, false)?;
+    json_ok(json!({ "bot_id": id, "active": false }))
+}
+
+async fn list_bots(State(app): State<Arc<App>>) -> ApiResult {
+    let store = Arc::clone(app.store());
+    json_ok(blocking(move || Ok(store.latest_versions()?)).await?)
+}
+
+fn parse_mode(mode: &str) -> Result<Mode, ApiError> {
+    mode.parse()
+        .map_err(|e: String| ApiError::new(StatusCode::NOT_FOUND, e))
+}
+
+async fn leaderboard(State(app): State<Arc<App>>, Path(mode): Path<String>) -> ApiResult {
+    let mode = parse_mode(&mode)?;
+    json_ok(
+        blocking(move || Ok(app.ladder.leaderboard(mode)?))
+            .await?
+            .as_ref(),
+    )
+}
+
+/// Everything about a bot: versions, per-mode standing and record, rating history, recent
+/// games and faults.
+pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
+    let store = app.store();
+    let bot = store.bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
+    let versions = store.versions_of(id)?;
+    let mut modes = BTreeMap::new();
+    for mode in Mode::ALL {
+        let board = app.ladder.leaderboard(mode)?;
+        let row = board.rows.iter().find(|r| r.bot_id == id);
+        let history = store.rating_history(id, mode)?;
+        if row.is_none_or(|r| r.games == 0) && history.is_empty() {
+            continue;
+        }
+        let history: Vec<Value> = history
+            .into_iter()
+            .map(|(games, version, elo)| json!({ "games": games, "version": version, "elo": elo }))
+            .collect();
+        modes.insert(mode.name(), json!({ "standing": row, "history": history }));
+    }
+    let game_summary = |g: &Game| {
+        let seat = usize::from(store_seat(g, &versions));
+        json!({
+            "id": g.id,
+            "mode": g.mode,
+            "bots": [format!("{}@v{}", g.names[0], g.numbers[0]), format!("{}@v{}", g.names[1], g.numbers[1])],
+            "seat": seat,
+            "result": match g.winner { None => "draw", Some(w) if usize::from(w) == seat => "won", Some(_) => "lost" },
+            "reason": g.reason,
+            "turns": g.turns,
+            "faults": g.outcomes[seat].faults,
+            "fault_kinds": g.outcomes[seat].fault_kinds,
+        })
+    };
+    let recent: Vec<Value> = store
+        .games_of_bot(id, 20)?
+        .iter()
+        .map(game_summary)
+        .collect();
+    let faults: Vec<Value> = store
+        .faulted_games_of_bot(id, 20)?
+        .iter()
+        .map(game_summary)
+        .collect();
+    Ok(json!({
+        "id": bot.id,
+        "name": bot.name,
+        "owner": bot.owner,
+        "active": bot.active,
+        "versions": versions,
+        "modes": modes,
+        "recent_games": recent,
+        "faults": faults,
+    }))
+}
+
+/// Which seat of `game` one of `versions` (a bot's) sat in.
+fn store_seat(game: &Game, versions: &[crate::store::Version]) -> u8 {
+    u8::from(!versions.iter().any(|v| v.id == game.seats[0]))
+}
+
+async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    json_ok(blocking(move || bot_details(&app, id)).await?)
+}
+
+async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    let store = Arc::clone(app.store());
+    let game = blocking(move || store.game(id)?.ok_or_else(|| ApiError::not_found("game"))).await?;
+    json_ok(json!({
+        "game": game,
+        "replay_url": format!("{}/api/games/{}/replay", app.base_url, game.id),
+        "page_url": format!("{}/games/{}", app.base_url, game.id),
+    }))
+}
+
+async fn replay(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    let store = Arc::clone(app.store());
+    let json = blocking(move || {
+        let game = store.game(id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        store
+            .replay(&game.replay)?
+            .ok_or_else(|| ApiError::not_found("replay"))
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct Registration {
+    name: String,
+}
+
+/// `POST /api/users {"name": ...}` when the configuration allows open registration.
+async fn register(
+    State(app): State<Arc<App>>,
+    body: Result<axum::Json<Registration>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult {
+    if !app.config.open_registration {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "registration is closed: ask the organizer for an account",
+        ));
+    }
+    let axum::Json(registration) = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let store = Arc::clone(app.store());
+    let (user, token) = blocking(move || {
+        accounts::add_user(&store, &registration.name, false).map_err(|e| match e {
+            accounts::AddUserError::Name(m) => ApiError::new(StatusCode::BAD_REQUEST, m),
+            accounts::AddUserError::Exists(_) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
+            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        })
+    })
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({ "user": user.name, "token": token })),
+    )
+        .into_response())
+}
+
+/// `POST /api/tournaments` with a tournament file as the body (admin token).
+async fn start_tournament(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<String, axum::extract::rejection::StringRejection>,
+) -> ApiResult {
+    let user = authenticate(&app, &headers).await?;
+    if !user.admin {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only organizers (`arena serve user add NAME --admin`) can start tournaments",
+        ));
+    }
+    let text = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let id = tournament::start(&app, &text)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        axum::Json(json!({ "id": id, "url": format!("{}/tournaments/{id}", app.base_url) })),
+    )
+        .into_response())
+}
+
+async fn tournament_status(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+    let store = Arc::clone(app.store());
+    json_ok(
+        blocking(move || {
+            store
+                .tournament(id)?
+                .ok_or_else(|| ApiError::not_found("tournament"))
+        })
+        .await?,
+    )
+}
+
+async fn status(State(app): State<Arc<App>>) -> ApiResult {
+    let store = Arc::clone(app.store());
+    let (games, pending) =
+        blocking(move || Ok((store.game_count()?, store.pending_jobs()?.len()))).await?;
+    json_ok(json!({
+        "games": games,
+        "pending_jobs": pending,
+        "modes": app.ladder.modes().collect::<Vec<_>>(),
+        "ladder": app.config.ladder,
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+}

@@ -1,0 +1,169 @@
+//! `server.toml`: where the server listens, its database, workers, limits and the ladder's
+//! modes. Every field has a default, so `arena serve` runs without a file.
+
+use arena_sdk::Mode;
+use arena_tournament::config::LimitsConfig;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// The server's configuration.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// The SQLite database file.
+    pub db: PathBuf,
+    /// Worker threads playing ladder games (and checking uploads).
+    pub jobs: usize,
+    /// Whether anyone may create an account with `POST /api/users`.
+    pub open_registration: bool,
+    /// Largest accepted module upload, in bytes.
+    pub max_upload_bytes: usize,
+    /// Largest body of any other request, in bytes.
+    pub max_body_bytes: usize,
+    /// Uploads per token per hour (accepted or not: every upload costs a check).
+    pub uploads_per_hour: usize,
+    /// Whether the ladder plays games.
+    pub ladder: bool,
+    /// The ladder's seed: game seeds derive from it and the job number.
+    pub seed: u64,
+    /// Faults that forfeit a ladder game.
+    pub max_faults: u32,
+    /// Sandbox limits for every game.
+    pub limits: LimitsConfig,
+    /// Where compiled modules are cached [default: `<db>.cache/` beside the database].
+    pub cache_dir: Option<PathBuf>,
+    /// The ladder's modes and their rules; empty means every mode with default rules.
+    pub modes: BTreeMap<String, toml::Value>,
+    /// Base URL printed by `arena submit` and in API answers [default: from `listen`].
+    pub public_url: Option<String>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("arena.db"),
+            jobs: 2,
+            open_registration: false,
+            max_upload_bytes: 4 << 20,
+            max_body_bytes: 256 << 10,
+            uploads_per_hour: 30,
+            ladder: true,
+            seed: 2026,
+            max_faults: 3,
+            limits: LimitsConfig::default(),
+            cache_dir: None,
+            modes: BTreeMap::new(),
+            public_url: None,
+        }
+    }
+}
+
+/// A configuration file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct ConfigError {
+    file: String,
+    message: String,
+}
+
+impl ServerConfig {
+    /// Read a `server.toml`.
+    pub fn load(path: &Path) -> Result<ServerConfig, ConfigError> {
+        let fail = |message: String| ConfigError {
+            file: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+        let config: ServerConfig = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            fail(match line {
+                Some(line) => format!("line {line}: {}", e.message()),
+                None => e.message().to_owned(),
+            })
+        })?;
+        config.ladder_modes().map_err(fail)?;
+        Ok(config)
+    }
+
+    /// The ladder's modes with their rules (JSON form), checked against each mode.
+    pub fn ladder_modes(&self) -> Result<Vec<(Mode, serde_json::Value)>, String> {
+        if self.modes.is_empty() {
+            return Ok(Mode::ALL
+                .into_iter()
+                .map(|m| (m, serde_json::Value::Null))
+                .collect());
+        }
+        let mut modes = Vec::new();
+        for (name, rules) in &self.modes {
+            let mode: Mode = name.parse().map_err(|e| format!("[modes.{name}]: {e}"))?;
+            let rules = serde_json::to_value(rules).map_err(|e| format!("[modes.{name}]: {e}"))?;
+            let rules = match &rules {
+                serde_json::Value::Object(map) if map.is_empty() => serde_json::Value::Null,
+                _ => rules,
+            };
+            arena_tournament::game::check_rules(mode, &rules)
+                .map_err(|e| format!("[modes.{name}]: {e}"))?;
+            modes.push((mode, rules));
+        }
+        Ok(modes)
+    }
+
+    /// Where compiled modules are cached.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.cache_dir
+            .clone()
+            .unwrap_or_else(|| with_suffix(&self.db, ".cache"))
+    }
+
+    /// Where tournaments keep their modules and results.
+    pub fn data_dir(&self) -> PathBuf {
+        with_suffix(&self.db, ".data")
+    }
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_ladder_every_mode_and_a_file_can_narrow_them() {
+        assert_eq!(
+            ServerConfig::default().ladder_modes().unwrap().len(),
+            Mode::ALL.len()
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("server.toml");
+        std::fs::write(&path, "jobs = 1\n[modes.battle]\nturn_cap = 100\n").unwrap();
+        let config = ServerConfig::load(&path).unwrap();
+        assert_eq!(config.jobs, 1);
+        let modes = config.ladder_modes().unwrap();
+        assert_eq!(modes.len(), 1);
+        assert_eq!(modes[0].1["turn_cap"], 100);
+        std::fs::write(&path, "jobs = 1\nbogus = 2\n").unwrap();
+        let error = ServerConfig::load(&path).unwrap_err().to_string();
+        assert!(
+            error.contains("line 2") && error.contains("bogus"),
+            "{error}"
+        );
+        std::fs::write(&path, "[modes.chess]\n").unwrap();
+        assert!(
+            ServerConfig::load(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("chess")
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! The continuous ladder: worker threads (never the async executor's) that keep playing
+//! ranked games among the latest versions of active bots, per mode.
+//!
+//! Work is a [`Job`]: two games on one seed with the seats swapped, so neither bot gets the
+//! better seat. A job is written to the database before it is played and removed in the
+//! same transaction that commits its second game; every game is committed with its replay
+//! in one transaction. A restart (even after `kill -9`) finds the unfinished jobs and plays
+//! exactly their missing games: nothing is lost, nothing is played twice.
+//!
+//! Pairings are chosen to be informative: the version with the fewest games (played or
+//! queued) in the mode with the fewest games first, against the opponent it has met least,
+//! then the closest in rating.
+
+use crate::leaderboard::{self, Leaderboard};
+use crate::store::{Job, ModeState, NewGame, Store, StoreError};
+use arena_engine::derive_seed;
+use arena_sandbox::Sandbox;
+use arena_sdk::Mode;
+use arena_tournament::bots::Contestant;
+use arena_tournament::game::{self, GameSpec};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// What the workers share.
+#[derive(Debug)]
+pub struct Ladder {
+    store: Arc<Store>,
+    sandbox: Arc<Sandbox>,
+    modes: Vec<(Mode, serde_json::Value)>,
+    seed: u64,
+    max_faults: u32,
+    /// Jobs read at start or planned, not yet taken by a worker, with their finished games.
+    queue: Mutex<VecDeque<(Job, Vec<u8>)>>,
+    /// Set when there may be new work (an upload) or when stopping.
+    wake: (Mutex<bool>, Condvar),
+    stop: AtomicBool,
+    /// Compiled modules by version id (instantiated afresh for every game).
+    contestants: Mutex<HashMap<i64, Contestant>>,
+    /// The last standings computed per mode, with the state of the database they are for.
+    boards: Mutex<BTreeMap<Mode, (ModeState, Arc<Leaderboard>)>>,
+}
+
+/// A worker could not go on (the database failed); the ladder stops and says why.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A game could not be set up (bad rules: the configuration was checked, so a bug).
+    #[error("game of job {job}: {source}")]
+    Game {
+        /// The job.
+        job: i64,
+        /// Why.
+        source: game::GameError,
+    },
+}
+
+impl Ladder {
+    /// A ladder over `modes` (with their rules). Unfinished jobs in the database are queued
+    /// first.
+    pub fn new(
+        store: Arc<Store>,
+        sandbox: Arc<Sandbox>,
+        modes: Vec<(Mode, serde_json::Value)>,
+        seed: u64,
+        max_faults: u32,
+    ) -> Result<Ladder, StoreError> {
+        let queue = store.pending_jobs()?.into_iter().collect();
+        Ok(Ladder {
+            store,
+            sandbox,
+            modes,
+            seed,
+            max_faults,
+            queue: Mutex::new(queue),
+            wake: (Mutex::new(false), Condvar::new()),
+            stop: AtomicBool::new(false),
+            contestants: Mutex::new(HashMap::new()),
+            boards: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// The sandbox games run in.
+    pub fn sandbox(&self) -> &Arc<Sandbox> {
+        &self.sandbox
+    }
+
+    /// The ladder's modes.
+    pub fn modes(&self) -> impl Iterator<Item = Mode> + '_ {
+        self.modes.iter().map(|(m, _)| *m)
+    }
+
+    /// Start `jobs` worker threads.
+    pub fn spawn(self: &Arc<Self>, jobs: usize) -> Vec<std::thread::JoinHandle<()>> {
+        (0..jobs.max(1))
+            .map(|worker| {
+                let ladder = Arc::clone(self);
+                std::thread::Builder::new()
+                    .name(format!("ladder-{worker}"))
+                    .spawn(move || {
+                        while let Err(error) = ladder.work() {
+                            // A failing database or a bug in one job must not end the
+                            // ladder for good: say so, pause, go on.
+                            tracing::error!(%error, worker, "ladder worker failed; retrying");
+                            std::thread::sleep(Duration::from_secs(1));
+                        }
+                    })
+                    .expect("spawn a ladder worker")
+            })
+            .collect()
+    }
+
+    /// Tell idle workers there may be something new to play.
+    pub fn wake(&self) {
+        let (lock, condvar) = &self.wake;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        condvar.notify_all();
+    }
+
+    /// Ask the workers to stop after their current game (its job stays queued in the
+    /// database and is finished by the next start).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    fn work(&self) -> Result<(), LadderError> {
+        while !self.stopping() {
+            match self.next_job()? {
+                Some((job, done)) => self.play_job(&job, &done)?,
+                None => {
+                    // Nothing to pair: sleep until an upload wakes us (the timeout only
+                    // bounds how long a missed wake-up could matter).
+                    let (lock, condvar) = &self.wake;
+                    let mut woken = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    if !*woken && !self.stopping() {
+                        woken = condvar
+                            .wait_timeout(woken, Duration::from_secs(5))
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                    *woken = false;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Take a queued job, or plan one.
+    fn next_job(&self) -> Result<Option<(Job, Vec<u8>)>, LadderError> {
+        let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(job) = queue.pop_front() {
+            return Ok(Some(job));
+        }
+        // Planning under the queue lock: two workers never plan from the same counts.
+        Ok(self.plan()?.map(|job| (job, Vec::new())))
+    }
+
+    /// Choose and record the most informative next pairing, if any mode has two members.
+    fn plan(&self) -> Result<Option<Job>, StoreError> {
+        let mut best: Option<(u64, Mode, i64, i64)> = None;
+        for mode in self.modes() {
+            let members = self.store.ladder_members(mode)?;
+            if members.len() < 2 {
+                continue;
+            }
+            let (per_version, per_pair) = self.store.ladder_counts(mode)?;
+            let count = |v: i64| per_version.get(&v).copied().unwrap_or(0);
+            let total: u64 = members.iter().map(|v| count(v.id)).sum();
+            if best.as_ref().is_some_and(|(t, ..)| *t <= total) {
+                continue;
+            }
+            let board = self.leaderboard(mode)?;
+            let elo = |v: i64| {
+                board
+                    .elo
+                    .get(&v)
+                    .copied()
+                    .unwrap_or(arena_tournament::ratings::MEAN_ELO)
+            };
+            let first = members
+                .iter()
+                .min_by_key(|v| (count(v.id), v.id))
+                .expect("two members");
+            let second = members
+                .iter()
+                .filter(|v| v.id != first.id)
+                .min_by(|x, y| {
+                    let met = |v: i64| {
+                        per_pair
+                            .get(&(v.min(first.id), v.max(first.id)))
+                            .copied()
+                            .unwrap_or(0)
+                    };
+                    met(x.id)
+                        .cmp(&met(y.id))
+                        .then(
+                            (elo(x.id) - elo(first.id))
+                                .abs()
+                                .total_cmp(&(elo(y.id) - elo(first.id)).abs()),
+                        )
+                        .then(x.id.cmp(&y.id))
+                })
+                .expect("two members");
+            best = Some((total, mode, first.id, second.id));
+        }
+        let Some((_, mode, a, b)) = best else {
+            return Ok(None);
+        };
+        let seed = self.seed;
+        let job = self
+            .store
+            .add_job(mode, a, b, |id| derive_seed(seed, id as u64))?;
+        tracing::debug!(job = job.id, %mode, a, b, "planned");
+        Ok(Some(job))
+    }
+
+    fn contestant(&self, version: i64) -> Result<Option<Contestant>, StoreError> {
+        if let Some(c) = self
+            .contestants
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&version)
+        {
+            return Ok(Some(c.clone()));
+        }
+        let (Some(info), Some(wasm)) =
+            (self.store.version(version)?, self.store.module_of(version)?)
+        else {
+            return Ok(None);
+        };
+        let name = format!("{}@v{}", info.bot_name, info.number);
+        match self.sandbox.load_bytes(&name, &wasm) {
+            Ok(bot) => {
+                let contestant = Contestant::Wasm(bot);
+                self.contestants
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(version, contestant.clone());
+                Ok(Some(contestant))
+            }
+            Err(error) => {
+                tracing::error!(%error, version, "a stored module no longer loads");
+                Ok(None)
+            }
+        }
+    }
+
+    fn play_job(&self, job: &Job, done: &[u8]) -> Result<(), LadderError> {
+        let (Some(a), Some(b)) = (self.contestant(job.a)?, self.contestant(job.b)?) else {
+            self.store.drop_job(job.id)?;
+            return Ok(());
+        };
+        let names = |id: i64| {
+            self.store.version(id).map(|v| {
+                v.map_or_else(
+                    || format!("version-{id}"),
+                    |v| format!("{}@v{}", v.bot_name, v.number),
+                )
+            })
+        };
+        let (name_a, name_b) = (names(job.a)?, names(job.b)?);
+        let rules = self
+            .modes
+            .iter()
+            .find(|(m, _)| *m == job.mode)
+            .map_or(serde_json::Value::Null, |(_, r)| r.clone());
+        let spec = GameSpec {
+            mode: job.mode,
+            rules,
+            seed: job.seed,
+            max_faults: self.max_faults,
+        };
+        for swap in [0u8, 1] {
+            if done.contains(&swap) || self.stopping() {
+                continue;
+            }
+            let (seats, contestants, seat_names) = if swap == 0 {
+                ([job.a, job.b], [&a, &b], [name_a.as_str(), name_b.as_str()])
+            } else {
+                ([job.b, job.a], [&b, &a], [name_b.as_str(), name_a.as_str()])
+            };
+            let played = game::play(&spec, contestants, seat_names, &self.sandbox, true).map_err(
+                |source| LadderError::Game {
+                    job: job.id,
+                    source,
+                },
+            )?;
+            let replay = serde_json::to_vec(&played.replay.expect("asked for a replay"))
+                .expect("replays serialize");
+            let outcome = played.outcome;
+            let id = self.store.add_game(&NewGame {
+                mode: job.mode,
+                seed: job.seed,
+                job: Some((job.id, swap)),
+                seats,
+                winner: outcome.winner,
+                reason: outcome.reason,
+                turns: outcome.turns,
+                outcomes: outcome.seats,
+                replay,
+            })?;
+            tracing::info!(game = id, job = job.id, mode = %job.mode, "game committed");
+            self.record_ratings(job.mode, &[job.a, job.b])?;
+        }
+        Ok(())
+    }
+
+    /// Store the current ratings of `versions` for their rating-over-time pictures.
+    fn record_ratings(&self, mode: Mode, versions: &[i64]) -> Result<(), StoreError> {
+        let board = self.leaderboard(mode)?;
+        let elo: Vec<(i64, f64)> = versions
+            .iter()
+            .filter_map(|v| board.elo.get(v).map(|e| (*v, *e)))
+            .collect();
+        self.store.add_ratings(mode, board.games, &elo)
+    }
+
+    /// The standings of `mode`, recomputed when games were added since the last time.
+    pub fn leaderboard(&self, mode: Mode) -> Result<Arc<Leaderboard>, StoreError> {
+        let key = self.store.mode_state(mode)?;
+        let mut boards = self.boards.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, board)) = boards.get(&mode)
+            && *k == key
+        {
+            return Ok(Arc::clone(board));
+        }
+        let games = self.store.games_of_mode(mode)?;
+        let latest = self.store.latest_versions()?;
+        let board = Arc::new(leaderboard::build(mode, &games, &latest));
+        boards.insert(mode, (key, Arc::clone(&board)));
+        Ok(board)
+    }
+
+    /// Versions with queued work (for the status answer).
+    pub fn queued(&self) -> BTreeSet<i64> {
+        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        queue.iter().flat_map(|(j, _)| [j.a, j.b]).collect()
+    }
+}

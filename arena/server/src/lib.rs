@@ -1,0 +1,205 @@
+//! # arena-server — the Bot Arena competition server
+//!
+//! `arena serve` in a library: an [axum] app on tokio with its state in SQLite.
+//! - [`store`]: the database behind one small interface (versioned migrations, every
+//!   finished game one transaction, replays content-addressed and deflated);
+//! - [`accounts`]: tokens (256-bit, stored hashed, compared in constant time) and names;
+//! - [`ladder`]: the scheduler and its worker threads playing ranked games;
+//! - [`leaderboard`]: per-mode Bradley–Terry standings;
+//! - [`api`]: the JSON API (uploads checked like `arena check`); [`pages`]: the HTML pages;
+//! - [`tournament`]: round-robin tournaments over submitted bots.
+//!
+//! Wasm work (checks, games) runs on the ladder's threads or `spawn_blocking`, never on the
+//! async executor's threads, so a hostile bot cannot stop the server from answering.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = arena_server::config::ServerConfig::default();
+//! let server = arena_server::Server::bind(config).await?;
+//! println!("listening on {}", server.url());
+//! server.run(async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
+
+pub mod accounts;
+pub mod api;
+pub mod config;
+pub mod ladder;
+pub mod leaderboard;
+pub mod pages;
+pub mod store;
+pub mod tournament;
+
+use crate::config::ServerConfig;
+use crate::ladder::Ladder;
+use crate::store::Store;
+use arena_sandbox::{ModuleCache, Sandbox};
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The configuration.
+    #[error("configuration: {0}")]
+    Config(String),
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The sandbox.
+    #[error(transparent)]
+    Sandbox(#[from] arena_sandbox::SetupError),
+    /// The listening socket.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("serving: {0}")]
+    Serve(std::io::Error),
+}
+
+/// What request handlers share.
+#[derive(Debug)]
+pub struct App {
+    /// The configuration.
+    pub config: ServerConfig,
+    /// The ladder (which owns the store and the sandbox).
+    pub ladder: Arc<Ladder>,
+    /// Recent upload times per user, for the rate limit.
+    uploads: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Bounds how many uploads are checked at once (each check plays games).
+    checks: tokio::sync::Semaphore,
+    /// Tournaments running now (at most one at a time: each uses every worker).
+    pub(crate) tournament_running: Mutex<bool>,
+    /// The base URL for links in answers.
+    pub base_url: String,
+}
+
+impl App {
+    /// The database.
+    pub fn store(&self) -> &Arc<Store> {
+        self.ladder.store()
+    }
+
+    /// Count an upload by `user`; false when they are over the hourly limit.
+    pub(crate) fn allow_upload(&self, user: i64) -> bool {
+        let mut uploads = self.uploads.lock().unwrap_or_else(|e| e.into_inner());
+        let recent = uploads.entry(user).or_default();
+        let now = Instant::now();
+        while recent
+            .front()
+            .is_some_and(|t| now.duration_since(*t).as_secs() >= 3600)
+        {
+            recent.pop_front();
+        }
+        if recent.len() >= self.config.uploads_per_hour {
+            return false;
+        }
+        recent.push_back(now);
+        true
+    }
+}
+
+/// Open the database and the sandbox of a configuration.
+pub fn open(config: &ServerConfig) -> Result<(Arc<Store>, Arc<Sandbox>), ServerError> {
+    let store = Arc::new(Store::open(&config.db)?);
+    let cache = ModuleCache::new(config.cache_dir());
+    let sandbox = Arc::new(Sandbox::new(config.limits.limits(), Some(cache))?);
+    Ok((store, sandbox))
+}
+
+/// A bound, ready server.
+#[derive(Debug)]
+pub struct Server {
+    app: Arc<App>,
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Open the database, finish interrupted work and bind the listening socket.
+    pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
+        let modes = config.ladder_modes().map_err(ServerError::Config)?;
+        let (store, sandbox) = open(&config)?;
+        let ladder = Arc::new(Ladder::new(
+            store,
+            sandbox,
+            modes,
+            config.seed,
+            config.max_faults,
+        )?);
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|source| ServerError::Listen {
+                addr: config.listen,
+                source,
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| ServerError::Listen {
+                addr: config.listen,
+                source,
+            })?;
+        let base_url = config
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{addr}"))
+            .trim_end_matches('/')
+            .to_owned();
+        let app = Arc::new(App {
+            checks: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            config,
+            ladder,
+            uploads: Mutex::new(HashMap::new()),
+            tournament_running: Mutex::new(false),
+            base_url,
+        });
+        Ok(Server {
+            app,
+            listener,
+            addr,
+        })
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The server's base URL.
+    pub fn url(&self) -> &str {
+        &self.app.base_url
+    }
+
+    /// Serve until `shutdown` completes; the ladder plays meanwhile (when enabled) and
+    /// stops after its current games.
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let workers = if self.app.config.ladder {
+            self.app.ladder.spawn(self.app.config.jobs)
+        } else {
+            Vec::new()
+        };
+        tournament::resume_interrupted(&self.app);
+        let router = api::router(Arc::clone(&self.app));
+        let served = axum::serve(self.listener, router)
+            .with_graceful_shutdown(shutdown)
+            .await;
+        self.app.ladder.stop();
+        let ladder_workers = tokio::task::spawn_blocking(move || {
+            for worker in workers {
+                let _ = worker.join();
+            }
+        });
+        let _ = ladder_workers.await;
+        served.map_err(ServerError::Serve)
+    }
+}

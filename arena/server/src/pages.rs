@@ -1,0 +1,447 @@
+//! The HTML pages: leaderboards, bots, games, tournaments. Plain HTML and CSS embedded in
+//! the binary (no CDN, no build step); every text that came from a user or a bot is escaped.
+
+// A page's error is the response to send (built once, moved out): boxing it buys nothing.
+#![allow(clippy::result_large_err)]
+
+use crate::App;
+use crate::api::{ApiError, bot_details};
+use crate::store::Game;
+use arena_sdk::Mode;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use serde_json::Value;
+use std::fmt::Write;
+use std::sync::Arc;
+
+const STYLE: &str = include_str!("../static/style.css");
+
+/// The page routes.
+pub fn router() -> Router<Arc<App>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/leaderboard/{mode}", get(leaderboard))
+        .route("/bots/{id}", get(bot))
+        .route("/games/{id}", get(game))
+        .route("/tournaments/{id}", get(tournament))
+        .route("/tournaments/{id}/report.svg", get(tournament_svg))
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
+        )
+        .fallback(not_found)
+}
+
+/// 404: JSON under `/api/`, a page elsewhere.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no API route {}", uri.path()),
+        )
+        .into_response()
+    } else {
+        page_error(StatusCode::NOT_FOUND, "no such page")
+    }
+}
+
+/// Escape text for HTML element content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn layout(title: &str, body: &str) -> String {
+    let mut nav = String::new();
+    for mode in Mode::ALL {
+        let _ = write!(nav, r#"<a href="/leaderboard/{mode}">{mode}</a> "#);
+    }
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Bot Arena</title><link rel="stylesheet" href="/style.css"></head>
+<body><header><a href="/" class="home">Bot Arena</a> <nav>{nav}</nav></header>
+<main><h1>{title}</h1>
+{body}</main></body></html>
+"#,
+        title = escape(title)
+    )
+}
+
+fn page_error(status: StatusCode, message: &str) -> Response {
+    (
+        status,
+        Html(layout(
+            &status.to_string(),
+            &format!("<p>{}</p>", escape(message)),
+        )),
+    )
+        .into_response()
+}
+
+fn from_api(error: ApiError) -> Response {
+    let response = error.into_response();
+    let status = response.status();
+    page_error(status, status.canonical_reason().unwrap_or("error"))
+}
+
+async fn blocking_page(
+    work: impl FnOnce() -> Result<String, Response> + Send + 'static,
+) -> Response {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(html)) => Html(html).into_response(),
+        Ok(Err(response)) => response,
+        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+    }
+}
+
+fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiError> {
+    let board = app.ladder.leaderboard(mode)?;
+    let mut html = format!(
+        r#"<table class="leaderboard" data-mode="{mode}"><thead><tr><th>#</th><th>bot</th><th>version</th><th>Elo</th><th>±95%</th><th>games</th><th>W</th><th>D</th><th>L</th><th>faults</th></tr></thead><tbody>"#
+    );
+    for row in board.rows.iter().take(limit) {
+        let _ = write!(
+            html,
+            r#"<tr><td>{}</td><td><a href="/bots/{}">{}</a></td><td>v{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            row.rank,
+            row.bot_id,
+            escape(&row.bot),
+            row.version,
+            row.elo,
+            row.elo_ci95
+                .map_or_else(|| "–".to_owned(), |c| format!("±{c:.0}")),
+            row.games,
+            row.wins,
+            row.draws,
+            row.losses,
+            row.faults
+        );
+    }
+    if board.rows.is_empty() {
+        html.push_str(r#"<tr><td colspan="10">no bots play this mode yet</td></tr>"#);
+    }
+    let _ = write!(
+        html,
+        "</tbody></table><p class=\"note\">{} games played in {mode}.</p>",
+        board.games
+    );
+    Ok(html)
+}
+
+async fn index(State(app): State<Arc<App>>) -> Response {
+    blocking_page(move || {
+        let mut body = String::from(
+            "<p>Upload a bot with <code>arena submit BOT.wasm --server URL --token TOKEN</code>; the ladder plays it against the others in every mode it plays.</p>",
+        );
+        for mode in app.ladder.modes() {
+            let _ = write!(body, r#"<h2><a href="/leaderboard/{mode}">{mode}</a></h2>"#);
+            body += &leaderboard_table(&app, mode, 10).map_err(from_api)?;
+        }
+        let tournaments = app.store().tournaments().map_err(|e| from_api(e.into()))?;
+        if !tournaments.is_empty() {
+            body += "<h2>Tournaments</h2><ul>";
+            for (id, name, status) in tournaments {
+                let _ = write!(body, r#"<li><a href="/tournaments/{id}">{}</a> ({})</li>"#, escape(&name), escape(&status));
+            }
+            body += "</ul>";
+        }
+        Ok(layout("Leaderboards", &body))
+    })
+    .await
+}
+
+async fn leaderboard(State(app): State<Arc<App>>, Path(mode): Path<String>) -> Response {
+    let Ok(mode) = mode.parse::<Mode>() else {
+        return page_error(StatusCode::NOT_FOUND, "no such mode");
+    };
+    blocking_page(move || {
+        let table = leaderboard_table(&app, mode, usize::MAX).map_err(from_api)?;
+        Ok(layout(&format!("{mode} leaderboard"), &format!(
+            "{table}<p class=\"note\">Bradley–Terry Elo over every game of the mode (old versions included), with 95% intervals. <a href=\"/api/leaderboard/{mode}\">JSON</a></p>"
+        )))
+    })
+    .await
+}
+
+/// A picture of ratings over time: Elo against the mode's game count, one line per mode.
+fn rating_svg(modes: &serde_json::Map<String, Value>) -> String {
+    const W: f64 = 640.0;
+    const H: f64 = 220.0;
+    const PAD: f64 = 40.0;
+    let points: Vec<(&String, Vec<(f64, f64)>)> = modes
+        .iter()
+        .map(|(mode, v)| {
+            let pts = v["history"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|h| Some((h["games"].as_f64()?, h["elo"].as_f64()?)))
+                .collect();
+            (mode, pts)
+        })
+        .collect();
+    let all: Vec<(f64, f64)> = points.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+    if all.is_empty() {
+        return "<p>No rated games yet.</p>".to_owned();
+    }
+    let (x_max, lo, hi) = all
+        .iter()
+        .fold((1.0f64, f64::MAX, f64::MIN), |(x, lo, hi), &(g, e)| {
+            (x.max(g), lo.min(e), hi.max(e))
+        });
+    let (lo, hi) = (lo.min(1450.0), hi.max(1550.0));
+    let sx = |g: f64| PAD + g / x_max * (W - 2.0 * PAD);
+    let sy = |e: f64| H - PAD - (e - lo) / (hi - lo) * (H - 2.0 * PAD);
+    let colors = [
+        "#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2",
+    ];
+    let mut svg = format!(
+        r##"<svg class="rating-history" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="rating over time">
+<rect width="{W}" height="{H}" fill="#fff"/><line x1="{PAD}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="#999"/><line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{y0}" stroke="#999"/>
+<text x="4" y="{ty}" font-size="11">{hi:.0}</text><text x="4" y="{y0}" font-size="11">{lo:.0}</text><text x="{x1}" y="{yl}" font-size="11" text-anchor="end">{x_max:.0} games</text>
+"##,
+        y0 = H - PAD,
+        x1 = W - PAD,
+        ty = PAD,
+        yl = H - PAD + 16.0,
+    );
+    for (i, (mode, pts)) in points.iter().enumerate() {
+        let color = colors[i % colors.len()];
+        let path: Vec<String> = pts
+            .iter()
+            .map(|&(g, e)| format!("{:.1},{:.1}", sx(g), sy(e)))
+            .collect();
+        let _ = write!(
+            svg,
+            r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/><text x="{}" y="{}" font-size="12" fill="{color}">{}</text>"#,
+            path.join(" "),
+            W - PAD - 60.0,
+            PAD + 14.0 * i as f64,
+            escape(mode)
+        );
+        for &(g, e) in pts {
+            let _ = write!(
+                svg,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="2" fill="{color}"/>"#,
+                sx(g),
+                sy(e)
+            );
+        }
+    }
+    svg + "</svg>"
+}
+
+fn games_table(games: &[Value]) -> String {
+    let mut html = String::from(
+        "<table class=\"games\"><thead><tr><th>game</th><th>mode</th><th>seat 0</th><th>seat 1</th><th>result</th><th>reason</th><th>turns</th><th>faults</th></tr></thead><tbody>",
+    );
+    for g in games {
+        let _ = write!(
+            html,
+            r#"<tr><td><a href="/games/{id}">#{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            escape(g["mode"].as_str().unwrap_or("")),
+            escape(g["bots"][0].as_str().unwrap_or("")),
+            escape(g["bots"][1].as_str().unwrap_or("")),
+            escape(g["result"].as_str().unwrap_or("")),
+            escape(g["reason"].as_str().unwrap_or("")),
+            g["turns"],
+            faults_text(g),
+            id = g["id"],
+        );
+    }
+    if games.is_empty() {
+        html.push_str(r#"<tr><td colspan="8">none</td></tr>"#);
+    }
+    html + "</tbody></table>"
+}
+
+fn faults_text(g: &Value) -> String {
+    let kinds: Vec<String> = g["fault_kinds"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, n)| format!("{} × {n}", escape(k)))
+        .collect();
+    if kinds.is_empty() {
+        g["faults"].to_string()
+    } else {
+        kinds.join(", ")
+    }
+}
+
+async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+    blocking_page(move || {
+        let bot = bot_details(&app, id).map_err(from_api)?;
+        let name = bot["name"].as_str().unwrap_or("");
+        let mut body = format!(
+            "<p>Owner <b>{}</b>{}. <a href=\"/api/bots/{id}\">JSON</a></p><h2>Versions</h2><table class=\"versions\"><thead><tr><th>version</th><th>modes</th><th>sha256</th></tr></thead><tbody>",
+            escape(bot["owner"].as_str().unwrap_or("")),
+            if bot["active"] == true { "" } else { " · retired from the ladder" },
+        );
+        for v in bot["versions"].as_array().into_iter().flatten() {
+            let modes: Vec<&str> = v["modes"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let _ = write!(
+                body,
+                "<tr><td>v{}</td><td>{}</td><td><code>{}</code></td></tr>",
+                v["number"],
+                escape(&modes.join(", ")),
+                escape(v["sha256"].as_str().unwrap_or("").get(..16).unwrap_or(""))
+            );
+        }
+        body += "</tbody></table><h2>Per mode</h2><table class=\"modes\"><thead><tr><th>mode</th><th>rank</th><th>Elo</th><th>games</th><th>W</th><th>D</th><th>L</th><th>faults</th><th>rejected answers</th><th>forfeits</th></tr></thead><tbody>";
+        let modes = bot["modes"].as_object().cloned().unwrap_or_default();
+        for (mode, m) in &modes {
+            let s = &m["standing"];
+            let _ = write!(
+                body,
+                r#"<tr><td><a href="/leaderboard/{mode}">{mode}</a></td><td>{}</td><td>{:.0}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                s["rank"],
+                s["elo"].as_f64().unwrap_or(0.0),
+                s["elo_ci95"].as_f64().map_or_else(String::new, |c| format!(" ±{c:.0}")),
+                s["games"], s["wins"], s["draws"], s["losses"], s["faults"], s["invalid_actions"], s["forfeits"],
+                mode = escape(mode),
+            );
+        }
+        body += "</tbody></table><h2>Rating over time</h2>";
+        body += &rating_svg(&modes);
+        body += "<h2>Faults</h2>";
+        body += &games_table(bot["faults"].as_array().map_or(&[][..], Vec::as_slice));
+        body += "<h2>Recent games</h2>";
+        body += &games_table(bot["recent_games"].as_array().map_or(&[][..], Vec::as_slice));
+        Ok(layout(name, &body))
+    })
+    .await
+}
+
+fn game_header(game: &Game) -> String {
+    let result = match game.winner {
+        None => "draw".to_owned(),
+        Some(w) => format!(
+            "{}@v{} won",
+            game.names[usize::from(w)],
+            game.numbers[usize::from(w)]
+        ),
+    };
+    let mut html = format!(
+        "<p class=\"game-summary\">{} · seed {} · {} turns · <b>{}</b> ({}) · <a href=\"/api/games/{id}/replay\">replay JSON</a></p><table><thead><tr><th>seat</th><th>bot</th><th>faults</th><th>rejected answers</th><th>fuel</th></tr></thead><tbody>",
+        game.mode,
+        game.seed,
+        game.turns,
+        escape(&result),
+        escape(&game.reason),
+        id = game.id
+    );
+    for seat in 0..2 {
+        let o = &game.outcomes[seat];
+        let kinds: Vec<String> = o
+            .fault_kinds
+            .iter()
+            .map(|(k, n)| format!("{} × {n}", escape(k)))
+            .collect();
+        let _ = write!(
+            html,
+            "<tr><td>{seat}</td><td><a href=\"/bots/{}\">{}@v{}</a></td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
+            game.bots[seat],
+            escape(&game.names[seat]),
+            game.numbers[seat],
+            o.faults,
+            if kinds.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", kinds.join(", "))
+            },
+            o.invalid_actions,
+            o.fuel
+        );
+    }
+    html + "</tbody></table>"
+}
+
+async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+    blocking_page(move || {
+        let store = app.store();
+        let game = store
+            .game(id)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such game"))?;
+        let replay = store
+            .replay(&game.replay)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
+        let json: Value = serde_json::from_slice(&replay)
+            .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+        let lines = arena_tournament::game::render_replay(&json, false)
+            .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+        let mut body = game_header(&game);
+        body += "<h2>Replay</h2><pre class=\"replay\">";
+        for line in lines {
+            body += &escape(&line);
+            body.push('\n');
+        }
+        body += "</pre>";
+        Ok(layout(
+            &format!(
+                "Game #{id}: {}@v{} vs {}@v{}",
+                game.names[0], game.numbers[0], game.names[1], game.numbers[1]
+            ),
+            &body,
+        ))
+    })
+    .await
+}
+
+async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+    blocking_page(move || {
+        let row = app
+            .store()
+            .tournament(id)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such tournament"))?;
+        let mut body = format!("<p>Status: <b class=\"status\">{}</b>. <a href=\"/api/tournaments/{id}\">JSON</a></p>", escape(&row.status));
+        if let Some(error) = &row.error {
+            let _ = write!(body, "<p class=\"error\">{}</p>", escape(error));
+        }
+        if row.svg.is_some() {
+            // As an image: names in the picture come from the tournament file, and an
+            // image cannot run script whatever it contains.
+            let _ = write!(body, "<p><img class=\"report-svg\" src=\"/tournaments/{id}/report.svg\" alt=\"ratings with 95% error bars\"></p>");
+        }
+        if let Some(tables) = &row.tables {
+            let _ = write!(body, "<pre class=\"report\">{}</pre>", escape(tables));
+        }
+        Ok(layout(&format!("Tournament: {}", row.name), &body))
+    })
+    .await
+}
+
+async fn tournament_svg(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+    let svg = tokio::task::spawn_blocking(move || app.store().tournament(id)).await;
+    match svg {
+        Ok(Ok(Some(row))) if row.svg.is_some() => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    "default-src 'none'; style-src 'unsafe-inline'",
+                ),
+            ],
+            row.svg.unwrap_or_default(),
+        )
+            .into_response(),
+        _ => page_error(StatusCode::NOT_FOUND, "no report picture"),
+    }
+}

@@ -1,0 +1,257 @@
+//! Round-robin tournaments over submitted bots, run by the organizer from a tournament file
+//! (`POST /api/tournaments` or `arena serve tournament run FILE`).
+//!
+//! The file is an ordinary tournament file (docs/tournaments.md); the server appends a
+//! `[[bots]]` entry for the latest version of every active submitted bot, playing the
+//! file's modes that the bot's check passed. Modules are written to the tournament's
+//! directory beside the database, and the run is the CLI's: resumable, same report.
+
+use crate::App;
+use crate::api::ApiError;
+use crate::store::Store;
+use arena_tournament::config::{LimitsConfig, Tournament};
+use arena_tournament::{plan, report, results, run};
+use axum::http::StatusCode;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A tournament that could not be prepared or run.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The file.
+    #[error("{0}")]
+    File(String),
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// Writing modules.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The run.
+    #[error(transparent)]
+    Run(#[from] run::RunError),
+    /// Reading results.
+    #[error(transparent)]
+    Results(#[from] results::ResultsError),
+}
+
+/// A prepared tournament: the file with the submitted bots appended, parsed.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The database row.
+    pub id: i64,
+    /// The parsed tournament.
+    pub tournament: Tournament,
+    /// Its directory (modules, results).
+    pub dir: PathBuf,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TournamentError + '_ {
+    move |source| TournamentError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Check the file, write the submitted bots' modules and record the tournament.
+pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, TournamentError> {
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        TournamentError::File(format!("tournament file: {}", e.message()))
+    })?;
+    let modes: Vec<arena_sdk::Mode> = table
+        .get("modes")
+        .and_then(toml::Value::as_table)
+        .map(|t| t.keys().filter_map(|k| k.parse().ok()).collect())
+        .unwrap_or_default();
+    let name = table
+        .get("name")
+        .and_then(toml::Value::as_str)
+        .unwrap_or("tournament");
+    let id = store.add_tournament(name, text)?;
+    let dir = data_dir.join("tournaments").join(id.to_string());
+    let bots_dir = dir.join("bots");
+    std::fs::create_dir_all(&bots_dir).map_err(io(&bots_dir))?;
+    let mut full = text.to_owned();
+    for version in store.latest_versions()? {
+        let bot = store.bot(version.bot)?;
+        if !bot.is_some_and(|b| b.active) {
+            continue;
+        }
+        let plays: Vec<&str> = modes
+            .iter()
+            .filter(|m| version.modes.contains(m))
+            .map(|m| m.name())
+            .collect();
+        if plays.is_empty() {
+            continue;
+        }
+        let Some(wasm) = store.module_of(version.id)? else {
+            continue;
+        };
+        // Bot names are checked at upload (a-z, 0-9, - and _), so they are safe both as
+        // file names and inside TOML strings.
+        let path = bots_dir.join(format!("{}.wasm", version.bot_name));
+        std::fs::write(&path, wasm).map_err(io(&path))?;
+        full.push_str(&format!(
+            "\n[[bots]]\nname = \"{}\"\nbot = \"bots/{}.wasm\"\nmodes = [{}]\n",
+            version.bot_name,
+            version.bot_name,
+            plays
+                .iter()
+                .map(|m| format!("\"{m}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let file = dir.join("tournament.toml");
+    std::fs::write(&file, &full).map_err(io(&file))?;
+    let tournament = Tournament::parse(&full, &file).map_err(|e| {
+        let _ = store.finish_tournament(id, Err(&e.to_string()));
+        TournamentError::File(e.to_string())
+    })?;
+    Ok(Prepared {
+        id,
+        tournament,
+        dir,
+    })
+}
+
+/// Run a prepared tournament to the end (resuming what an earlier run finished) and store
+/// its report. Blocking: call it from a thread.
+pub fn run_prepared(
+    store: &Store,
+    prepared: &Prepared,
+    jobs: usize,
+    limits: &LimitsConfig,
+    cache: PathBuf,
+) -> Result<report::Report, TournamentError> {
+    let mut tournament = prepared.tournament.clone();
+    // The server's limits apply unless the file sets its own.
+    if tournament.limits == LimitsConfig::default() {
+        tournament.limits = limits.clone();
+    }
+    let plan = plan::plan(&tournament);
+    let options = run::RunOptions {
+        jobs,
+        shard: None,
+        replays: false,
+        out: prepared.dir.join("results"),
+        cache: Some(arena_sandbox::ModuleCache::new(cache)),
+    };
+    let outcome = run::run(&tournament, &plan, &options, &|_| {})
+        .map_err(TournamentError::from)
+        .and_then(|_| {
+            let games: Vec<_> = results::read_results(&options.out, &plan.fingerprint)?
+                .into_values()
+                .collect();
+            let planned: Vec<u32> = plan.games.iter().map(|g| g.game).collect();
+            Ok(report::build(&tournament.name, &planned, &games))
+        });
+    match &outcome {
+        Ok(report) => store.finish_tournament(
+            prepared.id,
+            Ok((
+                &serde_json::to_value(report).expect("reports serialize"),
+                &report::render(report, report::Format::Table),
+                &report::svg(report),
+            )),
+        )?,
+        Err(error) => store.finish_tournament(prepared.id, Err(&error.to_string()))?,
+    }
+    outcome
+}
+
+/// Start a tournament in the background; its page shows progress and then the report.
+pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
+    {
+        let mut running = app
+            .tournament_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if *running {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "a tournament is running; start the next one when it has finished",
+            ));
+        }
+        *running = true;
+    }
+    let done = |app: &App| {
+        *app.tournament_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = false
+    };
+    let prepared = match prepare(app.store(), &app.config.data_dir(), text) {
+        Ok(p) => p,
+        Err(error) => {
+            done(app);
+            return Err(ApiError::new(StatusCode::BAD_REQUEST, error.to_string()));
+        }
+    };
+    let id = prepared.id;
+    spawn_run(Arc::clone(app), prepared, move |app| done(app));
+    Ok(id)
+}
+
+fn spawn_run(app: Arc<App>, prepared: Prepared, finally: impl FnOnce(&App) + Send + 'static) {
+    std::thread::Builder::new()
+        .name(format!("tournament-{}", prepared.id))
+        .spawn(move || {
+            let result = run_prepared(
+                app.store(),
+                &prepared,
+                app.config.jobs,
+                &app.config.limits,
+                app.config.cache_dir(),
+            );
+            if let Err(error) = result {
+                tracing::error!(%error, tournament = prepared.id, "tournament failed");
+            }
+            finally(&app);
+        })
+        .expect("spawn a tournament thread");
+}
+
+/// Finish tournaments a stopped server left running (their results directories resume).
+pub fn resume_interrupted(app: &Arc<App>) {
+    let interrupted = match app.store().interrupted_tournaments() {
+        Ok(list) => list,
+        Err(error) => {
+            tracing::error!(%error, "cannot list interrupted tournaments");
+            return;
+        }
+    };
+    for (id, _) in interrupted {
+        let dir = app
+            .config
+            .data_dir()
+            .join("tournaments")
+            .join(id.to_string());
+        let file = dir.join("tournament.toml");
+        match Tournament::load(&file) {
+            Ok(tournament) => {
+                *app.tournament_running
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = true;
+                let prepared = Prepared {
+                    id,
+                    tournament,
+                    dir,
+                };
+                spawn_run(Arc::clone(app), prepared, |app| {
+                    *app.tournament_running
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = false;
+                });
+            }
+            Err(error) => {
+                let _ = app.store().finish_tournament(id, Err(&error.to_string()));
+            }
+        }
+    }
+}

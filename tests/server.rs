@@ -1,0 +1,484 @@
+//! `arena serve` through the binary: a real server on 127.0.0.1 (port chosen by the OS)
+//! with a temporary database, driven over HTTP and by `arena submit`.
+
+use crate::{arena, arena_bin};
+use arena_tests::{bots, hostile, stdout};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `arena serve`; killed (SIGKILL) when dropped.
+pub struct Server {
+    child: Child,
+    pub url: String,
+    pub dir: PathBuf,
+}
+
+impl Server {
+    /// Start `arena serve` on `dir/arena.db` with `config` (TOML) and wait until it listens.
+    pub fn start(dir: &Path, config: &str) -> Server {
+        let config_path = dir.join("server.toml");
+        std::fs::write(&config_path, config).unwrap();
+        let mut child = Command::new(arena_bin())
+            .args(["serve", "--listen", "127.0.0.1:0", "--config"])
+            .arg(&config_path)
+            .arg("--db")
+            .arg(dir.join("arena.db"))
+            .env("ARENA_CACHE_DIR", dir.join("cache"))
+            .env_remove("ARENA_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start arena serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .strip_prefix("listening on ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_owned();
+        Server {
+            child,
+            url,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// SIGKILL, as a crash would.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        request(ureq_agent().get(format!("{}{path}", self.url)).call())
+    }
+
+    pub fn get_json(&self, path: &str) -> Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Upload `wasm` as `name` with `token` (None: no Authorization header).
+    pub fn upload(&self, token: Option<&str>, name: &str, wasm: &[u8]) -> (u16, Value) {
+        let mut request = ureq_agent().post(format!("{}/api/bots?name={name}", self.url));
+        if let Some(token) = token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
+        }
+        let (status, body) = self::request(request.send(wasm));
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or(Value::String(body)),
+        )
+    }
+
+    /// Add a user with the CLI and return their token.
+    pub fn add_user(&self, name: &str, admin: bool) -> String {
+        add_user(&self.dir, name, admin)
+    }
+
+    /// Poll `/api/status` until `games` games are stored.
+    pub fn wait_for_games(&self, games: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let status = self.get_json("/api/status");
+            if status["games"].as_u64().unwrap() >= games {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no {games} games in time: {status}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn add_user(dir: &Path, name: &str, admin: bool) -> String {
+    let db = dir.join("arena.db");
+    let mut args = vec!["serve", "user", "add", name, "--db", db.to_str().unwrap()];
+    if admin {
+        args.push("--admin");
+    }
+    let out = arena(&dir.join("cache"), &args);
+    assert!(out.status.success(), "{out:?}");
+    stdout(&out).trim().to_owned()
+}
+
+fn ureq_agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn request(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, String) {
+    let mut response = response.expect("the server answers");
+    let status = response.status().as_u16();
+    (status, response.body_mut().read_to_string().unwrap())
+}
+
+/// A server that plays battle only (short games), one worker.
+const BATTLE_ONLY: &str = "jobs = 1\n[modes.battle]\n";
+
+#[test]
+fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), BATTLE_ONLY);
+    let alice = server.add_user("alice", false);
+    let bob = server.add_user("bob", false);
+    assert_eq!(alice.len(), 64, "a 256-bit token in hex");
+
+    // alice submits with the CLI, the token from the environment.
+    let out = Command::new(arena_bin())
+        .args([
+            "submit",
+            bots::BATTLE_RANDOM,
+            "--server",
+            &server.url,
+            "--name",
+            "rando",
+        ])
+        .env("ARENA_TOKEN", &alice)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("trial game vs builtin:random"), "{text}");
+    assert!(
+        text.contains("accepted: rando version 1 plays battle"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("bot page: {}/bots/1", server.url)),
+        "{text}"
+    );
+
+    let empty = server.get_json("/api/leaderboard/battle");
+    assert_eq!(empty["games"], 0, "one bot alone plays nobody");
+
+    let wasm = std::fs::read(bots::BATTLE_STARTER).unwrap();
+    let (status, body) = server.upload(Some(&bob), "starter", &wasm);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["version"], 1);
+    assert_eq!(body["check"]["ok"], true);
+    let starter = body["bot_id"].as_i64().unwrap();
+
+    server.wait_for_games(4);
+    let board = server.get_json("/api/leaderboard/battle");
+    let rows = board["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{board}");
+    assert!(
+        rows.iter().all(|r| r["games"].as_u64().unwrap() >= 4),
+        "{board}"
+    );
+    assert!(
+        rows.iter().all(|r| r["elo_ci95"].as_f64().unwrap() > 0.0),
+        "{board}"
+    );
+    assert_eq!(
+        rows[0]["games"], rows[1]["games"],
+        "every game counts for both: {board}"
+    );
+    // The ladder plays seat-swapped pairs: the first two games share a seed.
+    let (g1, g2) = (
+        server.get_json("/api/games/1"),
+        server.get_json("/api/games/2"),
+    );
+    assert_eq!(g1["game"]["seed"], g2["game"]["seed"]);
+    assert_eq!(g1["game"]["seats"][0], g2["game"]["seats"][1]);
+
+    // A new upload of the same name is version 2; version 1's games stay.
+    let strong = std::fs::read(bots::BATTLE_STRONG).unwrap();
+    let (status, body) = server.upload(Some(&bob), "starter", &strong);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["version"], 2);
+    let details = server.get_json(&format!("/api/bots/{starter}"));
+    assert_eq!(details["versions"].as_array().unwrap().len(), 2);
+    assert!(
+        !details["modes"]["battle"]["history"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!details["recent_games"].as_array().unwrap().is_empty());
+
+    // The stored replay is a real replay: `arena replay verify` agrees with it.
+    let (status, replay) = server.get("/api/games/1/replay");
+    assert_eq!(status, 200);
+    let file = dir.path().join("game1.json");
+    std::fs::write(&file, replay).unwrap();
+    let verify = arena(
+        &dir.path().join("cache"),
+        &["replay", "verify", file.to_str().unwrap()],
+    );
+    assert!(verify.status.success(), "{}", stdout(&verify));
+
+    // The pages.
+    let (status, index) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        index.contains("rando") && index.contains("starter"),
+        "{index}"
+    );
+    let (status, page) = server.get(&format!("/bots/{starter}"));
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<svg") && page.contains("rating-history"),
+        "{page}"
+    );
+    let (status, page) = server.get("/games/1");
+    assert_eq!(status, 200);
+    assert!(page.contains("Replay"), "{page}");
+}
+
+#[test]
+fn bad_requests_get_json_errors_with_status_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "ladder = false\nmax_upload_bytes = 1000000\nuploads_per_hour = 2\n",
+    );
+    let alice = server.add_user("alice", false);
+    let bob = server.add_user("bob", false);
+    let wasm = std::fs::read(bots::BATTLE_RANDOM).unwrap();
+
+    let (status, body) = server.upload(None, "x", &wasm);
+    assert_eq!(status, 401, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("missing token"));
+    let (status, body) = server.upload(Some("0123abcd"), "x", &wasm);
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(body["error"], "unknown token");
+
+    let (status, body) = server.upload(Some(&alice), "..%2Fescape", &wasm);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("invalid bot name"),
+        "{body}"
+    );
+
+    let (status, body) = server.upload(Some(&alice), "mine", &wasm);
+    assert_eq!(status, 201, "{body}");
+    let bot = body["bot_id"].as_i64().unwrap();
+    let (status, body) = server.upload(Some(&bob), "mine", &wasm);
+    assert_eq!(status, 403, "bob cannot upload over alice's bot: {body}");
+    assert!(body["error"].as_str().unwrap().contains("belongs to alice"));
+    let (status, _) = request(
+        ureq_agent()
+            .delete(format!("{}/api/bots/{bot}", server.url))
+            .header("Authorization", &format!("Bearer {bob}"))
+            .call(),
+    );
+    assert_eq!(status, 403, "nor retire it");
+
+    let big = vec![0u8; 1_500_000];
+    let (status, body) = server.upload(Some(&bob), "big", &big);
+    assert_eq!(status, 413, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("upload limit of 1000000 bytes")
+    );
+
+    let bad = std::fs::read(hostile("not-wasm.wasm")).unwrap();
+    let (status, body) = server.upload(Some(&bob), "bad", &bad);
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a WebAssembly module"),
+        "{body}"
+    );
+    let looping = std::fs::read(hostile("infinite-loop.wat")).unwrap();
+    let (status, body) = server.upload(Some(&bob), "loop", &looping);
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("out_of_fuel"),
+        "{body}"
+    );
+    assert_eq!(body["check"]["ok"], false);
+
+    // bob has had 2 uploads checked this hour (rejected ones count: each costs a check).
+    let (status, body) = server.upload(Some(&bob), "third", &wasm);
+    assert_eq!(status, 429, "{body}");
+
+    let (status, body) = server.get("/api/games/99");
+    assert_eq!(status, 404);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["error"],
+        "no such game"
+    );
+    let (status, body) = server.get("/api/leaderboard/chess");
+    assert_eq!(status, 404, "{body}");
+    let (status, _) = server.get("/api/nothing");
+    assert_eq!(status, 404);
+    let (status, body) = request(
+        ureq_agent()
+            .post(format!("{}/api/users", server.url))
+            .send_json(serde_json::json!({"name": "mallory"})),
+    );
+    assert_eq!(status, 403, "registration is closed by default: {body}");
+}
+
+#[test]
+fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), BATTLE_ONLY);
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [
+        ("a", bots::BATTLE_RANDOM),
+        ("b", bots::BATTLE_STARTER),
+        ("c", bots::BATTLE_STRONG),
+    ] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    server.wait_for_games(3);
+    server.kill();
+
+    let db = dir.path().join("arena.db");
+    let store = arena_server::store::Store::open(&db).unwrap();
+    let before = store.game_count().unwrap();
+    let pending = store.pending_jobs().unwrap();
+    drop(store);
+
+    let server = Server::start(dir.path(), BATTLE_ONLY);
+    server.wait_for_games(before + 6);
+    server.kill();
+    let store = arena_server::store::Store::open(&db).unwrap();
+    let still_pending: Vec<i64> = store
+        .pending_jobs()
+        .unwrap()
+        .iter()
+        .map(|(j, _)| j.id)
+        .collect();
+    // Every job that was unfinished at the kill was finished after the restart, with
+    // exactly its two seat-swapped games.
+    for (job, _) in &pending {
+        if still_pending.contains(&job.id) {
+            continue;
+        }
+        let games: Vec<_> = store
+            .games_of_mode(arena_sdk::Mode::Battle)
+            .unwrap()
+            .into_iter()
+            .filter(|g| g.seed == job.seed)
+            .collect();
+        assert_eq!(games.len(), 2, "job {}: {games:?}", job.id);
+        assert_eq!(games[0].seats, [job.a, job.b]);
+        assert_eq!(games[1].seats, [job.b, job.a]);
+    }
+    // No job has more than two games, and every finished job has both.
+    let mut per_seed = std::collections::BTreeMap::<u64, Vec<[i64; 2]>>::new();
+    for game in store.games_of_mode(arena_sdk::Mode::Battle).unwrap() {
+        per_seed.entry(game.seed).or_default().push(game.seats);
+    }
+    for (seed, seats) in &per_seed {
+        assert!(seats.len() <= 2, "seed {seed} played {} times", seats.len());
+        if seats.len() == 2 {
+            assert_eq!(seats[0], [seats[1][1], seats[1][0]], "seed {seed}");
+        }
+    }
+    assert!(store.game_count().unwrap() >= before + 6);
+}
+
+#[test]
+fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\njobs = 2\n");
+    let organizer = server.add_user("org", true);
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [
+        ("rando", bots::BATTLE_RANDOM),
+        ("starter", bots::BATTLE_STARTER),
+    ] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    let file = "name = \"cup\"\nseed = 7\nformat = \"round-robin\"\ngames_per_pairing = 2\n\
+                [modes.battle]\n[[bots]]\nname = \"house\"\nbot = \"builtin:random\"\n";
+    let post = |token: &str| {
+        request(
+            ureq_agent()
+                .post(format!("{}/api/tournaments", server.url))
+                .header("Authorization", &format!("Bearer {token}"))
+                .send(file),
+        )
+    };
+    let (status, body) = post(&alice);
+    assert_eq!(status, 403, "only organizers: {body}");
+    let (status, body) = post(&organizer);
+    assert_eq!(status, 202, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let done = loop {
+        let t = server.get_json(&format!("/api/tournaments/{id}"));
+        if t["status"] != "running" {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "tournament did not finish: {t}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(done["status"], "done", "{done}");
+    let report = &done["report"];
+    assert_eq!(
+        report["planned"], 6,
+        "3 bots, 3 pairings, 2 games each: {report}"
+    );
+    let mut bots: Vec<&str> = report["overall"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    bots.sort();
+    assert_eq!(bots, ["house", "rando", "starter"]);
+    let (status, page) = server.get(&format!("/tournaments/{id}"));
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Tournament: cup") && page.contains("report.svg"),
+        "{page}"
+    );
+    let (status, svg) = server.get(&format!("/tournaments/{id}/report.svg"));
+    assert_eq!(status, 200);
+    assert!(svg.starts_with("<svg"), "{svg}");
+
+    // The same from the command line, on the same database.
+    let path = dir.path().join("cup.toml");
+    std::fs::write(&path, file).unwrap();
+    let db = dir.path().join("arena.db");
+    let out = arena(
+        &dir.path().join("cache"),
+        &[
+            "serve",
+            "tournament",
+            "run",
+            path.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", arena_tests::stderr(&out));
+    assert!(text.contains("starter") && text.contains("house"), "{text}");
+    assert!(
+        text.contains(&format!("report page: /tournaments/{}", id + 1)),
+        "{text}"
+    );
+}
