@@ -171,6 +171,16 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         assert!(title.as_str().unwrap().contains("starter@v1"), "{title}");
         let replay = js(&client, "return document.querySelector('pre.replay').textContent.length;").await;
         assert!(replay.as_u64().unwrap() > 100, "{replay}");
+        // The game page embeds the browser replay viewer; open it on its own and check it
+        // draws the game to its end without a JavaScript error.
+        let frame = js(&client, "return document.querySelector('iframe.viewer').getAttribute('src');").await;
+        let viewer = format!("{url}{}", frame.as_str().unwrap());
+        client.goto(&viewer).await.unwrap();
+        let steps = js(&client, "return [Arena.player.current(), Arena.player.last];").await;
+        assert_eq!(steps[0], 0, "the viewer starts at the first step: {steps}");
+        assert!(steps[1].as_u64().unwrap() > 1, "the game has steps: {steps}");
+        let errors = js(&client, "return window.arenaErrors;").await;
+        assert_eq!(errors, serde_json::json!([]), "JavaScript errors in the viewer");
         client.close().await.unwrap();
     });
 }

@@ -26,6 +26,7 @@ pub fn router() -> Router<Arc<App>> {
         .route("/leaderboard/{mode}", get(leaderboard))
         .route("/bots/{id}", get(bot))
         .route("/games/{id}", get(game))
+        .route("/games/{id}/viewer", get(viewer))
         .route("/tournaments/{id}", get(tournament))
         .route("/tournaments/{id}/report.svg", get(tournament_svg))
         .route(
@@ -387,7 +388,14 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
         let lines = arena_tournament::game::render_replay(&json, false)
             .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
         let mut body = game_header(&game);
-        body += "<h2>Replay</h2><pre class=\"replay\">";
+        // The browser viewer (its own self-contained page) above the text log.
+        let _ = write!(
+            body,
+            "<h2>Replay</h2><p><a href=\"/games/{id}/viewer\">open the viewer on its own page</a></p>\
+             <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\" \
+             style=\"width:100%;height:720px;border:1px solid #ccc\"></iframe>\
+             <h2>Event log</h2><pre class=\"replay\">"
+        );
         for line in lines {
             body += &escape(&line);
             body.push('\n');
@@ -400,6 +408,33 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
             ),
             &body,
         ))
+    })
+    .await
+}
+
+/// The browser replay viewer of a game: `arena_viewer::page`, the same self-contained page
+/// `arena replay html` writes (bot text in it is inserted as text, never as markup).
+async fn viewer(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+    blocking_page(move || {
+        let store = app.store();
+        let game = store
+            .game(id)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such game"))?;
+        let replay = store
+            .replay(&game.replay)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
+        let internal = |e: String| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e);
+        let json: Value = serde_json::from_slice(&replay).map_err(|e| internal(e.to_string()))?;
+        let options = arena_viewer::Options {
+            fuel_per_turn: Some(app.config.limits.limits().fuel_per_turn),
+        };
+        arena_tournament::for_mode!(game.mode, G => {
+            let replay: arena_engine::Replay<G> =
+                serde_json::from_value(json).map_err(|e| internal(e.to_string()))?;
+            arena_viewer::page(&replay, &options).map_err(|e| internal(e.to_string()))
+        })
     })
     .await
 }
