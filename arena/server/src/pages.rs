@@ -374,17 +374,7 @@ fn game_header(game: &Game) -> String {
 
 async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
     blocking_page(move || {
-        let store = app.store();
-        let game = store
-            .game(id)
-            .map_err(|e| from_api(e.into()))?
-            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such game"))?;
-        let replay = store
-            .replay(&game.replay)
-            .map_err(|e| from_api(e.into()))?
-            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
-        let json: Value = serde_json::from_slice(&replay)
-            .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+        let (game, json) = stored_game(&app, id)?;
         let lines = arena_tournament::game::render_replay(&json, false)
             .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
         let mut body = game_header(&game);
@@ -412,21 +402,28 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
     .await
 }
 
+/// A game and its replay from the store, or the error page.
+fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
+    let store = app.store();
+    let game = store
+        .game(id)
+        .map_err(|e| from_api(e.into()))?
+        .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such game"))?;
+    let replay = store
+        .replay(&game.replay)
+        .map_err(|e| from_api(e.into()))?
+        .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
+    let json = serde_json::from_slice(&replay)
+        .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+    Ok((game, json))
+}
+
 /// The browser replay viewer of a game: `arena_viewer::page`, the same self-contained page
 /// `arena replay html` writes (bot text in it is inserted as text, never as markup).
 async fn viewer(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
     blocking_page(move || {
-        let store = app.store();
-        let game = store
-            .game(id)
-            .map_err(|e| from_api(e.into()))?
-            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such game"))?;
-        let replay = store
-            .replay(&game.replay)
-            .map_err(|e| from_api(e.into()))?
-            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
+        let (game, json) = stored_game(&app, id)?;
         let internal = |e: String| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e);
-        let json: Value = serde_json::from_slice(&replay).map_err(|e| internal(e.to_string()))?;
         let options = arena_viewer::Options {
             fuel_per_turn: Some(app.config.limits.limits().fuel_per_turn),
         };
