@@ -68,7 +68,10 @@ impl RulesArgs {
     /// Check that `--map` and `--deck` have a mode among `modes` to go to.
     pub fn check_modes(&self, modes: &[Mode]) -> Result<()> {
         anyhow::ensure!(
-            self.map.is_none() || modes.iter().any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
+            self.map.is_none()
+                || modes
+                    .iter()
+                    .any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
             "--map is for modes grid and conquest, neither is played here"
         );
         anyhow::ensure!(

@@ -12,8 +12,8 @@
 //! document's turn steps and the match loop; `view.rs` the event text and the terminal
 //! picture; `tests.rs` the tests.
 
-pub mod map;
 mod frames;
+pub mod map;
 mod play;
 mod rules;
 mod view;
