@@ -34,7 +34,7 @@ fn tiles(positions: &[Pos]) -> Vec<[u8; 2]> {
     positions.iter().map(|p| [p.x, p.y]).collect()
 }
 
-/// The board's view and the turns so far (the step's turn counter).
+/// The board's view and the turns so far: the next turn's counter, from 0 as in the log.
 struct Game {
     view: View,
     turns: u32,
@@ -46,7 +46,7 @@ fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
         turns: 0,
     };
     let starts = |game: &Game, event: &Event| match event {
-        Event::Turn { .. } => Some(game.turns + 1),
+        Event::Turn { .. } => Some(game.turns),
         _ => None,
     };
     let apply = |game: &mut Game, event: &Event| {

@@ -21,7 +21,7 @@ pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     }
 }
 
-/// The run's view and the hero turns so far (the step's turn counter).
+/// The run's view and the hero turns so far: the next turn's counter, from 0 as in the log.
 struct Run {
     view: View,
     turns: u32,
@@ -36,7 +36,7 @@ fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
         turns: 0,
     };
     let starts = |run: &Run, event: &Event| match event {
-        Event::HeroTurn { .. } => Some(run.turns + 1),
+        Event::HeroTurn { .. } => Some(run.turns),
         _ => None,
     };
     let apply = |run: &mut Run, event: &Event| {
