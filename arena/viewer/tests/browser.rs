@@ -605,8 +605,8 @@ async fn every_mode_plays_in_a_real_browser() {
             assert_eq!(
                 texts(c, "#layer .score").await,
                 vec![
-                    "P1: W 2 · F 2 · G 2 · 0 armies".to_owned(),
-                    "P2: W 2 · F 2 · G 2 · 0 armies".to_owned()
+                    "P1: W 2 · F 2 · G 2 · armies 0".to_owned(),
+                    "P2: W 2 · F 2 · G 2 · armies 0".to_owned()
                 ]
             );
         },
@@ -615,7 +615,7 @@ async fn every_mode_plays_in_a_real_browser() {
                 .map(|s| {
                     let r = resources[s];
                     format!(
-                        "P{}: W {} · F {} · G {} · {} armies",
+                        "P{}: W {} · F {} · G {} · armies {}",
                         s + 1,
                         r.wood,
                         r.food,

@@ -33,7 +33,8 @@ Arena.modes.conquest = (function () {
       var c = at(p);
       Arena.svg(board, 'rect', { class: 'home', 'data-seat': seat, x: c.x + 2, y: c.y + 2, width: T - 4, height: T - 4,
         fill: 'none', stroke: Arena.seatColor(seat), 'stroke-width': 3 });
-      Arena.svg(board, 'text', { x: c.x + 4, y: c.y + T * 0.3, 'font-size': T * 0.24, 'font-weight': 700,
+      // In the corner, small, so that an army on the home leaves it readable.
+      Arena.svg(board, 'text', { x: c.x + 4, y: c.y + T * 0.22, 'font-size': T * 0.18, 'font-weight': 700,
         fill: Arena.seatColor(seat) }, 'H' + (seat + 1));
     });
     return { T: T, W: W, at: at };
@@ -77,7 +78,7 @@ Arena.modes.conquest = (function () {
       var r = state.resources[seat];
       Arena.svg(layer, 'text', { x: seat === 0 ? PAD : ctx.W - PAD, y: 16, 'text-anchor': seat === 0 ? 'start' : 'end',
         class: 'score', 'data-seat': seat, fill: Arena.seatColor(seat), 'font-weight': 700, 'font-size': 12 },
-        'P' + (seat + 1) + ': W ' + r[0] + ' · F ' + r[1] + ' · G ' + r[2] + ' · ' + counts[seat] + ' armies');
+        'P' + (seat + 1) + ': W ' + r[0] + ' · F ' + r[1] + ' · G ' + r[2] + ' · armies ' + counts[seat]);
     });
     var what = step === 0 ? 'start' : 'P' + (state.seat + 1) + "'s turn";
     if (state.captured !== null) what = 'P' + (state.captured + 1) + ' captures the enemy home';

@@ -76,7 +76,10 @@ Arena.modes.dungeon = (function () {
       var a = cardOf(hit[0]), b = cardOf(hit[1]), heal = hit[2] < 0;
       var ax = a.side === 'h' ? a.x + CARD_W : a.x, bx = b.side === 'h' ? b.x + CARD_W : b.x;
       if (a.side === b.side) { ax = a.x + CARD_W / 2; bx = b.x + CARD_W / 2; }
-      var ay = a.y + CARD_H / 2, by = b.y + CARD_H / 2;
+      // A hero's blow runs a little above the cards' middle, a monster's below, so that
+      // an exchange between the same two cards shows both arrows and both numbers.
+      var lane = a.side === 'h' ? -9 : 9;
+      var ay = a.y + CARD_H / 2 + lane, by = b.y + CARD_H / 2 + lane;
       if (hit[0] === hit[1]) {
         Arena.svg(layer, 'text', { class: heal ? 'heal' : 'hit', x: ax, y: a.y + 12, 'text-anchor': 'middle',
           'font-weight': 700, 'font-size': 13, fill: heal ? '#16a34a' : '#dc2626' },
@@ -84,7 +87,10 @@ Arena.modes.dungeon = (function () {
         return;
       }
       Arena.arrow(layer, ax, ay, bx, by, { class: heal ? 'heal' : 'hit', stroke: heal ? '#16a34a' : '#dc2626' }, 4);
-      Arena.svg(layer, 'text', { x: (ax + bx) / 2, y: (ay + by) / 2 - 6, 'text-anchor': 'middle', 'font-weight': 700,
+      // The number near the arrow's tail: arrows into one card from several attackers
+      // start apart, so their numbers do too.
+      Arena.svg(layer, 'text', { x: ax + (bx - ax) * 0.3, y: ay + (by - ay) * 0.3 + (lane < 0 ? -5 : 15),
+        'text-anchor': 'middle', 'font-weight': 700,
         'font-size': 13, fill: heal ? '#16a34a' : '#dc2626', stroke: '#fff', 'stroke-width': 3,
         'paint-order': 'stroke' }, heal ? '+' + (-hit[2]) : '−' + hit[2]);
     });
