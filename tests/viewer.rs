@@ -171,3 +171,115 @@ fn a_tournament_writes_a_page_beside_each_replay_on_request() {
     );
     assert!(!refused.status.success());
 }
+
+/// The replay's events of a type, as JSON.
+fn events_of(replay: &serde_json::Value, kind: &str) -> Vec<serde_json::Value> {
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "event" && e["event"]["type"] == kind)
+        .map(|e| e["event"].clone())
+        .collect()
+}
+
+/// `arena play --html` for a mode with the starter bot against a built-in; the page's data
+/// and the replay written beside it.
+fn play_page(dir: &Path, mode: &str, bot: &str) -> (serde_json::Value, serde_json::Value) {
+    let (replay, html) = (dir.join("g.json"), dir.join("g.html"));
+    ok(&arena(
+        dir,
+        &[
+            "play",
+            "--mode",
+            mode,
+            bot,
+            "builtin:heuristic",
+            "--seed",
+            "5",
+            "--replay",
+            replay.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    ));
+    let data = page_data(&html);
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    assert_eq!(data["mode"], mode);
+    assert_eq!(data["outcome"], recorded["outcome"]);
+    // `replay html` draws the same steps.
+    let again = dir.join("again.html");
+    ok(&arena(
+        dir,
+        &[
+            "replay",
+            "html",
+            replay.to_str().unwrap(),
+            "-o",
+            again.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(page_data(&again)["steps"], data["steps"]);
+    (data, recorded)
+}
+
+#[test]
+fn a_dungeon_page_has_one_step_per_hero_turn_ending_in_the_second_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, replay) = play_page(dir.path(), "dungeon", bots::DUNGEON_STARTER);
+    let turns = events_of(&replay, "hero_turn").len();
+    let steps = data["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), turns + 1);
+    let party = &replay["initial"]["parties"][0];
+    let first = &steps[0]["state"];
+    assert_eq!(first["seat"], 0);
+    assert_eq!(first["heroes"][0]["name"], party[0]["name"]);
+    assert_eq!(first["heroes"][0]["hp"], party[0]["hp"]);
+    let last = &steps.last().unwrap()["state"];
+    assert_eq!(last["seat"], 1);
+    let waves = events_of(&replay, "wave_start");
+    let wave = waves.last().unwrap();
+    assert_eq!(last["wave"], wave["wave"]);
+    assert_eq!(
+        last["monsters"].as_array().unwrap().len(),
+        wave["monsters"].as_array().unwrap().len()
+    );
+}
+
+#[test]
+fn a_conquest_page_has_one_step_per_turn_ending_in_the_game_s_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, replay) = play_page(dir.path(), "conquest", bots::CONQUEST_STARTER);
+    let turns = events_of(&replay, "turn");
+    let steps = data["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), turns.len() + 1);
+    assert_eq!(
+        data["fixed"]["homes"][0][0],
+        replay["initial"]["homes"][0]["x"]
+    );
+    let first = &steps[0]["state"];
+    assert_eq!(first["year"], 617);
+    assert_eq!(first["armies"], serde_json::json!([]));
+    assert_eq!(
+        first["resources"],
+        serde_json::json!([[2, 2, 2], [2, 2, 2]])
+    );
+    let last = &steps.last().unwrap()["state"];
+    assert_eq!(last["year"], turns.last().unwrap()["year"]);
+    let end = events_of(&replay, "game_end").pop().unwrap();
+    for seat in 0..2 {
+        let r = &end["resources"][seat];
+        assert_eq!(
+            last["resources"][seat],
+            serde_json::json!([r["wood"], r["food"], r["gold"]])
+        );
+        let armies = last["armies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a[3] == seat)
+            .count();
+        assert_eq!(serde_json::json!(armies), end["armies"][seat]);
+    }
+}

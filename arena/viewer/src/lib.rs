@@ -29,6 +29,8 @@ const DRAWINGS: &[(&str, &str)] = &[
     ("battle", include_str!("page/battle.js")),
     ("tcg", include_str!("page/tcg.js")),
     ("grid", include_str!("page/grid.js")),
+    ("dungeon", include_str!("page/dungeon.js")),
+    ("conquest", include_str!("page/conquest.js")),
 ];
 
 /// What the page cannot learn from the replay.

@@ -13,6 +13,8 @@ use arena_engine::{
     CallReport, Fault, FaultKind, MatchConfig, NativePlayer, Player, Replay, Ruleset, run_match,
 };
 use arena_sdk::battle::Battle;
+use arena_sdk::conquest::Conquest;
+use arena_sdk::dungeon::{Dungeon, Target};
 use arena_sdk::grid::Grid;
 use arena_sdk::tcg::Tcg;
 use arena_viewer::{Options, page};
@@ -497,6 +499,142 @@ async fn every_mode_plays_in_a_real_browser() {
     .await;
     assert_eq!(injected, json!([true, 0]));
     assert!(texts(&client, "#seats").await[0].contains("seat 1: <b>flaky</b>"));
+    no_errors(&client).await;
+
+    // dungeon: seat 0's party as it enters and the first wave; at the end seat 1's run with
+    // its heroes' levels and deaths and the wave it ended in, as the events have them.
+    let replay = game::<Dungeon>("strong", "heuristic", 4);
+    let file = write_page(dir.path(), &replay);
+    let initial = replay.initial.clone().unwrap();
+    let names: Vec<String> = initial.parties[0].iter().map(|h| h.name.clone()).collect();
+    let events: Vec<_> = replay.events().cloned().collect();
+    let second = events
+        .iter()
+        .rposition(|e| matches!(e, arena_engine::dungeon::Event::RunStart { .. }))
+        .expect("two runs");
+    let mut levels: Vec<u32> = Vec::new();
+    let (mut hero_deaths, mut wave, mut monsters) = (0, 0, 0);
+    for event in &events[second..] {
+        use arena_engine::dungeon::Event;
+        match event {
+            Event::RunStart { party, .. } => levels = party.iter().map(|h| h.level).collect(),
+            Event::LevelUp { hero, level, .. } => levels[usize::from(*hero)] = *level,
+            Event::Dies {
+                unit: Target::Hero(_),
+                ..
+            } => hero_deaths += 1,
+            Event::WaveStart {
+                wave: w,
+                monsters: m,
+                ..
+            } => (wave, monsters) = (*w, m.len()),
+            _ => {}
+        }
+    }
+    let (waves, first_wave) = (initial.waves.len(), initial.waves[0].len());
+    exercise(
+        &client,
+        &file,
+        replay.outcome.winner,
+        async |c: &Client| {
+            assert_eq!(texts(c, "#layer .hero .name").await, names);
+            // The start step runs up to the first hero turn: the first wave is there.
+            assert_eq!(texts(c, "#layer .monster").await.len(), first_wave);
+            assert_eq!(
+                texts(c, "#layer .wave").await,
+                vec![format!("wave 1 of {waves}")]
+            );
+        },
+        async |c: &Client| {
+            let drawn = js(
+                c,
+                "return [...document.querySelectorAll('#layer .hero')].map(h => [Number(h.dataset.level), h.dataset.dead === '1']);",
+            )
+            .await;
+            let drawn: Vec<(u32, bool)> = serde_json::from_value(drawn).unwrap();
+            assert_eq!(
+                drawn.iter().map(|d| d.0).collect::<Vec<_>>(),
+                levels,
+                "levels"
+            );
+            assert_eq!(drawn.iter().filter(|d| d.1).count(), hero_deaths);
+            assert_eq!(texts(c, "#layer .monster").await.len(), monsters);
+            assert_eq!(
+                texts(c, "#layer .wave").await,
+                vec![format!("wave {wave} of {waves}")]
+            );
+            assert!(texts(c, "#layer .run").await[0].starts_with("seat 1: "));
+        },
+        12,
+    )
+    .await;
+    no_errors(&client).await;
+
+    // conquest: the map's resources and both homes, no army; at the end each side's
+    // armies and resources as the game's end has them.
+    let replay = game::<Conquest>("strong", "heuristic", 4);
+    let file = write_page(dir.path(), &replay);
+    let initial = replay.initial.clone().unwrap();
+    let (armies, resources) = replay
+        .events()
+        .find_map(|e| match e {
+            arena_engine::conquest::Event::GameEnd {
+                armies, resources, ..
+            } => Some((*armies, *resources)),
+            _ => None,
+        })
+        .expect("a game end");
+    exercise(
+        &client,
+        &file,
+        replay.outcome.winner,
+        async |c: &Client| {
+            assert_eq!(texts(c, "#layer .army").await.len(), 0);
+            assert_eq!(texts(c, "#picture .home").await.len(), 2);
+            assert_eq!(texts(c, "#picture .water").await.len(), initial.water.len());
+            for (class, tiles) in [
+                ("wood", &initial.wood),
+                ("food", &initial.food),
+                ("gold", &initial.gold),
+            ] {
+                assert_eq!(
+                    texts(c, &format!("#layer .resource.{class}")).await.len(),
+                    tiles.len()
+                );
+            }
+            assert_eq!(
+                texts(c, "#layer .score").await,
+                vec![
+                    "P1: W 2 · F 2 · G 2 · armies 0".to_owned(),
+                    "P2: W 2 · F 2 · G 2 · armies 0".to_owned()
+                ]
+            );
+        },
+        async |c: &Client| {
+            let scores: Vec<String> = [0, 1]
+                .map(|s| {
+                    let r = resources[s];
+                    format!(
+                        "P{}: W {} · F {} · G {} · armies {}",
+                        s + 1,
+                        r.wood,
+                        r.food,
+                        r.gold,
+                        armies[s]
+                    )
+                })
+                .to_vec();
+            assert_eq!(texts(c, "#layer .score").await, scores);
+            let owners = js(
+                c,
+                "return [0, 1].map(s => document.querySelectorAll('#layer .army[data-owner=\"' + s + '\"]').length);",
+            )
+            .await;
+            assert_eq!(owners, json!(armies));
+        },
+        6,
+    )
+    .await;
     no_errors(&client).await;
 
     client.close().await.unwrap();

@@ -12,6 +12,7 @@
 //! - [`play`]: the state and the turn loop;
 //! - [`view`]: event text and the terminal map in the original game's style.
 
+mod frames;
 pub mod map;
 pub mod play;
 pub mod rules;
@@ -266,5 +267,9 @@ impl Ruleset for Conquest {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         Some(view::View::replay(initial, events).render())
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }

@@ -12,6 +12,7 @@ use arena_sdk::conquest::{
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -933,4 +934,73 @@ proptest! {
             prop_assert!(seat.stats.values().all(|v| *v >= 0));
         }
     }
+}
+
+#[test]
+fn frames_have_one_step_per_turn_ending_in_the_captured_home() {
+    // The rush of the test above: a scout recruited at (2,1) steps to (3,1), collects
+    // nothing, and next year takes Player 2's home at (3,3).
+    let p1 = Script {
+        turns: vec![
+            Orders {
+                recruit: vec![Recruit {
+                    kind: Kind::Scout,
+                    at: p(2, 1),
+                }],
+                moves: vec![Move {
+                    from: p(2, 1),
+                    to: p(3, 1),
+                }],
+            },
+            Orders {
+                recruit: vec![],
+                moves: vec![Move {
+                    from: p(3, 1),
+                    to: p(3, 3),
+                }],
+            },
+        ],
+        seen: Rc::default(),
+    };
+    let mut a = NativePlayer::new(p1);
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&MatchConfig::new(rules(SMALL, 50), 1), [&mut a, &mut b]);
+    let initial = record.replay.initial.clone().unwrap();
+    let events: Vec<Event> = record.replay.events().cloned().collect();
+    let frames = Conquest::frames(&initial, &events).unwrap();
+    let turns = events
+        .iter()
+        .filter(|e| matches!(e, Event::Turn { .. }))
+        .count();
+    assert_eq!(turns, 3);
+    assert_eq!(frames.steps.len(), 4);
+    assert_eq!(frames.fixed["homes"], json!([[1, 1], [3, 3]]));
+    assert_eq!(frames.fixed["water"], json!([[0, 4]]));
+    let start = &frames.steps[0].state;
+    assert_eq!(start["year"], 617);
+    assert_eq!(start["wood"], json!([[2, 0]]));
+    assert_eq!(start["armies"], json!([]));
+    assert_eq!(start["resources"], json!([[2, 2, 2], [2, 2, 2]]));
+    let first = &frames.steps[1].state;
+    assert_eq!(first["armies"], json!([[3, 1, "T", 0]]));
+    assert_eq!(first["moves"], json!([[2, 1, 3, 1]]));
+    assert_eq!(first["resources"][0], json!([1, 1, 1]));
+    let last = &frames.steps[3];
+    assert_eq!(last.turn, 2, "turns count from 0, as in the log");
+    assert_eq!(frames.steps[1].turn, 0);
+    assert_eq!(last.state["year"], 618);
+    assert_eq!(last.state["captured"], 0);
+    assert_eq!(last.state["armies"], json!([[3, 3, "T", 0]]));
+    let end = events.iter().rev().find_map(|e| match e {
+        Event::GameEnd { resources, .. } => Some(*resources),
+        _ => None,
+    });
+    let end = end.unwrap();
+    assert_eq!(
+        last.state["resources"],
+        json!([
+            [end[0].wood, end[0].food, end[0].gold],
+            [end[1].wood, end[1].food, end[1].gold]
+        ])
+    );
 }

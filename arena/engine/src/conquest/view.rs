@@ -112,11 +112,11 @@ pub fn describe(event: &Event) -> String {
 /// The state rebuilt from the initial state and the events (for `picture`).
 #[derive(Debug, Clone)]
 pub struct View {
-    board: Board,
-    resources: [Resources; 2],
-    year: u32,
-    seat: Seat,
-    last_year: u32,
+    pub(super) board: Board,
+    pub(super) resources: [Resources; 2],
+    pub(super) year: u32,
+    pub(super) seat: Seat,
+    pub(super) last_year: u32,
 }
 
 impl View {
@@ -141,7 +141,7 @@ impl View {
         view
     }
 
-    fn apply(&mut self, event: &Event) {
+    pub(super) fn apply(&mut self, event: &Event) {
         match *event {
             Event::Turn {
                 year,

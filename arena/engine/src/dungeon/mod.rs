@@ -7,6 +7,7 @@
 //! stream. The runs do not touch each other; the better [`Score`] (waves cleared, then
 //! XP, then fewer hero turns) wins, an equal score is a draw.
 
+mod frames;
 pub mod play;
 pub mod rules;
 mod view;
@@ -511,6 +512,10 @@ impl Ruleset for Dungeon {
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
         view::picture(initial, events)
+    }
+
+    fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
+        Some(frames::frames(initial, events))
     }
 }
 

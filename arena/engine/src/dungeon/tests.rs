@@ -937,3 +937,72 @@ proptest! {
         prop_assert_eq!(hero.hp <= hero.max_hp, true);
     }
 }
+
+#[test]
+fn frames_have_one_step_per_hero_turn_ending_in_the_second_run_s_final_state() {
+    use crate::Ruleset;
+    let record = play(First::default(), First::default(), Rules::default(), 11);
+    let initial = record.replay.initial.clone().unwrap();
+    let events: Vec<Event> = record.replay.events().cloned().collect();
+    let frames = Dungeon::frames(&initial, &events).unwrap();
+    let turns: u32 = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::RunEnd { score, .. } => Some(score.turns),
+            _ => None,
+        })
+        .sum();
+    assert!(turns > 0);
+    assert_eq!(frames.steps.len() as u32, turns + 1);
+    // Turns count from 0, as in the log.
+    assert_eq!(frames.steps.last().unwrap().turn, turns - 1);
+    assert_eq!(frames.fixed["waves"], initial.waves.len());
+    let start = &frames.steps[0].state;
+    assert_eq!(start["heroes"][0]["hp"], initial.parties[0][0].hp);
+    assert_eq!(start["heroes"][0]["class"], "Warrior");
+    let last = &frames.steps.last().unwrap().state;
+    assert_eq!(last["seat"], 1);
+    let second_run = events
+        .iter()
+        .rposition(|e| matches!(e, Event::RunStart { .. }))
+        .unwrap();
+    let (mut hero_deaths, mut monster_deaths, mut wave) = (0, 0, 0);
+    for e in &events[second_run..] {
+        match e {
+            Event::Dies {
+                unit: Target::Hero(_),
+                ..
+            } => hero_deaths += 1,
+            Event::Dies {
+                unit: Target::Monster(_),
+                ..
+            } => monster_deaths += 1,
+            Event::WaveStart { wave: w, .. } => {
+                (wave, monster_deaths) = (*w, 0);
+            }
+            _ => {}
+        }
+    }
+    let dead = |list: &str| {
+        last[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["dead"] == true)
+            .count()
+    };
+    assert_eq!(last["wave"], wave);
+    assert_eq!(dead("heroes"), hero_deaths);
+    assert_eq!(dead("monsters"), monster_deaths);
+    // Levels and hp as the last events left them.
+    for e in &events[second_run..] {
+        if let Event::LevelUp { hero, level, .. } = e {
+            assert!(
+                last["heroes"][usize::from(*hero)]["level"]
+                    .as_u64()
+                    .unwrap()
+                    >= u64::from(*level)
+            );
+        }
+    }
+}

@@ -95,12 +95,12 @@ pub fn describe_event(event: &Event) -> String {
 
 /// The state of the run being played, rebuilt from the events.
 #[derive(Debug, Default)]
-struct View {
-    seat: Seat,
-    wave: u32,
-    waves: u32,
-    party: Vec<Hero>,
-    monsters: Vec<Monster>,
+pub(super) struct View {
+    pub(super) seat: Seat,
+    pub(super) wave: u32,
+    pub(super) waves: u32,
+    pub(super) party: Vec<Hero>,
+    pub(super) monsters: Vec<Monster>,
 }
 
 impl View {
@@ -134,7 +134,7 @@ impl View {
         }
     }
 
-    fn apply(&mut self, event: &Event) {
+    pub(super) fn apply(&mut self, event: &Event) {
         match event {
             Event::RunStart { seat, party } => {
                 *self = View {
