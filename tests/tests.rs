@@ -21,15 +21,16 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
-mod hardening;
-mod dungeon;
+mod conquest;
 mod deploy;
+mod dungeon;
+mod hardening;
+mod human;
 mod languages;
 mod matches;
 mod messages;
 mod new;
 mod output;
-mod conquest;
 mod play;
 mod sandbox;
 mod scheduling;

@@ -11,9 +11,9 @@ use crate::terminal::escape;
 use arena_builtins::Builtins;
 use arena_engine::{Fault, FaultKind, Player, Ruleset};
 use arena_sandbox::Sandbox;
+use arena_sdk::{MatchEnd, MatchStart};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameError, GameResult, GameSpec, Seat};
-use arena_sdk::{MatchEnd, MatchStart};
 use std::io::BufRead;
 
 /// The person gave up (`QUIT`, end of input, or standard output closed).
@@ -171,7 +171,9 @@ impl<G: Interactive> Player<G> for HumanPlayer<G> {
     }
 
     fn end(&mut self, end: &MatchEnd) {
-        let _ = self.console.say(&format!("game over: {:?} — {}", end.result, end.reason));
+        let _ = self
+            .console
+            .say(&format!("game over: {:?} — {}", end.result, end.reason));
     }
 }
 
@@ -222,7 +224,11 @@ mod battle {
         fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
             let mut text = format!("turn {}/{}", obs.turn, obs.turn_cap);
             for u in &obs.units {
-                let side = if u.owner == obs.seat { "yours" } else { "enemy" };
+                let side = if u.owner == obs.seat {
+                    "yours"
+                } else {
+                    "enemy"
+                };
                 let state = if u.destroyed {
                     "destroyed".to_owned()
                 } else {
@@ -231,8 +237,17 @@ mod battle {
                         u.integrity, u.armor, u.power, u.speed
                     )
                 };
-                let acting = if u.id == obs.acting { "  <- acting" } else { "" };
-                let _ = write!(text, "\n  [{}] {} ({side}): {state}{acting}", u.id, u.kind.name());
+                let acting = if u.id == obs.acting {
+                    "  <- acting"
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    text,
+                    "\n  [{}] {} ({side}): {state}{acting}",
+                    u.id,
+                    u.kind.name()
+                );
             }
             text
         }
@@ -267,7 +282,10 @@ mod battle {
             if obs.legal_targets.contains(&target) {
                 Ok(Action::Attack { target })
             } else {
-                Err(format!("{target} is not a legal target ({:?})", obs.legal_targets))
+                Err(format!(
+                    "{target} is not a legal target ({:?})",
+                    obs.legal_targets
+                ))
             }
         }
 
@@ -303,8 +321,15 @@ mod tcg {
                 play_as,
                 target,
             } => {
-                let index = obs.hand.iter().position(|c| c.uid == *card).map_or(0, |i| i + 1);
-                let name = obs.hand.get(index.wrapping_sub(1)).map_or("?", |c| &c.card.id);
+                let index = obs
+                    .hand
+                    .iter()
+                    .position(|c| c.uid == *card)
+                    .map_or(0, |i| i + 1);
+                let name = obs
+                    .hand
+                    .get(index.wrapping_sub(1))
+                    .map_or("?", |c| &c.card.id);
                 let target = match target {
                     Target::Hero => "hero".to_owned(),
                     Target::Minion(id) => format!("minion {id}"),
@@ -361,7 +386,11 @@ mod tcg {
             }
             out += "\nboard:";
             for m in &obs.board {
-                let side = if m.owner == obs.seat { "yours" } else { "enemy" };
+                let side = if m.owner == obs.seat {
+                    "yours"
+                } else {
+                    "enemy"
+                };
                 let _ = write!(
                     out,
                     "\n  minion {} {} {}/{} ({side}{})",
@@ -376,7 +405,10 @@ mod tcg {
         }
 
         fn choices(obs: &Observation) -> Vec<(String, Action)> {
-            obs.legal.iter().map(|a| (text(obs, a), a.clone())).collect()
+            obs.legal
+                .iter()
+                .map(|a| (text(obs, a), a.clone()))
+                .collect()
         }
 
         fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
@@ -385,7 +417,9 @@ mod tcg {
             let action = match words.as_slice() {
                 ["end"] | ["end", "turn"] => Action::EndTurn,
                 ["play", n, rest @ ..] => {
-                    let index: usize = n.parse().map_err(|_| format!("`{n}` is not a hand position"))?;
+                    let index: usize = n
+                        .parse()
+                        .map_err(|_| format!("`{n}` is not a hand position"))?;
                     let card = index
                         .checked_sub(1)
                         .and_then(|i| obs.hand.get(i))
@@ -415,7 +449,9 @@ mod tcg {
                                 card: c,
                                 play_as: p,
                                 target: t,
-                            } => *c == card && play_as.is_none_or(|want| want == *p) && *t == target,
+                            } => {
+                                *c == card && play_as.is_none_or(|want| want == *p) && *t == target
+                            }
                             _ => false,
                         })
                         .cloned()
@@ -462,7 +498,10 @@ mod grid {
             let mut rows: Vec<Vec<char>> =
                 vec![vec!['.'; usize::from(setup.width)]; usize::from(setup.height)];
             let mut put = |p: Pos, c: char| {
-                if let Some(cell) = rows.get_mut(usize::from(p.y)).and_then(|r| r.get_mut(usize::from(p.x))) {
+                if let Some(cell) = rows
+                    .get_mut(usize::from(p.y))
+                    .and_then(|r| r.get_mut(usize::from(p.x)))
+                {
                     *cell = c;
                 }
             };
@@ -474,11 +513,14 @@ mod grid {
             }
             for (i, &p) in setup.mines.iter().enumerate() {
                 let owner = obs.mines.get(i).and_then(|m| m.team);
-                put(p, match owner {
-                    Some(t) if t == obs.team => 'M',
-                    Some(_) => 'm',
-                    None => '$',
-                });
+                put(
+                    p,
+                    match owner {
+                        Some(t) if t == obs.team => 'M',
+                        Some(_) => 'm',
+                        None => '$',
+                    },
+                );
             }
             for &p in &obs.graves {
                 put(p, 'x');
@@ -497,14 +539,21 @@ mod grid {
             }
             for h in &obs.heroes {
                 let side = if h.team == obs.team { "yours" } else { "enemy" };
-                let state = if h.dead { "dead".to_owned() } else { format!("health {}", h.health) };
+                let state = if h.dead {
+                    "dead".to_owned()
+                } else {
+                    format!("health {}", h.health)
+                };
                 text += &format!("\n  hero {} ({side}) at {}: {state}", h.id, h.pos);
             }
             text
         }
 
         fn choices(_: &Observation) -> Vec<(String, Action)> {
-            Action::ALL.iter().map(|a| (format!("{a:?}").to_lowercase(), *a)).collect()
+            Action::ALL
+                .iter()
+                .map(|a| (format!("{a:?}").to_lowercase(), *a))
+                .collect()
         }
 
         fn parse(_: &Observation, line: &str) -> Result<Action, String> {
@@ -522,13 +571,21 @@ mod grid {
 
 mod dungeon {
     use super::{Interactive, numbers};
-    use arena_sdk::dungeon::{Ability, Action, Class, Dungeon, Observation, SetupChoice, SetupRequest, Target};
+    use arena_sdk::dungeon::{
+        Ability, Action, Class, Dungeon, Observation, SetupChoice, SetupRequest, Target,
+    };
     use std::fmt::Write as _;
 
     fn target_text(obs: &Observation, target: Target) -> String {
         match target {
-            Target::Hero(id) => obs.party.get(usize::from(id)).map_or("?".into(), |h| h.name.clone()),
-            Target::Monster(id) => obs.monsters.get(usize::from(id)).map_or("?".into(), |m| m.name.clone()),
+            Target::Hero(id) => obs
+                .party
+                .get(usize::from(id))
+                .map_or("?".into(), |h| h.name.clone()),
+            Target::Monster(id) => obs
+                .monsters
+                .get(usize::from(id))
+                .map_or("?".into(), |m| m.name.clone()),
         }
     }
 
@@ -536,7 +593,10 @@ mod dungeon {
         const HINT: &'static str = "`ABILITY TARGET` (e.g. `fight Troll1`)";
 
         fn setup_prompt(request: &SetupRequest) -> Option<String> {
-            let mut text = format!("pick {} classes by number (repeats allowed):", request.party_size);
+            let mut text = format!(
+                "pick {} classes by number (repeats allowed):",
+                request.party_size
+            );
             for (i, c) in request.classes.iter().enumerate() {
                 let _ = write!(text, "\n  {}. {}", i + 1, c.class.name());
             }
@@ -561,7 +621,11 @@ mod dungeon {
         fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
             let mut text = format!("wave {}/{}, turn {}", obs.wave, obs.waves, obs.turn);
             for h in &obs.party {
-                let acting = if h.id == obs.acting { "  <- acting" } else { "" };
+                let acting = if h.id == obs.acting {
+                    "  <- acting"
+                } else {
+                    ""
+                };
                 let _ = write!(
                     text,
                     "\n  {} (level {}): hp {}/{} mp {}/{}{}{acting}",
@@ -575,7 +639,11 @@ mod dungeon {
                 );
             }
             for m in obs.monsters.iter().filter(|m| !m.dead) {
-                let _ = write!(text, "\n  {} (level {}): hp {}/{}", m.name, m.level, m.hp, m.max_hp);
+                let _ = write!(
+                    text,
+                    "\n  {} (level {}): hp {}/{}",
+                    m.name, m.level, m.hp, m.max_hp
+                );
             }
             text
         }
@@ -583,7 +651,12 @@ mod dungeon {
         fn choices(obs: &Observation) -> Vec<(String, Action)> {
             obs.legal
                 .iter()
-                .map(|a| (format!("{} {}", a.ability.name(), target_text(obs, a.target)), *a))
+                .map(|a| {
+                    (
+                        format!("{} {}", a.ability.name(), target_text(obs, a.target)),
+                        *a,
+                    )
+                })
                 .collect()
         }
 
@@ -592,13 +665,19 @@ mod dungeon {
             let (Some(ability), target, None) = (words.next(), words.next(), words.next()) else {
                 return Err(format!("`{line}`: type {}", Self::HINT));
             };
-            let ability: Ability = serde_json::from_value(ability.to_lowercase().into())
-                .map_err(|_| format!("`{ability}` is not an ability"))?;
+            let word = ability.to_lowercase();
+            // Unknown names deserialize to `Ability::Unknown`: compare the name back.
+            let ability = serde_json::from_value::<Ability>(word.clone().into())
+                .ok()
+                .filter(|a| a.name() == word)
+                .ok_or_else(|| format!("`{ability}` is not an ability"))?;
             let found: Vec<&Action> = obs
                 .legal
                 .iter()
                 .filter(|a| a.ability == ability)
-                .filter(|a| target.is_none_or(|t| target_text(obs, a.target).eq_ignore_ascii_case(t)))
+                .filter(|a| {
+                    target.is_none_or(|t| target_text(obs, a.target).eq_ignore_ascii_case(t))
+                })
                 .collect();
             match found.as_slice() {
                 [one] => Ok(**one),
@@ -612,7 +691,9 @@ mod dungeon {
 mod conquest {
     use super::{Console, Interactive, Quit};
     use arena_engine::conquest::view::battlefield;
-    use arena_sdk::conquest::{Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, SetupChoice, SetupRequest};
+    use arena_sdk::conquest::{
+        Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, SetupChoice, SetupRequest,
+    };
 
     fn prices(obs: &Observation) -> String {
         let mut text = format!("your resources: {}; prices:", obs.resources);
@@ -644,7 +725,12 @@ mod conquest {
         }
 
         fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
-            let mut text = format!("Year {} (last {}), you are Player {}\n", obs.year, obs.last_year, obs.seat + 1);
+            let mut text = format!(
+                "Year {} (last {}), you are Player {}\n",
+                obs.year,
+                obs.last_year,
+                obs.seat + 1
+            );
             text += &battlefield(&Board::new(obs));
             for reason in &obs.last_rejected {
                 text += &format!("\nskipped last turn: {reason}");
@@ -657,17 +743,24 @@ mod conquest {
         }
 
         fn parse(_: &Observation, line: &str) -> Result<Orders, String> {
-            Err(format!("`{line}`: give orders at the recruit and move prompts"))
+            Err(format!(
+                "`{line}`: give orders at the recruit and move prompts"
+            ))
         }
 
         /// The original's two stages: recruit (`S x y` …, `NO` ends), then moves
         /// (`x0 y0 x1 y1`, `NO` ends); `DIS` shows the battlefield, `PRIS` the prices.
-        fn ask(console: &Console, obs: &Observation, setup: Option<&SetupRequest>) -> Result<Orders, Quit> {
+        fn ask(
+            console: &Console,
+            obs: &Observation,
+            setup: Option<&SetupRequest>,
+        ) -> Result<Orders, Quit> {
             console.say(&Self::show(obs, setup))?;
             console.say(&prices(obs))?;
             let mut orders = Orders::default();
             loop {
-                let line = console.ask("recruit `S|A|K|T x y`, DIS, PRIS, or NO to end this stage")?;
+                let line =
+                    console.ask("recruit `S|A|K|T x y`, DIS, PRIS, or NO to end this stage")?;
                 let words: Vec<&str> = line.split_whitespace().collect();
                 match words.as_slice() {
                     [] => break,
@@ -675,7 +768,9 @@ mod conquest {
                     [w] if w.eq_ignore_ascii_case("dis") => console.say(&Self::show(obs, setup))?,
                     [w] if w.eq_ignore_ascii_case("pris") => console.say(&prices(obs))?,
                     [k, x, y] => {
-                        let kind = Kind::ALL.iter().find(|kind| k.eq_ignore_ascii_case(&kind.letter().to_string()));
+                        let kind = Kind::ALL
+                            .iter()
+                            .find(|kind| k.eq_ignore_ascii_case(&kind.letter().to_string()));
                         match (kind, pos(x, y, obs)) {
                             (Some(&kind), Ok(at)) => orders.recruit.push(Recruit { kind, at }),
                             (None, _) => console.say("Sorry, invalid input. Try again.")?,
@@ -725,7 +820,11 @@ fn play_typed<G: Interactive + Builtins>(
     let [a, b] = [0u8, 1].map(|seat| match contestants[usize::from(seat)] {
         Some(contestant) => Seat::Contestant(contestant),
         None => {
-            let label = if hot_seat { format!("seat {seat}") } else { "you".to_owned() };
+            let label = if hot_seat {
+                format!("seat {seat}")
+            } else {
+                "you".to_owned()
+            };
             Seat::Player(Box::new(HumanPlayer::<G>::new(label)))
         }
     });

@@ -69,7 +69,10 @@ impl RulesArgs {
     /// Check that `--map` and `--deck` have a mode among `modes` to go to.
     pub fn check_modes(&self, modes: &[Mode]) -> Result<()> {
         anyhow::ensure!(
-            self.map.is_none() || modes.iter().any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
+            self.map.is_none()
+                || modes
+                    .iter()
+                    .any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
             "--map is for modes grid and conquest, neither is played here"
         );
         anyhow::ensure!(
@@ -187,9 +190,10 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         (args.a != HUMAN).then(|| args.a.parse()).transpose()?,
         (args.b != HUMAN).then(|| args.b.parse()).transpose()?,
     ];
-    let names = specs
-        .each_ref()
-        .map(|s| s.as_ref().map_or_else(|| HUMAN.to_owned(), BotSpec::short_name));
+    let names = specs.each_ref().map(|s| {
+        s.as_ref()
+            .map_or_else(|| HUMAN.to_owned(), BotSpec::short_name)
+    });
     let mut contestants = [None, None];
     for (seat, spec) in specs.iter().enumerate() {
         if let Some(spec) = spec {
