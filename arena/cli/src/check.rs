@@ -330,7 +330,7 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             _ = writeln!(out, "  log: {}", check.log);
         }
         if let Some(t) = &check.trial {
-            _ = writeln!(
+            writeln!(
                 out,
                 "  trial game vs {}: {} ({}, {} turns); faults {}, rejected answers {}, fuel per turn mean {} / max {}",
                 t.opponent,

@@ -405,10 +405,7 @@ mod tcg {
         }
 
         fn choices(obs: &Observation) -> Vec<(String, Action)> {
-            obs.legal
-                .iter()
-                .map(|a| (text(obs, a), a.clone()))
-                .collect()
+            obs.legal.iter().map(|a| (text(obs, a), *a)).collect()
         }
 
         fn parse(obs: &Observation, line: &str) -> Result<Action, String> {

@@ -236,11 +236,13 @@ pub fn play_seats<G: Ruleset + Builtins>(
     })
 }
 
+type BoxedPlayer<'a, G> = Box<dyn Player<G> + 'a>;
+
 /// The player of a seat, and its module's hash.
 fn seat_player<'a, G: Ruleset + Builtins>(
     seat: Seat<'a, G>,
     sandbox: &Sandbox,
-) -> Result<(Box<dyn Player<G> + 'a>, Option<String>), GameError> {
+) -> Result<(BoxedPlayer<'a, G>, Option<String>), GameError> {
     Ok(match seat {
         Seat::Contestant(contestant) => (
             player::<G>(contestant, sandbox)?,
@@ -301,6 +303,7 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
         replay.mode, replay.bots[0].name, replay.bots[1].name, replay.seed
     )];
     let mut events = Vec::new();
+    let mut last_picture: Option<String> = None;
     for entry in &replay.log {
         match entry {
             Entry::Event { event } => {
@@ -325,11 +328,15 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                 if let Some(log) = log {
                     frames.push(format!("turn {turn}: seat {seat} logs: {log}"));
                 }
+                // The start and setup answers come before any event: drawing after each
+                // would repeat the first picture. A picture is drawn when the state changed.
                 if pictures
                     && let Some(picture) =
                         replay.initial.as_ref().and_then(|i| G::picture(i, &events))
+                    && last_picture.as_ref() != Some(&picture)
                 {
-                    frames.push(picture);
+                    frames.push(picture.clone());
+                    last_picture = Some(picture);
                 }
             }
         }
