@@ -21,16 +21,16 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 mod check;
-mod conquest;
-mod deploy;
-mod dungeon;
 mod hardening;
 mod human;
+mod dungeon;
+mod deploy;
 mod languages;
 mod matches;
 mod messages;
 mod new;
 mod output;
+mod conquest;
 mod play;
 mod sandbox;
 mod scheduling;

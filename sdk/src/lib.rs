@@ -29,8 +29,8 @@
 //! the same strategy compiled to wasm see exactly the same requests.
 
 pub mod battle;
-pub mod conquest;
 pub mod dungeon;
+pub mod conquest;
 pub mod grid;
 pub mod protocol;
 pub mod tcg;

@@ -66,9 +66,7 @@ impl std::str::FromStr for Mode {
         Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                format!("unknown mode `{s}`; modes are battle, tcg, grid, dungeon, conquest")
-            })
+            .ok_or_else(|| format!("unknown mode `{s}`; modes are battle, tcg, grid, dungeon, conquest"))
     }
 }
 

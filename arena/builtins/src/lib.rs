@@ -11,8 +11,8 @@
 //! ```
 
 pub mod battle;
-pub mod conquest;
 pub mod dungeon;
+pub mod conquest;
 pub mod grid;
 pub mod tcg;
 

@@ -19,8 +19,8 @@
 //! ```
 
 pub mod battle;
-pub mod conquest;
 pub mod dungeon;
+pub mod conquest;
 pub mod grid;
 mod player;
 pub mod replay;
