@@ -263,6 +263,21 @@ fn watch_renders_the_match_turn_by_turn() {
         text.contains('#') || text.contains('M'),
         "the board is drawn: {text}"
     );
+    // Each picture (from its header line to its legend) differs from the one before: the
+    // start and setup answers used to repeat the first.
+    let mut pictures = vec![String::new()];
+    for line in text.lines().skip_while(|l| !l.contains("diamonds A")) {
+        if line.contains("diamonds A") {
+            pictures.push(String::new());
+        }
+        let last = pictures.last_mut().expect("one at least");
+        *last += line;
+    }
+    assert!(pictures.len() > 3, "{text}");
+    assert!(
+        pictures.windows(2).all(|w| w[0] != w[1]),
+        "a picture drawn twice in a row: {text}"
+    );
 }
 
 #[test]

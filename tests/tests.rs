@@ -25,6 +25,7 @@ mod conquest;
 mod deploy;
 mod dungeon;
 mod hardening;
+mod human;
 mod languages;
 mod matches;
 mod messages;

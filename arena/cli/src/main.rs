@@ -4,6 +4,7 @@
 mod out;
 
 mod check;
+mod human;
 mod matches;
 mod new;
 mod play;

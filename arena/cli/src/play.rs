@@ -9,14 +9,18 @@ use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The seat name of a person at the terminal.
+const HUMAN: &str = "human";
+
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The game mode.
     #[arg(long, short)]
     mode: Mode,
-    /// Seat 0: a .wasm/.wat file, a bot crate directory, or builtin:NAME.
+    /// Seat 0: a .wasm/.wat file, a bot crate directory, builtin:NAME, or `human` (you,
+    /// at the terminal).
     a: String,
-    /// Seat 1.
+    /// Seat 1 (`human` in both seats: hot-seat).
     b: String,
     /// The match seed.
     #[arg(long, default_value_t = 1)]
@@ -184,17 +188,24 @@ pub fn read_deck(
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let sandbox = sandbox_args.sandbox()?;
     let rules = args.rules.for_mode(args.mode)?;
-    let specs: [BotSpec; 2] = [args.a.parse()?, args.b.parse()?];
-    let names = specs.each_ref().map(BotSpec::short_name);
-    let contestants = [
-        Contestant::resolve(&specs[0], &sandbox)
-            .with_context(|| format!("seat 0 ({})", specs[0]))?,
-        Contestant::resolve(&specs[1], &sandbox)
-            .with_context(|| format!("seat 1 ({})", specs[1]))?,
+    // `human`: a person at this terminal (see `crate::human`), not a bot spec.
+    let specs: [Option<BotSpec>; 2] = [
+        (args.a != HUMAN).then(|| args.a.parse()).transpose()?,
+        (args.b != HUMAN).then(|| args.b.parse()).transpose()?,
     ];
-    for (seat, c) in contestants.iter().enumerate() {
-        c.check_mode(args.mode)
-            .with_context(|| format!("seat {seat}"))?;
+    let names = specs.each_ref().map(|s| {
+        s.as_ref()
+            .map_or_else(|| HUMAN.to_owned(), BotSpec::short_name)
+    });
+    let mut contestants = [None, None];
+    for (seat, spec) in specs.iter().enumerate() {
+        if let Some(spec) = spec {
+            let c = Contestant::resolve(spec, &sandbox)
+                .with_context(|| format!("seat {seat} ({spec})"))?;
+            c.check_mode(args.mode)
+                .with_context(|| format!("seat {seat}"))?;
+            contestants[seat] = Some(c);
+        }
     }
     let spec = GameSpec {
         mode: args.mode,
@@ -202,14 +213,12 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         seed: args.seed,
         max_faults: args.max_faults,
     };
+    let names_ref = [names[0].as_str(), names[1].as_str()];
     // The replay is always kept: it is where each fault's turn and message are.
-    let result = game::play(
-        &spec,
-        [&contestants[0], &contestants[1]],
-        [&names[0], &names[1]],
-        &sandbox,
-        true,
-    )?;
+    let result = match &contestants {
+        [Some(a), Some(b)] => game::play(&spec, [a, b], names_ref, &sandbox, true)?,
+        [a, b] => crate::human::play(&spec, [a.as_ref(), b.as_ref()], names_ref, &sandbox)?,
+    };
     let replay = result.replay.as_ref().expect("asked for a replay");
 
     if let Some(path) = &args.replay {

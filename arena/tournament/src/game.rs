@@ -175,25 +175,80 @@ fn play_typed<G: Ruleset + Builtins>(
     sandbox: &Sandbox,
     want_replay: bool,
 ) -> Result<GameResult, GameError> {
+    let [a, b] = contestants;
+    let result = play_seats::<G>(
+        spec,
+        [Seat::Contestant(a), Seat::Contestant(b)],
+        names,
+        sandbox,
+    )?;
+    Ok(GameResult {
+        outcome: result.outcome,
+        replay: want_replay.then_some(result.replay).flatten(),
+    })
+}
+
+/// Who takes a seat in [`play_seats`]: a contestant, or a player the caller built itself
+/// (the CLI's person at the terminal), which answers through the same [`Player`] path.
+pub enum Seat<'a, G: Ruleset> {
+    /// A built-in or a wasm bot.
+    Contestant(&'a Contestant),
+    /// Any other player; it has no module, so no hash in the replay.
+    Player(Box<dyn Player<G> + 'a>),
+}
+
+impl<G: Ruleset> std::fmt::Debug for Seat<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Contestant(c) => f.debug_tuple("Contestant").field(c).finish(),
+            Seat::Player(_) => f.write_str("Player"),
+        }
+    }
+}
+
+/// Play one game of mode `G` with the given seats; the replay is always kept.
+pub fn play_seats<G: Ruleset + Builtins>(
+    spec: &GameSpec,
+    seats: [Seat<'_, G>; 2],
+    names: [&str; 2],
+    sandbox: &Sandbox,
+) -> Result<GameResult, GameError> {
     let rules = parse_rules::<G>(&spec.rules)?;
-    let mut seat0 = player::<G>(contestants[0], sandbox)?;
-    let mut seat1 = player::<G>(contestants[1], sandbox)?;
+    let [seat0, seat1] = seats;
+    let (mut seat0, sha0) = seat_player(seat0, sandbox)?;
+    let (mut seat1, sha1) = seat_player(seat1, sandbox)?;
     let config = MatchConfig {
         rules,
         seed: spec.seed,
         max_faults: spec.max_faults,
     };
     let mut record = run_match(&config, [seat0.as_mut(), seat1.as_mut()]);
-    let replay = want_replay.then(|| {
-        record.replay.bots = [0, 1].map(|seat| BotInfo {
+    for (seat, sha256) in [sha0, sha1].into_iter().enumerate() {
+        record.replay.bots[seat] = BotInfo {
             name: names[seat].to_owned(),
-            sha256: contestants[seat].sha256().map(str::to_owned),
-        });
-        serde_json::to_value(&record.replay).expect("replays serialize")
-    });
+            sha256,
+        };
+    }
+    let replay = serde_json::to_value(&record.replay).expect("replays serialize");
     Ok(GameResult {
         outcome: record.outcome,
-        replay,
+        replay: Some(replay),
+    })
+}
+
+type BoxedPlayer<'a, G> = Box<dyn Player<G> + 'a>;
+
+/// The player of a seat, and its module's hash.
+fn seat_player<'a, G: Ruleset + Builtins>(
+    seat: Seat<'a, G>,
+    sandbox: &Sandbox,
+) -> Result<(BoxedPlayer<'a, G>, Option<String>), GameError> {
+    Ok(match seat {
+        Seat::Contestant(contestant) => (
+            player::<G>(contestant, sandbox)?,
+            contestant.sha256().map(str::to_owned),
+        ),
+        Seat::Player(player) => (player, None),
     })
 }
 
@@ -290,6 +345,7 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
         replay.mode, replay.bots[0].name, replay.bots[1].name, replay.seed
     )];
     let mut events = Vec::new();
+    let mut last_picture: Option<String> = None;
     for entry in &replay.log {
         match entry {
             Entry::Event { event } => {
@@ -314,11 +370,15 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                 if let Some(log) = log {
                     frames.push(format!("turn {turn}: seat {seat} logs: {log}"));
                 }
+                // The start and setup answers come before any event: drawing after each
+                // would repeat the first picture. A picture is drawn when the state changed.
                 if pictures
                     && let Some(picture) =
                         replay.initial.as_ref().and_then(|i| G::picture(i, &events))
+                    && last_picture.as_ref() != Some(&picture)
                 {
-                    frames.push(picture);
+                    frames.push(picture.clone());
+                    last_picture = Some(picture);
                 }
             }
         }

@@ -1,0 +1,189 @@
+//! `arena play … human …`: a person at the terminal, driven through standard input.
+
+use crate::arena_bin;
+use arena_tests::{stderr, stdout};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Run `arena play --mode MODE A B --replay DIR/MODE.json` with `input` on standard input.
+fn play(dir: &Path, mode: &str, seats: [&str; 2], input: &str) -> (Output, serde_json::Value) {
+    let replay = dir.join(format!("{mode}.json"));
+    let mut child = Command::new(arena_bin())
+        .args([
+            "play", "--mode", mode, seats[0], seats[1], "--seed", "3", "--replay",
+        ])
+        .arg(&replay)
+        .env("ARENA_CACHE_DIR", dir)
+        .env_remove("ARENA_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arena");
+    let mut stdin = child.stdin.take().expect("piped");
+    // Written from a thread: the game prints while it reads, and a full output pipe
+    // would otherwise block both sides. It may end before reading everything: a closed
+    // pipe is fine.
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("arena ends");
+    writer.join().expect("the writer does not panic");
+    assert!(
+        out.status.success(),
+        "stdout: {}\nstderr: {}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let verify = Command::new(arena_bin())
+        .args(["replay", "verify"])
+        .arg(&replay)
+        .output()
+        .expect("run arena");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let json = serde_json::from_slice(&std::fs::read(&replay).expect("replay written")).unwrap();
+    (out, json)
+}
+
+/// `line` `times` times.
+fn repeat(line: &str, times: usize) -> String {
+    format!("{line}\n").repeat(times)
+}
+
+#[test]
+fn a_person_plays_every_mode_to_its_end_and_the_replay_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        // Targets by id (the enemies are 3, 4, 5); a destroyed one is refused and re-asked.
+        (
+            "battle",
+            "builtin:random",
+            format!("1 2 3\n{}", repeat("3\n4\n5\nskill", 3000)),
+        ),
+        // `1` is the first legal answer: a play while one is possible, else `end`.
+        ("tcg", "builtin:random", format!("\n{}", repeat("1", 3000))),
+        ("grid", "builtin:random-walker", repeat("stay", 20_000)),
+        (
+            "dungeon",
+            "builtin:random",
+            format!("1 2 3 4\n{}", repeat("1", 20_000)),
+        ),
+        // The original's stages: no recruits, no moves, every year.
+        ("conquest", "builtin:random", repeat("NO", 2000)),
+    ];
+    for (mode, bot, input) in cases {
+        let (out, replay) = play(dir.path(), mode, ["human", bot], &input);
+        let text = stdout(&out);
+        let outcome = &replay["outcome"];
+        assert!(
+            !outcome["reason"].as_str().unwrap().contains("forfeit"),
+            "{mode}: {outcome}\n{text}"
+        );
+        assert_eq!(outcome["seats"][0]["faults"], 0, "{mode}: {outcome}");
+        assert_eq!(replay["bots"][0]["name"], "human", "{mode}");
+        assert!(text.contains("you are seat 0"), "{mode}: {text}");
+        assert!(text.contains("game over"), "{mode}: {text}");
+    }
+}
+
+#[test]
+fn the_human_takes_either_seat_and_both_in_hot_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, replay) = play(
+        dir.path(),
+        "grid",
+        ["builtin:random-walker", "human"],
+        &repeat("n", 20_000),
+    );
+    assert!(stdout(&out).contains("you are seat 1"));
+    assert_eq!(replay["bots"][1]["name"], "human");
+    assert_eq!(replay["outcome"]["seats"][1]["faults"], 0);
+
+    let (out, replay) = play(dir.path(), "tcg", ["human", "human"], &repeat("1", 6000));
+    let text = stdout(&out);
+    assert!(
+        text.contains("seat 0 choose") && text.contains("seat 1 choose"),
+        "{text}"
+    );
+    assert_eq!(replay["outcome"]["seats"][0]["faults"], 0);
+    assert_eq!(replay["outcome"]["seats"][1]["faults"], 0);
+}
+
+#[test]
+fn invalid_input_re_prompts_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "battle",
+            "builtin:random",
+            "1 1 1\n9\nfoo\n",
+            "pick exactly 3 different robots",
+        ),
+        (
+            "tcg",
+            "builtin:random",
+            "\n99\nplay 42\nattack x hero\n",
+            "no card 42 in your hand",
+        ),
+        (
+            "grid",
+            "builtin:random-walker",
+            "up\n0\n",
+            "type n, e, s, w or stay",
+        ),
+        (
+            "dungeon",
+            "builtin:random",
+            "1\n1 1 1 1\njump Troll1\n",
+            "`jump` is not an ability",
+        ),
+        (
+            "conquest",
+            "builtin:random",
+            "X 1 1\nS 99 99\n",
+            "Sorry, invalid input. Try again.",
+        ),
+    ];
+    for (mode, bot, input, reason) in cases {
+        let (out, replay) = play(dir.path(), mode, ["human", bot], &format!("{input}QUIT\n"));
+        let text = stdout(&out);
+        assert!(text.contains(reason), "{mode}: {text}");
+        assert!(
+            text.contains("invalid") || text.contains("Try again"),
+            "{mode}: {text}"
+        );
+        // The invalid lines were refused, not sent: no rejected answers, only the quit.
+        assert_eq!(
+            replay["outcome"]["seats"][0]["invalid_actions"], 0,
+            "{mode}"
+        );
+        assert_eq!(replay["outcome"]["winner"], 1, "{mode}");
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_forfeit_and_still_write_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, input) in [
+        ("battle", "\nquit\n"),
+        ("conquest", ""),
+        ("dungeon", "\n1\n"),
+    ] {
+        let (out, replay) = play(dir.path(), mode, ["builtin:random", "human"], input);
+        let text = stdout(&out);
+        assert!(
+            text.contains("you quit: the seat forfeits"),
+            "{mode}: {text}"
+        );
+        assert_eq!(replay["outcome"]["winner"], 0, "{mode}");
+        assert!(
+            replay["outcome"]["seats"][1]["forfeited"]
+                .as_bool()
+                .unwrap(),
+            "{mode}"
+        );
+        assert!(text.contains("replay written to"), "{mode}: {text}");
+    }
+}
