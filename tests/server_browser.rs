@@ -8,95 +8,13 @@
 
 use crate::server::Server;
 use arena_tests::bots;
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{Value, json};
-use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use fantoccini::{Client, Locator};
+use serde_json::Value;
 
-/// A chromedriver process, killed when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-    profile: tempfile::TempDir,
-    chromium: PathBuf,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn find(names: &[&str], env: &str) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(env) {
-        return Some(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH")?;
-    names.iter().find_map(|name| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
-/// Start chromedriver, or explain why the browser tests cannot run.
-fn driver() -> Result<Driver, String> {
-    let chromium = find(
-        &["chromium", "chromium-browser", "google-chrome"],
-        "CHROMIUM",
-    )
-    .ok_or("no chromium on PATH (apt-get install chromium chromium-driver)")?;
-    let chromedriver = find(&["chromedriver"], "CHROMEDRIVER")
-        .ok_or("no chromedriver on PATH (apt-get install chromium-driver)")?;
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let child = Command::new(&chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", chromedriver.display()))?;
-    let driver = Driver {
-        child,
-        port,
-        profile: tempfile::tempdir().map_err(|e| e.to_string())?,
-        chromium,
-    };
-    // A readiness poll, not a timing assumption of the test.
-    for _ in 0..200 {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok(driver);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    Err("chromedriver did not start listening".to_owned())
-}
-
-async fn browser(driver: &Driver) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".to_owned(),
-        json!({
-            "binary": driver.chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1200,900",
-                format!("--user-data-dir={}", driver.profile.path().display()),
-            ],
-        }),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a browser session")
-}
+// The same Chromium harness as the viewer's browser test.
+#[path = "../arena/viewer/tests/support/chromium.rs"]
+mod chromium;
+use chromium::{browser, driver};
 
 async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect(script)
