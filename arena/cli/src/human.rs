@@ -3,45 +3,61 @@
 //! The person answers through the same [`Player`] path as a bot, so the replay verifies and
 //! the statistics count. Each decision shows the game from the seat's observation, the legal
 //! choices numbered, and reads a line: a number, or the mode's natural input ([`Interactive`]).
-//! Invalid input re-prompts with the reason. `QUIT` or the end of input (Ctrl-D) makes the
-//! player fault on every later request, so the table forfeits the seat after `max_faults`
-//! requests and the game ends normally, replay and all.
+//! Invalid input re-prompts with the reason. `QUIT` or the end of input (Ctrl-D) is a `quit`
+//! fault: the table forfeits the seat at once and the game ends normally, replay and all.
+//! With `--clock`, a decision not made in time is a `timeout` fault, as a bot's would be.
 
+use crate::input::{Line, read_line};
+use crate::live::{Live, Pace};
 use crate::terminal::escape;
 use arena_builtins::Builtins;
-use arena_engine::{Fault, FaultKind, Player, Ruleset};
+use arena_engine::replay::BotInfo;
+use arena_engine::{Fault, FaultKind, Observer, Player, Ruleset};
 use arena_sandbox::Sandbox;
 use arena_sdk::{MatchEnd, MatchStart};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameError, GameResult, GameSpec, Seat};
-use std::io::BufRead;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
-/// The person gave up (`QUIT`, end of input, or standard output closed).
-#[derive(Debug)]
-pub struct Quit;
+/// Why a person gave no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quit {
+    /// They typed `QUIT`.
+    Typed,
+    /// Standard input ended (Ctrl-D), or standard output was closed.
+    Ended,
+    /// The `--clock` ran out before the decision was made.
+    Late,
+}
 
 /// The terminal: prints a prompt, reads one line of standard input.
 pub struct Console {
     label: String,
+    /// When the decision being asked must be made by (`--clock`).
+    deadline: Cell<Option<Instant>>,
 }
 
 impl Console {
     /// Print `text` (escaped: it can hold names from rules files).
     pub fn say(&self, text: &str) -> Result<(), Quit> {
-        outln!("{}", escape(text)).map_err(|_| Quit)
+        outln!("{}", escape(text)).map_err(|_| Quit::Ended)
     }
 
-    /// Ask `prompt`; the trimmed line, or [`Quit`] on `QUIT` or end of input.
+    /// Ask `prompt`; the trimmed line, or why there is none.
     pub fn ask(&self, prompt: &str) -> Result<String, Quit> {
-        out!("{} {}> ", self.label, escape(prompt)).map_err(|_| Quit)?;
-        let mut line = String::new();
-        match std::io::stdin().lock().read_line(&mut line) {
-            Ok(0) | Err(_) => {
+        out!("{} {}> ", self.label, escape(prompt)).map_err(|_| Quit::Ended)?;
+        match read_line(self.deadline.get()) {
+            Line::End => {
                 self.say("")?;
-                Err(Quit)
+                Err(Quit::Ended)
             }
-            Ok(_) if line.trim().eq_ignore_ascii_case("quit") => Err(Quit),
-            Ok(_) => Ok(line.trim().to_owned()),
+            Line::Late => {
+                self.say("")?;
+                Err(Quit::Late)
+            }
+            Line::Text(line) if line.trim().eq_ignore_ascii_case("quit") => Err(Quit::Typed),
+            Line::Text(line) => Ok(line.trim().to_owned()),
         }
     }
 }
@@ -61,6 +77,17 @@ pub trait Interactive: Ruleset {
     fn parse(observation: &Self::Observation, line: &str) -> Result<Self::Action, String>;
     /// What to type, besides a number.
     const HINT: &'static str;
+    /// [`Interactive::HINT`] for this decision (with an example taken from it).
+    fn hint(_observation: &Self::Observation) -> String {
+        Self::HINT.to_owned()
+    }
+    /// Whether a live view of bots cuts the game into rounds ([`Interactive::starts_round`])
+    /// rather than after each decision.
+    const BY_ROUND: bool = false;
+    /// Whether `event` begins a new round, after the events `before` it.
+    fn starts_round(_before: &[Self::Event], _event: &Self::Event) -> bool {
+        false
+    }
 
     /// Ask for one action; the default shows the numbered choices and re-prompts until a
     /// number or [`Interactive::parse`] gives a legal answer.
@@ -75,7 +102,11 @@ pub trait Interactive: Ruleset {
             console.say(&format!("  {}. {text}", i + 1))?;
         }
         loop {
-            let line = console.ask(&format!("choose 1-{} or {}", choices.len(), Self::HINT))?;
+            let line = console.ask(&format!(
+                "choose 1-{} or {}",
+                choices.len(),
+                Self::hint(observation)
+            ))?;
             let answer = match line.parse::<usize>() {
                 Ok(n) => n
                     .checked_sub(1)
@@ -95,21 +126,44 @@ pub trait Interactive: Ruleset {
 /// A person playing one seat of mode `G`.
 pub struct HumanPlayer<G: Interactive> {
     console: Console,
+    clock: Option<Duration>,
     setup: Option<G::SetupRequest>,
     quit: bool,
 }
 
 impl<G: Interactive> HumanPlayer<G> {
-    /// A person called `label` in the prompts.
-    pub fn new(label: String) -> Self {
+    /// A person called `label` in the prompts, with `clock` for each decision (`None`: no
+    /// time limit).
+    pub fn new(label: String, clock: Option<Duration>) -> Self {
         HumanPlayer {
-            console: Console { label },
+            console: Console {
+                label,
+                deadline: Cell::new(None),
+            },
+            clock,
             setup: None,
             quit: false,
         }
     }
 
-    fn quit_fault(&mut self) -> Fault {
+    /// Start the clock for one decision.
+    fn start_clock(&self) {
+        self.console
+            .deadline
+            .set(self.clock.map(|c| Instant::now() + c));
+    }
+
+    /// The fault for a decision not made: a timeout, or the person gave up (the table
+    /// forfeits the seat on a `quit` fault).
+    fn fault(&mut self, why: Quit) -> Fault {
+        if why == Quit::Late {
+            let seconds = self.clock.unwrap_or_default().as_secs_f64();
+            let message = format!("no decision within the {seconds} s clock (--clock)");
+            let _ = self.console.say(&format!(
+                "time is up: {message}; the turn gets the mode's default (a fault)"
+            ));
+            return Fault::new(FaultKind::Timeout, message);
+        }
         if !self.quit {
             self.quit = true;
             // Printing may fail (closed output); the forfeit happens either way.
@@ -117,7 +171,13 @@ impl<G: Interactive> HumanPlayer<G> {
                 .console
                 .say("you quit: the seat forfeits the game (the replay is still written)");
         }
-        Fault::new(FaultKind::BotError, "the player quit")
+        Fault::new(
+            FaultKind::Quit,
+            match why {
+                Quit::Typed => "the player typed QUIT",
+                _ => "the player's input ended",
+            },
+        )
     }
 }
 
@@ -135,28 +195,25 @@ impl<G: Interactive> Player<G> for HumanPlayer<G> {
     fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
         self.setup = Some(request.clone());
         if self.quit {
-            return Err(self.quit_fault());
+            return Err(self.fault(Quit::Ended));
         }
         let Some(prompt) = G::setup_prompt(request) else {
             return G::parse_setup(request, "").map_err(|e| Fault::new(FaultKind::BotError, e));
         };
-        if self.console.say(&prompt).is_err() {
-            return Err(self.quit_fault());
+        self.start_clock();
+        if let Err(why) = self.console.say(&prompt) {
+            return Err(self.fault(why));
         }
         loop {
             let line = match self.console.ask("setup (Enter: the default)") {
                 Ok(line) => line,
-                Err(Quit) => return Err(self.quit_fault()),
+                Err(why) => return Err(self.fault(why)),
             };
             match G::parse_setup(request, &line) {
                 Ok(choice) => return Ok(choice),
                 Err(reason) => {
-                    if self
-                        .console
-                        .say(&format!("invalid: {reason}; try again"))
-                        .is_err()
-                    {
-                        return Err(self.quit_fault());
+                    if let Err(why) = self.console.say(&format!("invalid: {reason}; try again")) {
+                        return Err(self.fault(why));
                     }
                 }
             }
@@ -165,9 +222,10 @@ impl<G: Interactive> Player<G> for HumanPlayer<G> {
 
     fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
         if self.quit {
-            return Err(self.quit_fault());
+            return Err(self.fault(Quit::Ended));
         }
-        G::ask(&self.console, observation, self.setup.as_ref()).map_err(|Quit| self.quit_fault())
+        self.start_clock();
+        G::ask(&self.console, observation, self.setup.as_ref()).map_err(|why| self.fault(why))
     }
 
     fn end(&mut self, end: &MatchEnd) {
@@ -475,10 +533,27 @@ mod tcg {
 
 mod grid {
     use super::Interactive;
+    use arena_engine::grid::Event;
     use arena_sdk::grid::{Action, Grid, Observation, Pos, SetupChoice, SetupRequest};
 
     impl Interactive for Grid {
         const HINT: &'static str = "n/e/s/w/stay";
+        // Heroes move one at a time, alternating teams: a person watching bots wants to
+        // see a round of all of them at once.
+        const BY_ROUND: bool = true;
+
+        fn starts_round(before: &[Event], event: &Event) -> bool {
+            let Event::HeroTurn { hero, .. } = event else {
+                return false;
+            };
+            // Heroes act in id order, skipping the dead: a round starts when the order
+            // wraps.
+            let previous = before.iter().rev().find_map(|e| match e {
+                Event::HeroTurn { hero, .. } => Some(*hero),
+                _ => None,
+            });
+            previous.is_some_and(|p| *hero <= p)
+        }
 
         fn setup_prompt(_: &SetupRequest) -> Option<String> {
             None
@@ -587,7 +662,26 @@ mod dungeon {
     }
 
     impl Interactive for Dungeon {
-        const HINT: &'static str = "`ABILITY TARGET` (e.g. `fight Troll1`)";
+        const HINT: &'static str = "`ABILITY TARGET`";
+
+        /// The example is a legal answer of this decision, so it names a monster (or
+        /// hero) that is there.
+        fn hint(obs: &Observation) -> String {
+            let example = obs
+                .legal
+                .iter()
+                .find(|a| matches!(a.target, Target::Monster(_)))
+                .or(obs.legal.first());
+            match example {
+                Some(a) => format!(
+                    "{} (e.g. `{} {}`)",
+                    Self::HINT,
+                    a.ability.name(),
+                    target_text(obs, a.target)
+                ),
+                None => Self::HINT.to_owned(),
+            }
+        }
 
         fn setup_prompt(request: &SetupRequest) -> Option<String> {
             let mut text = format!(
@@ -638,8 +732,12 @@ mod dungeon {
             for m in obs.monsters.iter().filter(|m| !m.dead) {
                 let _ = write!(
                     text,
-                    "\n  {} (level {}): hp {}/{}",
-                    m.name, m.level, m.hp, m.max_hp
+                    "\n  {} (level {}): hp {}/{}, next: {}",
+                    m.name,
+                    m.level,
+                    m.hp,
+                    m.max_hp,
+                    m.next_ability().name()
                 );
             }
             text
@@ -660,7 +758,7 @@ mod dungeon {
         fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
             let mut words = line.split_whitespace();
             let (Some(ability), target, None) = (words.next(), words.next(), words.next()) else {
-                return Err(format!("`{line}`: type {}", Self::HINT));
+                return Err(format!("`{line}`: type {}", Self::hint(obs)));
             };
             let word = ability.to_lowercase();
             // Unknown names deserialize to `Ability::Unknown`: compare the name back.
@@ -797,14 +895,29 @@ mod conquest {
     }
 }
 
-/// Play one game where `contestants[seat]` is `None` for a person at the terminal.
+/// How `arena play` shows a game and times a person.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// Draw the game as it is played (`--watch`); with a person playing, what the other
+    /// seat does is always shown.
+    pub watch: bool,
+    /// The pace of the live view.
+    pub pace: Pace,
+    /// A person's time for each decision (`--clock`).
+    pub clock: Option<Duration>,
+}
+
+/// Play one game where `contestants[seat]` is `None` for a person at the terminal, shown
+/// live when a person plays or `view.watch`. Besides the result, the first error printing
+/// the live view met (a closed output), for the caller to report once the replay is safe.
 pub fn play(
     spec: &GameSpec,
     contestants: [Option<&Contestant>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
-) -> Result<GameResult, GameError> {
-    arena_tournament::for_mode!(spec.mode, G => play_typed::<G>(spec, contestants, names, sandbox))
+    view: View,
+) -> Result<(GameResult, Option<anyhow::Error>), GameError> {
+    arena_tournament::for_mode!(spec.mode, G => play_typed::<G>(spec, contestants, names, sandbox, view))
 }
 
 fn play_typed<G: Interactive + Builtins>(
@@ -812,8 +925,10 @@ fn play_typed<G: Interactive + Builtins>(
     contestants: [Option<&Contestant>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
-) -> Result<GameResult, GameError> {
-    let hot_seat = contestants.iter().all(Option::is_none);
+    view: View,
+) -> Result<(GameResult, Option<anyhow::Error>), GameError> {
+    let humans = contestants.map(|c| c.is_none());
+    let hot_seat = humans.iter().all(|&h| h);
     let [a, b] = [0u8, 1].map(|seat| match contestants[usize::from(seat)] {
         Some(contestant) => Seat::Contestant(contestant),
         None => {
@@ -822,8 +937,25 @@ fn play_typed<G: Interactive + Builtins>(
             } else {
                 "you".to_owned()
             };
-            Seat::Player(Box::new(HumanPlayer::<G>::new(label)))
+            Seat::Player(Box::new(HumanPlayer::<G>::new(label, view.clock)))
         }
     });
-    game::play_seats::<G>(spec, [a, b], names, sandbox)
+    let mut live = (view.watch || humans.contains(&true)).then(|| {
+        let bots = names.map(|name| BotInfo {
+            name: name.to_owned(),
+            sha256: None,
+        });
+        Live::<G>::new(spec.mode, &bots, spec.seed, view.pace, humans)
+    });
+    let observer = live.as_mut().map(|l| l as &mut dyn Observer<G>);
+    let result = game::play_seats::<G>(spec, [a, b], names, sandbox, observer)?;
+    Ok((result, live.and_then(|mut l| l.finish())))
+}
+
+/// Step through a replay file's game (`arena replay show --step`), verified first.
+pub fn show_replay(json: &serde_json::Value, pace: Pace) -> anyhow::Result<()> {
+    arena_tournament::for_mode!(game::replay_mode(json)?, G => {
+        let replay = game::verified::<G>(json)?;
+        Live::<G>::new(replay.mode, &replay.bots, replay.seed, pace, [false, false]).replay(&replay)
+    })
 }

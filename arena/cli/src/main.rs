@@ -5,6 +5,8 @@ mod out;
 
 mod check;
 mod human;
+mod input;
+mod live;
 mod matches;
 mod new;
 mod play;

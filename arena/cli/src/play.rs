@@ -39,9 +39,35 @@ pub struct PlayArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
-    /// Show the match turn by turn.
+    /// Show the match as it is played, one step at a time (a decision and what it did;
+    /// grid: a round of all heroes): redrawn in place on a terminal, printed plainly
+    /// otherwise. A person playing (`human`) always sees the other seat's moves this way.
     #[arg(long)]
     watch: bool,
+    /// The pause after each step of the live view, in milliseconds [default: 300 on a
+    /// terminal, 0 otherwise]; implies --watch.
+    #[arg(long, value_name = "MS")]
+    delay: Option<u64>,
+    /// Wait for Enter after each step of the live view (`q` runs to the end); implies
+    /// --watch.
+    #[arg(long)]
+    step: bool,
+    /// A person's time for each decision, in seconds (no limit without it). A decision not
+    /// made in time is a `timeout` fault, as a bot's would be: the turn gets the mode's
+    /// default answer, and --max-faults of them forfeit the game.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_clock)]
+    clock: Option<std::time::Duration>,
+}
+
+/// `--clock SECONDS`: a positive number of seconds (fractions allowed).
+fn parse_clock(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(format!("`{text}`: give between 0 and 86400 seconds"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// A mode's rules from the command line: a file, overrides, and a map or deck file.
@@ -214,10 +240,22 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         max_faults: args.max_faults,
     };
     let names_ref = [names[0].as_str(), names[1].as_str()];
+    let watch = args.watch || args.step || args.delay.is_some();
+    anyhow::ensure!(
+        args.clock.is_none() || contestants.iter().any(Option::is_none),
+        "--clock times a person's decisions: give `human` as a seat"
+    );
+    let view = crate::human::View {
+        watch,
+        pace: crate::live::Pace::new(args.delay, args.step),
+        clock: args.clock,
+    };
     // The replay is always kept: it is where each fault's turn and message are.
-    let result = match &contestants {
-        [Some(a), Some(b)] => game::play(&spec, [a, b], names_ref, &sandbox, true)?,
-        [a, b] => crate::human::play(&spec, [a.as_ref(), b.as_ref()], names_ref, &sandbox)?,
+    let (result, view_error) = match &contestants {
+        [Some(a), Some(b)] if !watch => {
+            (game::play(&spec, [a, b], names_ref, &sandbox, true)?, None)
+        }
+        [a, b] => crate::human::play(&spec, [a.as_ref(), b.as_ref()], names_ref, &sandbox, view)?,
     };
     let replay = result.replay.as_ref().expect("asked for a replay");
 
@@ -230,10 +268,12 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         let fuel = sandbox_args.limits_config().limits().fuel_per_turn;
         crate::replay::write_html(replay, path, fuel)?;
     }
-    if args.watch {
-        for frame in game::render_replay(replay, true)? {
-            outln!("{}", crate::terminal::escape(&frame))?;
-        }
+    // Reported once the replay and page are written: a closed output ends the command
+    // quietly, but not before the game is saved.
+    if let Some(error) = view_error {
+        return Err(error);
+    }
+    if watch {
         outln!()?;
     }
     let outcome = &result.outcome;

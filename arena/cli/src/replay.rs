@@ -16,6 +16,14 @@ pub enum ReplayCommand {
         /// Also draw the state before every decision (board, teams, hands).
         #[arg(long)]
         pictures: bool,
+        /// Step through the game as `arena play --watch` shows it (a decision and what it
+        /// did; grid: a round), waiting for Enter after each step (`q` runs to the end).
+        #[arg(long)]
+        step: bool,
+        /// Play the game back with this pause after each step, in milliseconds [default
+        /// with --step: none; on its own: the pace of the live view].
+        #[arg(long, value_name = "MS")]
+        delay: Option<u64>,
     },
     /// Re-simulate a replay from its recorded answers and confirm the identical result.
     Verify {
@@ -53,7 +61,16 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             println!("{}: viewer written to {}", file.display(), out.display());
             Ok(ExitCode::SUCCESS)
         }
-        ReplayCommand::Show { file, pictures } => {
+        ReplayCommand::Show {
+            file, step, delay, ..
+        } if step || delay.is_some() => {
+            let json = read(&file)?;
+            let delay = delay.or(step.then_some(0));
+            crate::human::show_replay(&json, crate::live::Pace::new(delay, step))
+                .with_context(|| file.display().to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        ReplayCommand::Show { file, pictures, .. } => {
             let json = read(&file)?;
             for frame in
                 game::render_replay(&json, pictures).with_context(|| file.display().to_string())?

@@ -33,7 +33,7 @@ pub use arena_sdk as sdk;
 pub use player::{Answer, CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
 pub use replay::{Outcome, Replay, SeatOutcome};
 pub use seed::derive_seed;
-pub use table::{Finish, Table};
+pub use table::{Finish, Observer, Table};
 
 use arena_sdk::{ABI_VERSION, Game, MatchEnd, MatchResult, MatchStart};
 use serde::Serialize;
@@ -115,7 +115,19 @@ pub fn run_match<G: Ruleset>(
     config: &MatchConfig<G>,
     players: [&mut dyn Player<G>; 2],
 ) -> MatchRecord<G> {
+    run_match_observed(config, players, None)
+}
+
+/// [`run_match`] with an [`Observer`] told of each step as it happens (a live view).
+pub fn run_match_observed<'p, G: Ruleset>(
+    config: &MatchConfig<G>,
+    players: [&'p mut dyn Player<G>; 2],
+    observer: Option<&'p mut dyn Observer<G>>,
+) -> MatchRecord<G> {
     let mut table = Table::new(players, config.max_faults);
+    if let Some(observer) = observer {
+        table.observed_by(observer);
+    }
     for seat in 0..2u8 {
         let start = MatchStart::<G> {
             abi: ABI_VERSION,
@@ -136,6 +148,7 @@ pub fn run_match<G: Ruleset>(
             stats: [Stats::new(), Stats::new()],
         },
     };
+    table.finished(&finish);
     for seat in 0..2u8 {
         let result = match finish.winner {
             None => MatchResult::Draw,

@@ -52,6 +52,9 @@ pub enum FaultKind {
     BotError,
     /// The bot could not be instantiated for this match.
     Instantiation,
+    /// A person at the terminal gave up (`QUIT`, or their input ended): the seat forfeits
+    /// at once.
+    Quit,
 }
 
 impl FaultKind {
@@ -69,6 +72,7 @@ impl FaultKind {
             FaultKind::WrongShape => "wrong_shape",
             FaultKind::BotError => "bot_error",
             FaultKind::Instantiation => "instantiation",
+            FaultKind::Quit => "quit",
         }
     }
 }

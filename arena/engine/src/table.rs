@@ -2,7 +2,7 @@
 //! into fallbacks, counts faults, rejected actions and fuel, decides forfeits, and records
 //! every answer and event for the replay.
 
-use crate::player::{Answer, Fault, Player};
+use crate::player::{Answer, Fault, FaultKind, Player};
 use crate::replay::{BotInfo, Entry, Outcome, REPLAY_FORMAT, REPLAY_VERSION, Replay, SeatOutcome};
 use crate::{ENGINE_VERSION, MatchConfig, MatchRecord, Ruleset, Stats};
 use arena_sdk::{MatchEnd, MatchStart, Seat};
@@ -25,11 +25,30 @@ struct Tally {
     invalid_actions: u32,
     fuel: u64,
     forfeited: bool,
+    /// Why the seat quit (a [`FaultKind::Quit`] fault's message), if it did.
+    quit: Option<String>,
+}
+
+/// Watches a match as it is played (the CLI's live view, `arena play --watch`): told of
+/// the initial state, of every log entry as it is recorded, before each request to a
+/// player, and of the finish before the players hear of it. It cannot change the match: a
+/// match with an observer is the match without one.
+pub trait Observer<G: Ruleset> {
+    /// The full initial state was recorded (after setup).
+    fn initial(&mut self, _initial: &G::Initial) {}
+    /// An entry was recorded in the log.
+    fn entry(&mut self, _entry: &Entry<G>) {}
+    /// `seat` is about to be asked for its setup or an action: everything before is done.
+    fn asking(&mut self, _seat: Seat) {}
+    /// The match is over; the players are told next.
+    fn finished(&mut self, _finish: &Finish) {}
 }
 
 /// The players of one match plus everything the engine keeps about them.
 pub struct Table<'p, G: Ruleset> {
     players: [&'p mut dyn Player<G>; 2],
+    // Checked once per entry when present; `None` (every tournament game) costs a branch.
+    observer: Option<&'p mut dyn Observer<G>>,
     max_faults: u32,
     tally: [Tally; 2],
     forfeit: Option<Seat>,
@@ -52,12 +71,38 @@ impl<'p, G: Ruleset> Table<'p, G> {
     pub fn new(players: [&'p mut dyn Player<G>; 2], max_faults: u32) -> Self {
         Table {
             players,
+            observer: None,
             max_faults: max_faults.max(1),
             tally: Default::default(),
             forfeit: None,
             turn: 0,
             initial: None,
             log: Vec::new(),
+        }
+    }
+
+    /// Let `observer` watch the match.
+    pub(crate) fn observed_by(&mut self, observer: &'p mut dyn Observer<G>) {
+        self.observer = Some(observer);
+    }
+
+    /// Tell the observer the match is over.
+    pub(crate) fn finished(&mut self, finish: &Finish) {
+        if let Some(observer) = self.observer.as_mut() {
+            observer.finished(finish);
+        }
+    }
+
+    fn push(&mut self, entry: Entry<G>) {
+        if let Some(observer) = self.observer.as_mut() {
+            observer.entry(&entry);
+        }
+        self.log.push(entry);
+    }
+
+    fn asking(&mut self, seat: Seat) {
+        if let Some(observer) = self.observer.as_mut() {
+            observer.asking(seat);
         }
     }
 
@@ -68,12 +113,15 @@ impl<'p, G: Ruleset> Table<'p, G> {
 
     /// Record the full initial state (once, after setup).
     pub fn set_initial(&mut self, initial: G::Initial) {
+        if let Some(observer) = self.observer.as_mut() {
+            observer.initial(&initial);
+        }
         self.initial = Some(initial);
     }
 
     /// Record an event.
     pub fn event(&mut self, event: G::Event) {
-        self.log.push(Entry::Event { event });
+        self.push(Entry::Event { event });
     }
 
     /// The first seat that faulted `max_faults` times, if any: it has forfeited the match.
@@ -83,12 +131,14 @@ impl<'p, G: Ruleset> Table<'p, G> {
 
     /// A finish for the forfeit of `loser`, with the mode's statistics so far.
     pub fn forfeit_finish(&self, loser: Seat, stats: [Stats; 2]) -> Finish {
+        let tally = &self.tally[usize::from(loser)];
+        let reason = match &tally.quit {
+            Some(why) => format!("forfeit: seat {loser} quit ({why})"),
+            None => format!("forfeit: seat {loser} faulted {} times", tally.faults),
+        };
         Finish {
             winner: Some(1 - loser),
-            reason: format!(
-                "forfeit: seat {loser} faulted {} times",
-                self.tally[usize::from(loser)].faults
-            ),
+            reason,
             stats,
         }
     }
@@ -104,6 +154,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         if self.tally[usize::from(seat)].forfeited {
             return None;
         }
+        self.asking(seat);
         let result = self.players[usize::from(seat)].setup(request);
         match self.record(seat, result.map(Answer::Setup)) {
             Some(Answer::Setup(choice)) => Some(choice),
@@ -117,6 +168,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         if self.tally[usize::from(seat)].forfeited {
             return None;
         }
+        self.asking(seat);
         let result = self.players[usize::from(seat)].act(observation);
         match self.record(seat, result.map(Answer::Action)) {
             Some(Answer::Action(action)) => Some(action),
@@ -128,7 +180,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
     /// the bot in its next observation.
     pub fn reject(&mut self, seat: Seat, reason: impl Into<String>) {
         self.tally[usize::from(seat)].invalid_actions += 1;
-        self.log.push(Entry::Rejected {
+        self.push(Entry::Rejected {
             seat,
             turn: self.turn,
             reason: reason.into(),
@@ -152,7 +204,11 @@ impl<'p, G: Ruleset> Table<'p, G> {
                     .fault_kinds
                     .entry(fault.kind.name().to_owned())
                     .or_default() += 1;
-                if tally.faults >= self.max_faults && !tally.forfeited {
+                if fault.kind == FaultKind::Quit && tally.quit.is_none() {
+                    tally.quit = Some(fault.message.clone());
+                }
+                let gave_up = tally.quit.is_some();
+                if (gave_up || tally.faults >= self.max_faults) && !tally.forfeited {
                     tally.forfeited = true;
                     self.forfeit.get_or_insert(seat);
                 }
@@ -160,7 +216,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             }
         };
         let log = (!report.log.is_empty()).then_some(report.log);
-        self.log.push(Entry::Answer {
+        self.push(Entry::Answer {
             seat,
             turn: self.turn,
             answer: answer.clone(),
@@ -203,5 +259,82 @@ impl<'p, G: Ruleset> Table<'p, G> {
             outcome: outcome.clone(),
         };
         MatchRecord { outcome, replay }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Battle;
+    use crate::{MatchConfig, NativePlayer, run_match, run_match_observed};
+    use arena_sdk::Bot;
+    use arena_sdk::battle::{Action, Observation, SetupRequest, TeamChoice};
+
+    struct First;
+    impl Bot<Battle> for First {
+        fn setup(&mut self, r: &SetupRequest) -> TeamChoice {
+            TeamChoice {
+                team: r.roster[..3].to_vec(),
+            }
+        }
+        fn act(&mut self, o: &Observation) -> Action {
+            Action::Attack {
+                target: o.legal_targets[0],
+            }
+        }
+    }
+
+    /// Everything the observer hears, in order.
+    #[derive(Default)]
+    struct Log {
+        heard: Vec<String>,
+        entries: Vec<Entry<Battle>>,
+    }
+    impl Observer<Battle> for Log {
+        fn initial(&mut self, _: &crate::battle::Initial) {
+            self.heard.push("initial".into());
+        }
+        fn entry(&mut self, entry: &Entry<Battle>) {
+            self.heard.push(match entry {
+                Entry::Answer { seat, .. } => format!("answer {seat}"),
+                Entry::Rejected { .. } => "rejected".into(),
+                Entry::Event { .. } => "event".into(),
+            });
+            self.entries.push(entry.clone());
+        }
+        fn asking(&mut self, seat: Seat) {
+            self.heard.push(format!("asking {seat}"));
+        }
+        fn finished(&mut self, finish: &Finish) {
+            self.heard.push(format!("finished {}", finish.reason));
+        }
+    }
+
+    #[test]
+    fn an_observer_sees_every_entry_as_it_happens_and_changes_nothing() {
+        let config = MatchConfig::<Battle>::new(Default::default(), 11);
+        let (mut a, mut b) = (NativePlayer::new(First), NativePlayer::new(First));
+        let plain = run_match(&config, [&mut a, &mut b]);
+        let (mut a, mut b) = (NativePlayer::new(First), NativePlayer::new(First));
+        let mut log = Log::default();
+        let watched = run_match_observed(&config, [&mut a, &mut b], Some(&mut log));
+        assert_eq!(plain.replay, watched.replay);
+        assert_eq!(log.entries, watched.replay.log);
+        // Each answer to a setup or action request is preceded by the question; the two
+        // start answers are not asked through `asking`.
+        let heard = &log.heard;
+        assert_eq!(heard[..2], ["answer 0", "answer 1"]);
+        for (i, line) in heard.iter().enumerate().skip(2) {
+            if let Some(seat) = line.strip_prefix("answer ") {
+                assert_eq!(heard[i - 1], format!("asking {seat}"), "{heard:?}");
+            }
+        }
+        let initial = heard.iter().position(|h| h == "initial").unwrap();
+        let first_event = heard.iter().position(|h| h == "event").unwrap();
+        assert!(initial < first_event, "{heard:?}");
+        assert_eq!(
+            heard.last().unwrap(),
+            &format!("finished {}", watched.outcome.reason)
+        );
     }
 }

@@ -7,7 +7,9 @@ use crate::bots::Contestant;
 use crate::for_mode;
 use arena_builtins::Builtins;
 use arena_engine::replay::{self, BotInfo, Replay};
-use arena_engine::{MatchConfig, NativePlayer, Outcome, Player, Ruleset, run_match};
+use arena_engine::{
+    MatchConfig, NativePlayer, Observer, Outcome, Player, Ruleset, run_match_observed,
+};
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 
@@ -181,6 +183,7 @@ fn play_typed<G: Ruleset + Builtins>(
         [Seat::Contestant(a), Seat::Contestant(b)],
         names,
         sandbox,
+        None,
     )?;
     Ok(GameResult {
         outcome: result.outcome,
@@ -206,12 +209,14 @@ impl<G: Ruleset> std::fmt::Debug for Seat<'_, G> {
     }
 }
 
-/// Play one game of mode `G` with the given seats; the replay is always kept.
+/// Play one game of mode `G` with the given seats, watched by `observer` if given; the
+/// replay is always kept.
 pub fn play_seats<G: Ruleset + Builtins>(
     spec: &GameSpec,
     seats: [Seat<'_, G>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
+    observer: Option<&mut dyn Observer<G>>,
 ) -> Result<GameResult, GameError> {
     let rules = parse_rules::<G>(&spec.rules)?;
     let [seat0, seat1] = seats;
@@ -222,7 +227,12 @@ pub fn play_seats<G: Ruleset + Builtins>(
         seed: spec.seed,
         max_faults: spec.max_faults,
     };
-    let mut record = run_match(&config, [seat0.as_mut(), seat1.as_mut()]);
+    // The players live only in this function: the observer's borrow is shortened to theirs.
+    let observer = observer.map(|o| {
+        let o: &mut dyn Observer<G> = o;
+        o
+    });
+    let mut record = run_match_observed(&config, [seat0.as_mut(), seat1.as_mut()], observer);
     for (seat, sha256) in [sha0, sha1].into_iter().enumerate() {
         record.replay.bots[seat] = BotInfo {
             name: names[seat].to_owned(),
@@ -330,33 +340,121 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> 
 /// before each decision where the mode draws one). The replay must verify first.
 pub fn render_replay(json: &serde_json::Value, pictures: bool) -> Result<Vec<String>, ReplayError> {
     for_mode!(mode_of(json)?, G => {
-        let replay = parse_replay::<G>(json)?;
-        // Only a replay the engine reproduces is drawn: its events are then the engine's
-        // own, so a hand-edited file cannot make the renderer index past a board or a seat.
-        replay::verify(&replay).map_err(ReplayError::Mismatch)?;
-        Ok(render::<G>(&replay, pictures))
+        verified::<G>(json).map(|replay| render::<G>(&replay, pictures))
     })
+}
+
+/// The mode a replay's JSON says it is of.
+pub fn replay_mode(json: &serde_json::Value) -> Result<Mode, ReplayError> {
+    mode_of(json)
+}
+
+/// A replay of mode `G`, read and verified: only a replay the engine reproduces is drawn,
+/// so its events are the engine's own and a hand-edited file cannot make a renderer index
+/// past a board or a seat.
+pub fn verified<G: Ruleset>(json: &serde_json::Value) -> Result<Replay<G>, ReplayError> {
+    let replay = parse_replay::<G>(json)?;
+    replay::verify(&replay).map_err(ReplayError::Mismatch)?;
+    Ok(replay)
 }
 
 fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
     use arena_engine::replay::Entry;
-    let mut frames = vec![format!(
-        "{} — {} (seat 0) vs {} (seat 1), seed {}",
-        replay.mode, replay.bots[0].name, replay.bots[1].name, replay.seed
-    )];
-    let mut events = Vec::new();
-    let mut last_picture: Option<String> = None;
+    let mut frames = vec![header(replay.mode, &replay.bots, replay.seed)];
+    let mut renderer = Renderer::<G>::new(replay.initial.clone());
     for entry in &replay.log {
+        // The picture of the state a decision was made in, before the answer's own lines.
+        if matches!(entry, Entry::Answer { .. }) {
+            frames.extend(renderer.step().into_iter().flat_map(|s| s.text(pictures)));
+        }
+        renderer.entry(entry);
+    }
+    frames.extend(renderer.step().into_iter().flat_map(|s| s.text(pictures)));
+    frames.push(result_line(&replay.outcome, &replay.bots));
+    frames
+}
+
+/// The first line of a rendered game: mode, bots, seed.
+pub fn header(mode: Mode, bots: &[BotInfo; 2], seed: u64) -> String {
+    format!(
+        "{mode} — {} (seat 0) vs {} (seat 1), seed {seed}",
+        bots[0].name, bots[1].name
+    )
+}
+
+/// The last line of a rendered game: who won and why.
+pub fn result_line(outcome: &Outcome, bots: &[BotInfo; 2]) -> String {
+    match outcome.winner {
+        Some(seat) => format!(
+            "winner: seat {seat} ({}) — {}",
+            bots[usize::from(seat) % 2].name,
+            outcome.reason
+        ),
+        None => format!("draw — {}", outcome.reason),
+    }
+}
+
+/// A game turned into text as its log arrives, one step at a time: what `arena replay
+/// show` prints, and what the CLI's live view draws while a game is played. The caller
+/// says where a step ends ([`Renderer::step`]); the renderer keeps what happened since.
+#[derive(Debug)]
+pub struct Renderer<G: Ruleset> {
+    initial: Option<G::Initial>,
+    events: Vec<G::Event>,
+    lines: Vec<String>,
+    last_picture: Option<String>,
+}
+
+/// One step of a rendered game: what happened, then the picture of the state after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// One line per event, fault, rejection and bot log line.
+    pub lines: Vec<String>,
+    /// The state after the step, when the mode draws one and it changed since the last.
+    pub picture: Option<String>,
+}
+
+impl Step {
+    /// The lines, then the picture when `pictures`.
+    pub fn text(self, pictures: bool) -> impl Iterator<Item = String> {
+        self.lines
+            .into_iter()
+            .chain(self.picture.filter(|_| pictures))
+    }
+}
+
+impl<G: Ruleset> Renderer<G> {
+    /// A renderer for a game that starts from `initial` (`None`: not known yet).
+    pub fn new(initial: Option<G::Initial>) -> Self {
+        Renderer {
+            initial,
+            events: Vec::new(),
+            lines: Vec::new(),
+            last_picture: None,
+        }
+    }
+
+    /// The initial state is known (after setup).
+    pub fn set_initial(&mut self, initial: &G::Initial) {
+        self.initial = Some(initial.clone());
+    }
+
+    /// The events so far.
+    pub fn events(&self) -> &[G::Event] {
+        &self.events
+    }
+
+    /// One more log entry.
+    pub fn entry(&mut self, entry: &arena_engine::replay::Entry<G>) {
+        use arena_engine::replay::Entry;
         match entry {
             Entry::Event { event } => {
-                frames.push(G::describe(event));
-                events.push(event.clone());
+                self.lines.push(G::describe(event));
+                self.events.push(event.clone());
             }
-            Entry::Rejected { seat, turn, reason } => {
-                frames.push(format!(
-                    "turn {turn}: seat {seat}'s answer rejected: {reason}"
-                ));
-            }
+            Entry::Rejected { seat, turn, reason } => self.lines.push(format!(
+                "turn {turn}: seat {seat}'s answer rejected: {reason}"
+            )),
             Entry::Answer {
                 seat,
                 turn,
@@ -364,33 +462,44 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
                 log,
                 ..
             } => {
-                if let arena_engine::Answer::Fault(fault) = answer {
-                    frames.push(format!("turn {turn}: seat {seat} faulted: {fault}"));
+                match answer {
+                    arena_engine::Answer::Fault(fault)
+                        if fault.kind == arena_engine::FaultKind::Quit =>
+                    {
+                        self.lines
+                            .push(format!("turn {turn}: seat {seat} quit: {}", fault.message));
+                    }
+                    arena_engine::Answer::Fault(fault) => self
+                        .lines
+                        .push(format!("turn {turn}: seat {seat} faulted: {fault}")),
+                    _ => {}
                 }
                 if let Some(log) = log {
-                    frames.push(format!("turn {turn}: seat {seat} logs: {log}"));
-                }
-                // The start and setup answers come before any event: drawing after each
-                // would repeat the first picture. A picture is drawn when the state changed.
-                if pictures
-                    && let Some(picture) =
-                        replay.initial.as_ref().and_then(|i| G::picture(i, &events))
-                    && last_picture.as_ref() != Some(&picture)
-                {
-                    frames.push(picture.clone());
-                    last_picture = Some(picture);
+                    self.lines
+                        .push(format!("turn {turn}: seat {seat} logs: {log}"));
                 }
             }
         }
     }
-    let outcome = &replay.outcome;
-    frames.push(match outcome.winner {
-        Some(seat) => format!(
-            "winner: seat {seat} ({}) — {}",
-            replay.bots[usize::from(seat)].name,
-            outcome.reason
-        ),
-        None => format!("draw — {}", outcome.reason),
-    });
-    frames
+
+    /// End the current step: its lines, and the picture when it differs from the last one
+    /// drawn. `None` when nothing happened and nothing changed (the start and setup
+    /// answers come before any event: drawing after each would repeat the first picture).
+    pub fn step(&mut self) -> Option<Step> {
+        let picture = self
+            .initial
+            .as_ref()
+            .and_then(|i| G::picture(i, &self.events))
+            .filter(|p| self.last_picture.as_ref() != Some(p));
+        if let Some(p) = &picture {
+            self.last_picture = Some(p.clone());
+        }
+        let lines = std::mem::take(&mut self.lines);
+        (!lines.is_empty() || picture.is_some()).then_some(Step { lines, picture })
+    }
+
+    /// The last picture drawn.
+    pub fn picture(&self) -> Option<&str> {
+        self.last_picture.as_deref()
+    }
 }

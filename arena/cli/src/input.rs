@@ -1,0 +1,64 @@
+//! Standard input one line at a time, with an optional time limit (`arena play --clock`).
+//!
+//! A reader thread owns standard input and hands its lines over a channel, so a wait can
+//! give up when the clock runs out; the line typed late then answers the next question.
+//! Everything that reads the terminal (a person's answers, `--step`'s Enter) reads here, so
+//! no line is lost between two readers.
+
+use std::io::BufRead;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+/// What a wait for a line gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// A line, without its end of line.
+    Text(String),
+    /// Standard input ended (Ctrl-D, a closed pipe) or cannot be read.
+    End,
+    /// The deadline passed first.
+    Late,
+}
+
+fn lines() -> &'static Mutex<Receiver<String>> {
+    static LINES: OnceLock<Mutex<Receiver<String>>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let (send, receive) = channel();
+        std::thread::spawn(move || {
+            let stdin = std::io::stdin();
+            let mut line = String::new();
+            loop {
+                line.clear();
+                // End of input or an error drops the sender: the reader sees `End`.
+                match stdin.lock().read_line(&mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let text = line.trim_end_matches(['\n', '\r']).to_owned();
+                        if send.send(text).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Mutex::new(receive)
+    })
+}
+
+/// The next line of standard input, waiting until `deadline` at most (`None`: forever).
+pub fn read_line(deadline: Option<Instant>) -> Line {
+    // A poisoned lock only means another reader panicked: the channel is still sound.
+    let receiver = lines().lock().unwrap_or_else(|e| e.into_inner());
+    match deadline {
+        None => receiver.recv().map_or(Line::End, Line::Text),
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match receiver.recv_timeout(left) {
+                Ok(text) => Line::Text(text),
+                Err(RecvTimeoutError::Timeout) => Line::Late,
+                Err(RecvTimeoutError::Disconnected) => Line::End,
+            }
+        }
+    }
+}

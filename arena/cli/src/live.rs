@@ -1,0 +1,231 @@
+//! The live view: a game drawn as it is played (`arena play --watch`, and what a person at
+//! the terminal sees of the other seat's moves) or a replay stepped through (`arena replay
+//! show --step`).
+//!
+//! The engine tells a [`Live`] (an [`Observer`]) of every entry as it is recorded and before
+//! every decision; the view cuts the game into steps there — one decision and its events,
+//! or for grid one round of all heroes — and draws each step, paced by `--delay` or by
+//! Enter with `--step`. On a terminal it redraws in place (cursor home, each line cleared,
+//! the rest of the screen cleared: nothing to restore on exit or Ctrl-C); elsewhere it
+//! prints each step once, plainly, without escape codes.
+
+use crate::human::Interactive;
+use crate::input::{Line, read_line};
+use crate::terminal::escape;
+use arena_engine::replay::{BotInfo, Entry, Replay};
+use arena_engine::{Answer, Finish, Observer};
+use arena_sdk::{Mode, Seat};
+use arena_tournament::game::Renderer;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// The pause between two steps on a terminal when `--delay` is not given.
+pub const DEFAULT_DELAY_MS: u64 = 300;
+
+/// How the view waits between steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pace {
+    /// Sleep this long after each step.
+    pub delay: Duration,
+    /// Wait for Enter after each step (`q` or the end of input: run to the end).
+    pub step: bool,
+    /// Standard output is a terminal: redraw in place.
+    pub terminal: bool,
+}
+
+impl Pace {
+    /// `--delay MS` and `--step`; without `--delay`, [`DEFAULT_DELAY_MS`] on a terminal and
+    /// no pause elsewhere.
+    pub fn new(delay_ms: Option<u64>, step: bool) -> Self {
+        let terminal = std::io::stdout().is_terminal();
+        let default = if terminal { DEFAULT_DELAY_MS } else { 0 };
+        Pace {
+            delay: Duration::from_millis(delay_ms.unwrap_or(default)),
+            step,
+            terminal,
+        }
+    }
+}
+
+/// A live view of a game of mode `G`.
+pub struct Live<G: Interactive> {
+    renderer: Renderer<G>,
+    header: String,
+    pace: Pace,
+    /// Seats a person plays: their own prompts show the game, so the view prints only
+    /// what happened (no pictures, no redrawing), and does not pause before their turn.
+    humans: [bool; 2],
+    drawn: usize,
+    cleared: bool,
+    stepping: bool,
+    /// The first failure to print (a closed pipe): the view stops drawing, the game goes
+    /// on, and the caller reports it afterwards.
+    error: Option<anyhow::Error>,
+}
+
+impl<G: Interactive> Live<G> {
+    /// A view of a game of `bots`; `humans` marks the seats a person plays.
+    pub fn new(mode: Mode, bots: &[BotInfo; 2], seed: u64, pace: Pace, humans: [bool; 2]) -> Self {
+        Live {
+            renderer: Renderer::new(None),
+            header: arena_tournament::game::header(mode, bots, seed),
+            pace,
+            humans,
+            drawn: 0,
+            cleared: false,
+            stepping: pace.step,
+            error: None,
+        }
+    }
+
+    fn with_human(&self) -> bool {
+        self.humans.iter().any(|&h| h)
+    }
+
+    /// Redraw in place, or print plainly.
+    fn in_place(&self) -> bool {
+        self.pace.terminal && !self.with_human()
+    }
+
+    /// Whether steps are rounds cut before events ([`Interactive::BY_ROUND`]) rather than
+    /// at each decision. With a person playing, every decision is a step: they see each of
+    /// the other seat's moves before their own turn.
+    fn by_round(&self) -> bool {
+        G::BY_ROUND && !self.with_human()
+    }
+
+    /// End the current step and draw it; then pause when `pause` and something was drawn.
+    fn cut(&mut self, pause: bool) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(step) = self.renderer.step() else {
+            return;
+        };
+        self.drawn += 1;
+        let result = if self.in_place() {
+            self.redraw(&step.lines)
+        } else {
+            self.print(step.lines, step.picture)
+        };
+        if let Err(e) = result.and_then(|()| if pause { self.pause() } else { Ok(()) }) {
+            self.error = Some(e);
+        }
+    }
+
+    fn print(&mut self, lines: Vec<String>, picture: Option<String>) -> anyhow::Result<()> {
+        // A person's own start line and prompts say what game this is.
+        let pictures = !self.with_human();
+        if self.drawn == 1 && pictures {
+            outln!("{}", escape(&self.header))?;
+        }
+        for line in lines.into_iter().chain(picture.filter(|_| pictures)) {
+            outln!("{}", escape(&line))?;
+        }
+        Ok(())
+    }
+
+    /// The whole screen: the header, the picture after the step, what happened in it.
+    fn redraw(&mut self, lines: &[String]) -> anyhow::Result<()> {
+        let mut screen = String::new();
+        if !self.cleared {
+            // Once: the first frame starts on an empty screen; later frames overwrite
+            // each line and clear what is left below, which does not flicker.
+            screen += "\u{1b}[2J";
+            self.cleared = true;
+        }
+        screen += "\u{1b}[H";
+        let header = format!("{}   step {}", self.header, self.drawn);
+        let picture = self.renderer.picture().unwrap_or("").to_owned();
+        for line in std::iter::once(header.as_str())
+            .chain(picture.lines())
+            .chain(std::iter::once(""))
+            .chain(lines.iter().map(String::as_str))
+        {
+            screen += &escape(line);
+            screen += "\u{1b}[K\n";
+        }
+        screen += "\u{1b}[J";
+        out!("{screen}")
+    }
+
+    fn pause(&mut self) -> anyhow::Result<()> {
+        if self.stepping {
+            out!(
+                "step {}: Enter for the next, q to run to the end> ",
+                self.drawn
+            )?;
+            match read_line(None) {
+                Line::Text(t) if t.trim().eq_ignore_ascii_case("q") => self.stepping = false,
+                Line::Text(_) => {}
+                Line::End | Line::Late => {
+                    outln!()?;
+                    self.stepping = false;
+                }
+            }
+        } else if !self.pace.delay.is_zero() {
+            std::thread::sleep(self.pace.delay);
+        }
+        Ok(())
+    }
+
+    /// Draw what is left; the first printing error, if any (the game itself went on).
+    pub fn finish(&mut self) -> Option<anyhow::Error> {
+        self.cut(false);
+        self.error.take()
+    }
+
+    /// Step through a recorded game (`arena replay show --step`) as if it were played.
+    pub fn replay(mut self, replay: &Replay<G>) -> anyhow::Result<()> {
+        if let Some(initial) = &replay.initial {
+            self.initial(initial);
+        }
+        for entry in &replay.log {
+            if let Entry::Answer { seat, answer, .. } = entry
+                && !matches!(answer, Answer::Started)
+            {
+                self.asking(*seat);
+            }
+            self.entry(entry);
+        }
+        match self.finish() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<G: Interactive> Observer<G> for Live<G> {
+    fn initial(&mut self, initial: &G::Initial) {
+        self.renderer.set_initial(initial);
+        if self.by_round() {
+            // Rounds are cut before events: the board before the first one is drawn here.
+            self.cut(true);
+        }
+    }
+
+    fn entry(&mut self, entry: &Entry<G>) {
+        if let Entry::Event { event } = entry
+            && self.by_round()
+            && G::starts_round(self.renderer.events(), event)
+        {
+            self.cut(true);
+        }
+        self.renderer.entry(entry);
+    }
+
+    fn asking(&mut self, seat: Seat) {
+        if self.humans[usize::from(seat) % 2] {
+            // The person's prompt waits for them: no pause before it.
+            self.cut(false);
+        } else if !self.by_round() {
+            self.cut(true);
+        }
+    }
+
+    fn finished(&mut self, _finish: &Finish) {
+        // Drawn before the players hear the game is over ("game over" follows the last
+        // move); a printing error is kept for `finish`.
+        self.cut(false);
+    }
+}
