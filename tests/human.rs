@@ -166,10 +166,10 @@ fn invalid_input_re_prompts_with_the_reason() {
 #[test]
 fn quit_and_end_of_input_forfeit_and_still_write_the_replay() {
     let dir = tempfile::tempdir().unwrap();
-    for (mode, input) in [
-        ("battle", "\nquit\n"),
-        ("conquest", ""),
-        ("dungeon", "\n1\n"),
+    for (mode, input, why) in [
+        ("battle", "\nquit\n", "the player typed QUIT"),
+        ("conquest", "", "the player's input ended"),
+        ("dungeon", "\n1\n", "the player's input ended"),
     ] {
         let (out, replay) = play(dir.path(), mode, ["builtin:random", "human"], input);
         let text = stdout(&out);
@@ -177,6 +177,27 @@ fn quit_and_end_of_input_forfeit_and_still_write_the_replay() {
             text.contains("you quit: the seat forfeits"),
             "{mode}: {text}"
         );
+        // A quit reads as one: in the result line, the replay and `replay show`; it is
+        // one `quit` fault, and the seat forfeits at once.
+        let reason = format!("forfeit: seat 1 quit ({why})");
+        assert_eq!(replay["outcome"]["reason"], reason, "{mode}");
+        assert!(
+            text.contains(&format!("winner: builtin:random (seat 0) — {reason}")),
+            "{mode}: {text}"
+        );
+        assert_eq!(replay["outcome"]["seats"][1]["faults"], 1, "{mode}");
+        assert_eq!(
+            replay["outcome"]["seats"][1]["fault_kinds"]["quit"], 1,
+            "{mode}"
+        );
+        let path = dir.path().join(format!("{mode}.json"));
+        let show = crate::arena(dir.path(), &["replay", "show", path.to_str().unwrap()]);
+        let shown = stdout(&show);
+        assert!(
+            shown.contains(&format!("seat 1 quit: {why}")),
+            "{mode}: {shown}"
+        );
+        assert!(shown.contains(&reason), "{mode}: {shown}");
         assert_eq!(replay["outcome"]["winner"], 0, "{mode}");
         assert!(
             replay["outcome"]["seats"][1]["forfeited"]
@@ -186,4 +207,30 @@ fn quit_and_end_of_input_forfeit_and_still_write_the_replay() {
         );
         assert!(text.contains("replay written to"), "{mode}: {text}");
     }
+}
+
+#[test]
+fn the_dungeon_prompt_names_a_monster_that_is_there_and_its_next_ability() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _) = play(
+        dir.path(),
+        "dungeon",
+        ["human", "builtin:random"],
+        "1 1 1 1\nQUIT\n",
+    );
+    let text = stdout(&out);
+    let example = text
+        .split("(e.g. `")
+        .nth(1)
+        .and_then(|t| t.split('`').next())
+        .unwrap_or_else(|| panic!("an example in the prompt: {text}"));
+    let target = example.split_whitespace().nth(1).unwrap();
+    let view = text.split("choose 1-").next().unwrap();
+    assert!(
+        view.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{target} (level"))),
+        "`{example}` names a monster of the wave: {view}"
+    );
+    // Each monster's next ability, as the monsters' command queues say.
+    assert!(view.contains("next: "), "{view}");
 }

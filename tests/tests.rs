@@ -27,6 +27,7 @@ mod dungeon;
 mod hardening;
 mod human;
 mod languages;
+mod live;
 mod matches;
 mod messages;
 mod new;

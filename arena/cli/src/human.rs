@@ -956,6 +956,8 @@ fn play_typed<G: Interactive + Builtins>(
 pub fn show_replay(json: &serde_json::Value, pace: Pace) -> anyhow::Result<()> {
     arena_tournament::for_mode!(game::replay_mode(json)?, G => {
         let replay = game::verified::<G>(json)?;
-        Live::<G>::new(replay.mode, &replay.bots, replay.seed, pace, [false, false]).replay(&replay)
+        Live::<G>::new(replay.mode, &replay.bots, replay.seed, pace, [false, false])
+            .replay(&replay)?;
+        outln!("{}", escape(&game::result_line(&replay.outcome, &replay.bots)))
     })
 }

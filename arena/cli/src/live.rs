@@ -95,8 +95,14 @@ impl<G: Interactive> Live<G> {
     }
 
     /// End the current step and draw it; then pause when `pause` and something was drawn.
+    /// Nothing is drawn before the first event (the start and setup answers), except the
+    /// board before the first round, `forced`.
     fn cut(&mut self, pause: bool) {
-        if self.error.is_some() {
+        self.cut_with(pause, false);
+    }
+
+    fn cut_with(&mut self, pause: bool, forced: bool) {
+        if self.error.is_some() || (self.renderer.events().is_empty() && !forced) {
             return;
         }
         let Some(step) = self.renderer.step() else {
@@ -175,18 +181,27 @@ impl<G: Interactive> Live<G> {
         self.error.take()
     }
 
-    /// Step through a recorded game (`arena replay show --step`) as if it were played.
+    /// Step through a recorded game (`arena replay show --step`) as it was played: the
+    /// same steps, in the same order, as `arena play --watch` drew.
     pub fn replay(mut self, replay: &Replay<G>) -> anyhow::Result<()> {
-        if let Some(initial) = &replay.initial {
-            self.initial(initial);
-        }
+        let mut initial = replay.initial.as_ref();
         for entry in &replay.log {
+            // The table records the initial state after the setup answers, just before the
+            // first event: hand it over at the same point.
+            if matches!(entry, Entry::Event { .. })
+                && let Some(initial) = initial.take()
+            {
+                self.initial(initial);
+            }
             if let Entry::Answer { seat, answer, .. } = entry
                 && !matches!(answer, Answer::Started)
             {
                 self.asking(*seat);
             }
             self.entry(entry);
+        }
+        if let Some(initial) = initial {
+            self.initial(initial);
         }
         match self.finish() {
             Some(e) => Err(e),
@@ -200,7 +215,7 @@ impl<G: Interactive> Observer<G> for Live<G> {
         self.renderer.set_initial(initial);
         if self.by_round() {
             // Rounds are cut before events: the board before the first one is drawn here.
-            self.cut(true);
+            self.cut_with(true, true);
         }
     }
 

@@ -338,3 +338,59 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod quit_tests {
+    use crate::battle::Battle;
+    use crate::replay::verify;
+    use crate::{Fault, FaultKind, MatchConfig, Player, run_match};
+    use arena_sdk::battle::{Action, Observation, SetupRequest, TeamChoice};
+    use arena_sdk::{MatchEnd, MatchStart};
+
+    /// Answers `answers` actions, then quits.
+    struct Quitter {
+        answers: usize,
+    }
+    impl Player<Battle> for Quitter {
+        fn start(&mut self, _: &MatchStart<Battle>) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, r: &SetupRequest) -> Result<TeamChoice, Fault> {
+            Ok(TeamChoice {
+                team: r.roster[..3].to_vec(),
+            })
+        }
+        fn act(&mut self, o: &Observation) -> Result<Action, Fault> {
+            if self.answers == 0 {
+                return Err(Fault::new(FaultKind::Quit, "the player typed QUIT"));
+            }
+            self.answers -= 1;
+            Ok(Action::Attack {
+                target: o.legal_targets[0],
+            })
+        }
+        fn end(&mut self, _: &MatchEnd) {}
+    }
+
+    #[test]
+    fn a_quit_forfeits_at_once_and_the_reason_says_so() {
+        let mut config = MatchConfig::<Battle>::new(Default::default(), 5);
+        config.max_faults = 3;
+        let mut a = Quitter { answers: 2 };
+        let mut b = Quitter { answers: 10_000 };
+        let record = run_match(&config, [&mut a, &mut b]);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(1));
+        assert_eq!(
+            outcome.reason,
+            "forfeit: seat 0 quit (the player typed QUIT)"
+        );
+        assert_eq!(
+            outcome.seats[0].faults, 1,
+            "one quit, not max_faults faults"
+        );
+        assert_eq!(outcome.seats[0].fault_kinds["quit"], 1);
+        assert!(outcome.seats[0].forfeited);
+        verify(&record.replay).expect("a quit replays");
+    }
+}
