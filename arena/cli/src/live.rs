@@ -34,11 +34,15 @@ pub struct Pace {
 }
 
 impl Pace {
-    /// `--delay MS` and `--step`; without `--delay`, [`DEFAULT_DELAY_MS`] on a terminal and
-    /// no pause elsewhere.
+    /// `--delay MS` and `--step`; without `--delay`, [`DEFAULT_DELAY_MS`] on a terminal
+    /// and no pause elsewhere or with `--step` (Enter paces it).
     pub fn new(delay_ms: Option<u64>, step: bool) -> Self {
         let terminal = std::io::stdout().is_terminal();
-        let default = if terminal { DEFAULT_DELAY_MS } else { 0 };
+        let default = if terminal && !step {
+            DEFAULT_DELAY_MS
+        } else {
+            0
+        };
         Pace {
             delay: Duration::from_millis(delay_ms.unwrap_or(default)),
             step,

@@ -45,7 +45,7 @@ pub struct PlayArgs {
     #[arg(long)]
     watch: bool,
     /// The pause after each step of the live view, in milliseconds [default: 300 on a
-    /// terminal, 0 otherwise]; implies --watch.
+    /// terminal without --step, else 0]; implies --watch.
     #[arg(long, value_name = "MS")]
     delay: Option<u64>,
     /// Wait for Enter after each step of the live view (`q` runs to the end); implies

@@ -20,8 +20,8 @@ pub enum ReplayCommand {
         /// did; grid: a round), waiting for Enter after each step (`q` runs to the end).
         #[arg(long)]
         step: bool,
-        /// Play the game back with this pause after each step, in milliseconds [default
-        /// with --step: none; on its own: the pace of the live view].
+        /// Play the game back step by step as `arena play --watch` shows it, pausing this
+        /// long after each step, in milliseconds (0: no pause).
         #[arg(long, value_name = "MS")]
         delay: Option<u64>,
     },
@@ -65,7 +65,6 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             file, step, delay, ..
         } if step || delay.is_some() => {
             let json = read(&file)?;
-            let delay = delay.or(step.then_some(0));
             crate::human::show_replay(&json, crate::live::Pace::new(delay, step))
                 .with_context(|| file.display().to_string())?;
             Ok(ExitCode::SUCCESS)
