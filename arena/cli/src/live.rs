@@ -60,6 +60,8 @@ pub struct Live<G: Interactive> {
     /// what happened (no pictures, no redrawing), and does not pause before their turn.
     humans: [bool; 2],
     drawn: usize,
+    /// The terminal's height, when known: a screen taller than it would scroll.
+    rows: Option<usize>,
     cleared: bool,
     stepping: bool,
     /// The first failure to print (a closed pipe): the view stops drawing, the game goes
@@ -76,6 +78,7 @@ impl<G: Interactive> Live<G> {
             pace,
             humans,
             drawn: 0,
+            rows: pace.terminal.then(terminal_rows).flatten(),
             cleared: false,
             stepping: pace.step,
             error: None,
@@ -147,10 +150,24 @@ impl<G: Interactive> Live<G> {
         screen += "\u{1b}[H";
         let header = format!("{}   step {}", self.header, self.drawn);
         let picture = self.renderer.picture().unwrap_or("").to_owned();
+        // A screen taller than the terminal would scroll and the next one would not start
+        // at the top: keep the step's last lines that fit (a line is left for the prompt).
+        let mut shown: Vec<String> = lines.to_vec();
+        if let Some(rows) = self.rows {
+            let room = rows.saturating_sub(picture.lines().count() + 3);
+            if shown.len() > room {
+                let kept = room.saturating_sub(1);
+                let earlier = shown.len() - kept;
+                shown.drain(..earlier);
+                if room > 0 {
+                    shown.insert(0, format!("… {earlier} earlier lines of this step"));
+                }
+            }
+        }
         for line in std::iter::once(header.as_str())
             .chain(picture.lines())
             .chain(std::iter::once(""))
-            .chain(lines.iter().map(String::as_str))
+            .chain(shown.iter().map(String::as_str))
         {
             screen += &escape(line);
             screen += "\u{1b}[K\n";
@@ -247,4 +264,17 @@ impl<G: Interactive> Observer<G> for Live<G> {
         // move); a printing error is kept for `finish`.
         self.cut(false);
     }
+}
+
+/// The height of the controlling terminal, asked of `stty` once; `None` when unknown.
+fn terminal_rows() -> Option<usize> {
+    let tty = std::fs::File::open("/dev/tty").ok()?;
+    let out = std::process::Command::new("stty")
+        .arg("size")
+        .stdin(tty)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let rows = String::from_utf8(out.stdout).ok()?;
+    rows.split_whitespace().next()?.parse().ok()
 }
