@@ -480,7 +480,7 @@ impl WasmBot {
     }
 
     fn encode<G: Game>(&mut self, request: RequestRef<'_, G>) -> Result<(), Fault> {
-        crate::wire::encode(self.encoding, request, &mut self.request)
+        crate::wire::encode_request(self.encoding, request, &mut self.request)
     }
 
     fn ask<T: DeserializeOwned, G: Game>(

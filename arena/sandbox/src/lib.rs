@@ -29,7 +29,7 @@ pub use cache::ModuleCache;
 pub use compile::{CompileLimits, Compiler};
 pub use load::{LoadError, LoadedBot, ModuleInfo};
 pub use structure::StructureLimits;
-pub use wire::EncodingPolicy;
+pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,0 +1,139 @@
+//! The binary encoding changes nothing but fuel (issue 10's regression guard): a tournament
+//! over every mode with the SDK sample bots (which pick the binary encoding) and a JSON-only
+//! WAT bot, run once as usual and once with `--encoding json`, writes the same results log
+//! and the same replays once the fuel figures are taken out. Fuel is the one honest
+//! difference — it is what the binary encoding saves — so the test also checks that the
+//! binary run used less of it, which shows the binary path was really taken.
+
+use crate::arena;
+use arena_tests::{bots, stderr, stdout};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn tournament(dir: &Path) -> std::path::PathBuf {
+    let bot = |name: &str, path: &str, mode: &str| {
+        format!("[[bots]]\nname = \"{name}\"\nbot = {path:?}\nmodes = [\"{mode}\"]\n\n")
+    };
+    let mut text = String::from(
+        "name = \"encodings\"\nseed = 10\ngames_per_pairing = 2\n\n\
+         [modes.battle]\nturn_cap = 200\n\n[modes.tcg]\n\n[modes.grid]\nturn_limit = 200\n\n\
+         [modes.dungeon]\nwaves = 3\n\n[modes.conquest]\n\n",
+    );
+    for (name, path, mode) in [
+        ("battle-strong", bots::BATTLE_STRONG, "battle"),
+        ("battle-random", bots::BATTLE_RANDOM, "battle"),
+        ("wat-bot", bots::WAT_BOT, "battle"),
+        ("tcg-planner", bots::TCG_PLANNER, "tcg"),
+        ("tcg-random", bots::TCG_RANDOM, "tcg"),
+        ("grid-commander", bots::GRID_COMMANDER, "grid"),
+        ("grid-random-walker", bots::GRID_RANDOM_WALKER, "grid"),
+        ("dungeon-strong", bots::DUNGEON_STRONG, "dungeon"),
+        ("dungeon-starter", bots::DUNGEON_STARTER, "dungeon"),
+        ("conquest-strong", bots::CONQUEST_STRONG, "conquest"),
+        ("conquest-starter", bots::CONQUEST_STARTER, "conquest"),
+    ] {
+        text += &bot(name, path, mode);
+    }
+    let file = dir.join("encodings.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// Take every `fuel` key out of a JSON value, adding up what it held.
+fn strip_fuel(value: &mut Value, total: &mut u64) {
+    match value {
+        Value::Object(map) => {
+            if let Some(fuel) = map.remove("fuel") {
+                *total += fuel.as_u64().expect("fuel is a number");
+            }
+            map.values_mut().for_each(|v| strip_fuel(v, total));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| strip_fuel(v, total)),
+        _ => {}
+    }
+}
+
+/// Every file the run wrote (results log and replays), parsed, with fuel (and the results
+/// lines' checksums, which cover fuel) taken out; and the fuel they recorded in all.
+fn written(out: &Path) -> (BTreeMap<String, Vec<Value>>, u64) {
+    let mut files = BTreeMap::new();
+    let mut fuel = 0;
+    let replays = out.join("replays");
+    let paths = std::fs::read_dir(out)
+        .unwrap()
+        .chain(std::fs::read_dir(&replays).unwrap())
+        .map(|e| e.unwrap().path());
+    for path in paths {
+        let name = path.strip_prefix(out).unwrap().display().to_string();
+        let values: Vec<Value> = match path.extension().and_then(|e| e.to_str()) {
+            Some("jsonl") => std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .map(|line| {
+                    let mut value: Value = serde_json::from_str(line).unwrap();
+                    value.as_object_mut().unwrap().remove("check");
+                    value
+                })
+                .collect(),
+            Some("json") => vec![serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()],
+            _ => continue,
+        };
+        let values = values
+            .into_iter()
+            .map(|mut v| {
+                strip_fuel(&mut v, &mut fuel);
+                v
+            })
+            .collect();
+        files.insert(name, values);
+    }
+    (files, fuel)
+}
+
+#[test]
+fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament(dir.path());
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--quiet",
+            "--jobs",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        let output = arena(dir.path(), &args);
+        assert!(
+            output.status.success(),
+            "{args:?}\n{}\n{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        written(&out)
+    };
+    let (binary, binary_fuel) = run("binary", &[]);
+    let (json, json_fuel) = run("json", &["--encoding", "json"]);
+
+    let replays = binary.keys().filter(|k| k.starts_with("replays")).count();
+    assert_eq!(replays, 14, "one replay per game: {:?}", binary.keys());
+    let modes: std::collections::BTreeSet<&str> = binary["results.jsonl"]
+        .iter()
+        .map(|g| g["mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes.len(), 5, "every mode is played: {modes:?}");
+    assert_eq!(binary.keys().collect::<Vec<_>>(), json.keys().collect::<Vec<_>>());
+    for (name, values) in &binary {
+        assert_eq!(values, &json[name], "{name} differs between the encodings");
+    }
+    assert!(
+        binary_fuel * 2 < json_fuel,
+        "the binary encoding is used and saves fuel: {binary_fuel} vs {json_fuel} in JSON"
+    );
+}
