@@ -6,7 +6,11 @@
 //! binary run used less of it, which shows the binary path was really taken.
 
 use crate::arena;
-use arena_tests::{bots, stderr, stdout};
+use arena_engine::{FaultKind, Player};
+use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
+use arena_sdk::battle::Battle;
+use arena_tests::fixtures::{battle_observation, battle_start};
+use arena_tests::{bots, hostile, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -144,4 +148,78 @@ fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
         binary_fuel * 2 < json_fuel,
         "the binary encoding is used and saves fuel: {binary_fuel} vs {json_fuel} in JSON"
     );
+}
+
+#[test]
+fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start() {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let garbage = sandbox.load(&hostile("binary-garbage.wat")).unwrap();
+    let mut player = garbage.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    let fault = Player::<Battle>::act(&mut player, &battle_observation()).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::WrongShape, "{fault}");
+    assert!(
+        fault.message.contains("cannot decode the answer")
+            && fault.message.contains("binary response of 2 bytes `00 07`"),
+        "{fault}"
+    );
+
+    let bad_pick = sandbox.load(&hostile("encoding-not-offered.wat")).unwrap();
+    let fault = Player::<Battle>::start(&mut bad_pick.player(&sandbox), &battle_start())
+        .unwrap_err();
+    assert_eq!(fault.kind, FaultKind::Instantiation, "{fault}");
+    assert!(
+        fault.message.contains("arena_encoding(3) returned 4"),
+        "{fault}"
+    );
+
+    let error = sandbox.load(&hostile("encoding-mistyped.wat")).unwrap_err();
+    assert!(
+        error.to_string().contains("export `arena_encoding` is"),
+        "{error}"
+    );
+
+    // Offered only JSON, the garbage bot still picks binary: that is refused too.
+    let json_only = Sandbox::new(
+        Limits {
+            encoding: EncodingPolicy::Json,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let garbage = json_only.load(&hostile("binary-garbage.wat")).unwrap();
+    let fault = Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start())
+        .unwrap_err();
+    assert!(fault.message.contains("arena_encoding(1) returned 2"), "{fault}");
+}
+
+#[test]
+fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
+    for policy in [EncodingPolicy::Fastest, EncodingPolicy::Json] {
+        let sandbox = Sandbox::new(
+            Limits {
+                encoding: policy,
+                ..Limits::default()
+            },
+            None,
+        )
+        .unwrap();
+        let bot = sandbox.load(bots::BATTLE_STARTER.as_ref()).unwrap();
+        let mut player = bot.player(&sandbox);
+        Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+        Player::<Battle>::act(&mut player, &battle_observation()).unwrap();
+        // A mode the bot does not play is refused in the encoding in force: a bot_error.
+        let mut other = bot.player(&sandbox);
+        let start = arena_sdk::MatchStart::<arena_sdk::grid::Grid> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: arena_sdk::Mode::Grid,
+            seat: 0,
+            seed: 1,
+            rules: Default::default(),
+        };
+        let fault = Player::<arena_sdk::grid::Grid>::start(&mut other, &start).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BotError, "{policy:?}: {fault}");
+        assert!(fault.message.contains("does not play mode `grid`"), "{fault}");
+    }
 }
