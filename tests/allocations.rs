@@ -102,8 +102,14 @@ fn a_wasm_turn_allocates_nothing_on_the_host() {
     let tcg = transcript::<Tcg>("planner", "random", 5);
     for encoding in [EncodingPolicy::Fastest, EncodingPolicy::Json] {
         let counts = [
-            ("battle-strong", per_turn(bots::BATTLE_STRONG, &battle, encoding)),
-            ("grid-commander", per_turn(bots::GRID_COMMANDER, &grid, encoding)),
+            (
+                "battle-strong",
+                per_turn(bots::BATTLE_STRONG, &battle, encoding),
+            ),
+            (
+                "grid-commander",
+                per_turn(bots::GRID_COMMANDER, &grid, encoding),
+            ),
             ("tcg-planner", per_turn(bots::TCG_PLANNER, &tcg, encoding)),
         ];
         for (bot, count) in counts {

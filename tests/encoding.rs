@@ -137,11 +137,17 @@ fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
         .map(|g| g["mode"].as_str().unwrap())
         .collect();
     assert_eq!(modes.len(), 5, "every mode is played: {modes:?}");
-    assert_eq!(binary.keys().collect::<Vec<_>>(), json.keys().collect::<Vec<_>>());
+    assert_eq!(
+        binary.keys().collect::<Vec<_>>(),
+        json.keys().collect::<Vec<_>>()
+    );
     for (name, values) in &binary {
         assert_eq!(values.len(), json[name].len(), "{name}");
         for (k, (b, j)) in values.iter().zip(&json[name]).enumerate() {
-            assert!(b == j, "{name}: entry {k} differs between the encodings:\n{b}\n{j}");
+            assert!(
+                b == j,
+                "{name}: entry {k} differs between the encodings:\n{b}\n{j}"
+            );
         }
     }
     assert!(
@@ -165,8 +171,8 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
     );
 
     let bad_pick = sandbox.load(&hostile("encoding-not-offered.wat")).unwrap();
-    let fault = Player::<Battle>::start(&mut bad_pick.player(&sandbox), &battle_start())
-        .unwrap_err();
+    let fault =
+        Player::<Battle>::start(&mut bad_pick.player(&sandbox), &battle_start()).unwrap_err();
     assert_eq!(fault.kind, FaultKind::Instantiation, "{fault}");
     assert!(
         fault.message.contains("arena_encoding(3) returned 4"),
@@ -189,9 +195,12 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
     )
     .unwrap();
     let garbage = json_only.load(&hostile("binary-garbage.wat")).unwrap();
-    let fault = Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start())
-        .unwrap_err();
-    assert!(fault.message.contains("arena_encoding(1) returned 2"), "{fault}");
+    let fault =
+        Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start()).unwrap_err();
+    assert!(
+        fault.message.contains("arena_encoding(1) returned 2"),
+        "{fault}"
+    );
 }
 
 #[test]
@@ -220,6 +229,9 @@ fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
         };
         let fault = Player::<arena_sdk::grid::Grid>::start(&mut other, &start).unwrap_err();
         assert_eq!(fault.kind, FaultKind::BotError, "{policy:?}: {fault}");
-        assert!(fault.message.contains("does not play mode `grid`"), "{fault}");
+        assert!(
+            fault.message.contains("does not play mode `grid`"),
+            "{fault}"
+        );
     }
 }

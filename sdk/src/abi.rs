@@ -24,7 +24,11 @@ pub struct TypedSession<G, B> {
 
 impl<G: Game, B: Bot<G>> TypedSession<G, B> {
     /// The answer to `request` (`None` for start and end, whose answers are empty).
-    fn answer<T>(&mut self, request: Request<G>, write: impl FnOnce(&AnswerOf<G>) -> T) -> Option<T> {
+    fn answer<T>(
+        &mut self,
+        request: Request<G>,
+        write: impl FnOnce(&AnswerOf<G>) -> T,
+    ) -> Option<T> {
         match request {
             Request::Start(start) => {
                 self.bot.start(&start);
@@ -163,7 +167,11 @@ pub fn call(len: i32, new_session: fn(Mode) -> Option<Box<dyn Session>>) -> i64 
             install_panic_hook();
             *session = new_session(mode);
             if session.is_none() {
-                write_error(output, encoding, &format!("this bot does not play mode `{mode}`"));
+                write_error(
+                    output,
+                    encoding,
+                    &format!("this bot does not play mode `{mode}`"),
+                );
             }
         }
         match session {

@@ -203,7 +203,10 @@ pub enum RequestRef<'a, G: Game> {
 }
 
 /// Append the binary encoding ([`Encoding::Binary`]) of `value` to `out`.
-pub fn to_binary<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<(), postcard::Error> {
+pub fn to_binary<T: Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+) -> Result<(), postcard::Error> {
     postcard::serialize_with_flavor(value, Append(out))
 }
 

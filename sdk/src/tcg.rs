@@ -693,6 +693,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_card_leaves_out_zero_amounts_in_json_only() {
+        let card = Card {
+            id: "fireball".into(),
+            kind: CardKind::Damage,
+            cost: 4,
+            damage: 6,
+            heal: 0,
+            draw: 0,
+        };
+        let json = serde_json::to_string(&card).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":"fireball","kind":"damage","cost":4,"damage":6}"#
+        );
+        assert_eq!(serde_json::from_str::<Card>(&json).unwrap(), card);
+        let mut binary = Vec::new();
+        crate::protocol::to_binary(&card, &mut binary).unwrap();
+        // id (length 8 + bytes), kind 0, cost 4 → 8, damage 6 → 12, heal 0, draw 0.
+        assert_eq!(&binary[9..], [0, 8, 12, 0, 0]);
+        assert_eq!(postcard::from_bytes::<Card>(&binary).unwrap(), card);
+    }
+
+    #[test]
     fn standard_deck_has_the_documents_costs() {
         let pool = CardPool::default();
         let mut costs: Vec<i32> = standard_deck()

@@ -181,7 +181,11 @@ fn encoding_of<G: Builtins + arena_engine::Ruleset>(
     bot: &str,
     builtins: [&str; 2],
 ) {
-    let name = Path::new(bot).file_stem().unwrap().to_string_lossy().replace('_', "-");
+    let name = Path::new(bot)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .replace('_', "-");
     let game = transcript::<G>(builtins[0], builtins[1], 3);
     let turns: Vec<&G::Observation> = game.turns.iter().map(|(o, _)| o).collect();
     let mut group = c.benchmark_group(format!("sandbox/encoding/{name}"));
@@ -224,7 +228,10 @@ fn encoding_of<G: Builtins + arena_engine::Ruleset>(
             fuel / n,
             bytes as u64 / n,
             if policy == EncodingPolicy::Fastest {
-                format!(" ({:.1}× less fuel than JSON)", fuel_json as f64 / fuel as f64)
+                format!(
+                    " ({:.1}× less fuel than JSON)",
+                    fuel_json as f64 / fuel as f64
+                )
             } else {
                 String::new()
             }
@@ -251,6 +258,12 @@ fn encodings(c: &mut Criterion) {
     encoding_of::<Grid>(c, bots::GRID_COMMANDER, ["commander", "random-walker"]);
     encoding_of::<Dungeon>(c, bots::DUNGEON_STRONG, ["strong", "random"]);
     encoding_of::<Conquest>(c, bots::CONQUEST_STRONG, ["strong", "random"]);
+    // Bots that barely think: their fuel is almost all reading requests and answering.
+    encoding_of::<Battle>(c, bots::BATTLE_RANDOM, ["strong", "heuristic"]);
+    encoding_of::<Tcg>(c, bots::TCG_RANDOM, ["planner", "random"]);
+    encoding_of::<Grid>(c, bots::GRID_RANDOM_WALKER, ["commander", "random-walker"]);
+    encoding_of::<Dungeon>(c, bots::DUNGEON_STARTER, ["strong", "random"]);
+    encoding_of::<Conquest>(c, bots::CONQUEST_STARTER, ["strong", "random"]);
 }
 
 criterion_group!(benches, call, instantiate, load_module, encodings);

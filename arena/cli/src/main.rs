@@ -50,7 +50,12 @@ struct SandboxArgs {
     no_cache: bool,
     /// How to talk to wasm bots: `fastest` (the binary encoding with bots that offer it)
     /// or `json` (every bot; results and replays are the same, fuel aside).
-    #[arg(long, global = true, value_name = "ENCODING", default_value = "fastest")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "ENCODING",
+        default_value = "fastest"
+    )]
     encoding: arena_sandbox::EncodingPolicy,
 }
 

@@ -209,18 +209,40 @@ mod tests {
             decode::<Action>(Encoding::Binary, &[0, 0, 4]).unwrap(),
             Action::Attack { target: 4 }
         );
-        assert_eq!(decode::<Action>(Encoding::Binary, &[0, 1]).unwrap(), Action::Skill);
+        assert_eq!(
+            decode::<Action>(Encoding::Binary, &[0, 1]).unwrap(),
+            Action::Skill
+        );
         let fault = decode::<Action>(Encoding::Binary, &[1, 3, b'b', b'a', b'd']).unwrap_err();
-        assert_eq!((fault.kind, fault.message.as_str()), (FaultKind::BotError, "bad"));
+        assert_eq!(
+            (fault.kind, fault.message.as_str()),
+            (FaultKind::BotError, "bad")
+        );
         for (bytes, kind, says) in [
             (&[][..], FaultKind::WrongShape, "an empty response"),
             (&[7, 1], FaultKind::WrongShape, "the first byte is 7"),
             (&[0, 9], FaultKind::WrongShape, "cannot decode the answer"),
             (&[0, 0], FaultKind::WrongShape, "cannot decode the answer"),
-            (&[0, 1, 0], FaultKind::WrongShape, "1 bytes after the answer"),
-            (&[1, 5, b'a'], FaultKind::WrongShape, "cannot decode the error message"),
-            (&[1, 1, 0xff], FaultKind::NotUtf8, "cannot decode the error message"),
-            (&[1, 1, b'a', 0], FaultKind::WrongShape, "1 bytes after the error"),
+            (
+                &[0, 1, 0],
+                FaultKind::WrongShape,
+                "1 bytes after the answer",
+            ),
+            (
+                &[1, 5, b'a'],
+                FaultKind::WrongShape,
+                "cannot decode the error message",
+            ),
+            (
+                &[1, 1, 0xff],
+                FaultKind::NotUtf8,
+                "cannot decode the error message",
+            ),
+            (
+                &[1, 1, b'a', 0],
+                FaultKind::WrongShape,
+                "1 bytes after the error",
+            ),
         ] {
             let fault = decode::<Action>(Encoding::Binary, bytes).unwrap_err();
             assert_eq!(fault.kind, kind, "{bytes:?}: {fault}");
@@ -229,7 +251,9 @@ mod tests {
         assert!(decode_ack(Encoding::Binary, &[]).is_ok());
         assert!(decode_ack(Encoding::Binary, &[0]).is_ok());
         assert_eq!(
-            decode_ack(Encoding::Binary, &[1, 2, b'n', b'o']).unwrap_err().kind,
+            decode_ack(Encoding::Binary, &[1, 2, b'n', b'o'])
+                .unwrap_err()
+                .kind,
             FaultKind::BotError
         );
         assert_eq!(
