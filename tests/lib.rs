@@ -159,3 +159,79 @@ impl<G: arena_sdk::Game, P: arena_engine::Player<G>> arena_engine::Player<G> for
         self.inner.last_call()
     }
 }
+
+/// Everything seat 0 of a real game between two built-ins is sent and answers: start,
+/// setup, and every turn's observation with the answer given (tests and benches replay
+/// real requests with it).
+#[derive(Debug)]
+pub struct Transcript<G: arena_sdk::Game> {
+    /// The start request.
+    pub start: arena_sdk::MatchStart<G>,
+    /// The setup request.
+    pub setup: G::SetupRequest,
+    /// Each turn's observation and the built-in's answer.
+    pub turns: Vec<(G::Observation, G::Action)>,
+    /// How the match ended for seat 0.
+    pub end: arena_sdk::MatchEnd,
+}
+
+/// The transcript of seat 0 in a game of built-ins `seat0` against `seat1` (default rules).
+pub fn transcript<G: arena_builtins::Builtins + arena_engine::Ruleset>(
+    seat0: &str,
+    seat1: &str,
+    seed: u64,
+) -> Transcript<G> {
+    use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, run_match};
+    struct Recording<G: arena_sdk::Game> {
+        start: Option<arena_sdk::MatchStart<G>>,
+        setup: Option<G::SetupRequest>,
+        turns: Vec<(G::Observation, G::Action)>,
+        end: Option<arena_sdk::MatchEnd>,
+        inner: Box<dyn Player<G>>,
+    }
+    impl<G: arena_sdk::Game> Player<G> for Recording<G> {
+        fn start(&mut self, start: &arena_sdk::MatchStart<G>) -> Result<(), Fault> {
+            self.start = Some(start.clone());
+            self.inner.start(start)
+        }
+        fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+            self.setup = Some(request.clone());
+            self.inner.setup(request)
+        }
+        fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+            let action = self.inner.act(observation)?;
+            self.turns.push((observation.clone(), action.clone()));
+            Ok(action)
+        }
+        fn end(&mut self, end: &arena_sdk::MatchEnd) {
+            self.end = Some(end.clone());
+            self.inner.end(end)
+        }
+        fn last_call(&mut self) -> CallReport {
+            self.inner.last_call()
+        }
+    }
+    let create = |name: &str| -> Box<dyn Player<G>> {
+        Box::new(NativePlayer::new(
+            G::create(name).unwrap_or_else(|| panic!("no built-in {name}")),
+        ))
+    };
+    let mut recording = Recording {
+        start: None,
+        setup: None,
+        turns: Vec::new(),
+        end: None,
+        inner: create(seat0),
+    };
+    let mut other = create(seat1);
+    run_match(
+        &MatchConfig::<G>::new(Default::default(), seed),
+        [&mut recording, &mut *other],
+    );
+    Transcript {
+        start: recording.start.expect("the match started"),
+        setup: recording.setup.expect("seat 0 was set up"),
+        turns: recording.turns,
+        end: recording.end.expect("the match ended"),
+    }
+}

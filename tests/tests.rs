@@ -24,6 +24,7 @@ mod check;
 mod conquest;
 mod deploy;
 mod dungeon;
+mod encoding;
 mod hardening;
 mod human;
 mod languages;

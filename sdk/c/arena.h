@@ -5,7 +5,9 @@
  *
  * A bot defines the three functions below (ARENA_EXPORT makes them wasm exports) and
  * may call arena_log. Requests and responses are JSON; the host writes each request into
- * the buffer arena_alloc returned, then calls arena_call. */
+ * the buffer arena_alloc returned, then calls arena_call. A bot that also defines
+ * arena_encoding may choose the binary encoding instead (docs/abi.md, "Encodings"); the
+ * arena_read_* helpers below read its values. */
 #ifndef ARENA_H
 #define ARENA_H
 
@@ -35,9 +37,52 @@ static inline arena_kind arena_request_kind(const char *req, size_t len) {
     return ARENA_UNKNOWN;
 }
 
-/* To be defined by the bot. */
+/* The encodings, as bits of arena_encoding's argument and result. */
+#define ARENA_ENCODING_JSON 1
+#define ARENA_ENCODING_BINARY 2
+
+/* A cursor over a binary request; `bad` is set (and 0 returned) when a read runs past the
+ * end or a varint is too long. */
+typedef struct {
+    const uint8_t *at, *end;
+    int bad;
+} arena_reader;
+
+static inline uint8_t arena_read_byte(arena_reader *r) {
+    if (r->at < r->end) return *r->at++;
+    r->bad = 1;
+    return 0;
+}
+
+/* u16/u32/u64 (and enum variant indexes, sequence lengths): unsigned LEB128. */
+static inline uint64_t arena_read_varint(arena_reader *r) {
+    uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        uint8_t b = arena_read_byte(r);
+        value |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) return value;
+    }
+    r->bad = 1;
+    return 0;
+}
+
+/* i16/i32/i64: zigzag, then a varint. */
+static inline int64_t arena_read_signed(arena_reader *r) {
+    uint64_t v = arena_read_varint(r);
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* A string or option<string>'s text: skipped (bots rarely need `last_rejected`). */
+static inline void arena_skip_string(arena_reader *r) {
+    uint64_t len = arena_read_varint(r);
+    if (len > (uint64_t)(r->end - r->at)) r->bad = 1, r->at = r->end;
+    else r->at += len;
+}
+
+/* To be defined by the bot (arena_encoding is optional). */
 int32_t arena_abi_version(void);
 int32_t arena_alloc(int32_t len);
 uint64_t arena_call(int32_t ptr, int32_t len);
+int32_t arena_encoding(int32_t offered);
 
 #endif

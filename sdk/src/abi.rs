@@ -3,14 +3,16 @@
 #![allow(unsafe_code)]
 
 use crate::Bot;
-use crate::protocol::{Game, Mode, Request};
-use serde::Deserialize;
+use crate::protocol::{Encoding, Game, Mode, Request, to_binary};
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 /// One match's bot, whatever its mode.
 pub trait Session {
-    /// Handle one request (JSON) and write the response (JSON) into `out`.
-    fn handle(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), String>;
+    /// Handle one request in `encoding` and write the response, in the same encoding, into
+    /// `out`.
+    fn handle(&mut self, input: &[u8], encoding: Encoding, out: &mut Vec<u8>)
+    -> Result<(), String>;
 }
 
 /// A [`Session`] that decodes the requests of mode `G` for bot `B`.
@@ -20,46 +22,119 @@ pub struct TypedSession<G, B> {
     _mode: std::marker::PhantomData<G>,
 }
 
-impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
-    fn handle(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
-        let request: Request<G> =
-            serde_json::from_slice(input).map_err(|e| format!("bad request: {e}"))?;
-        let written = match request {
+impl<G: Game, B: Bot<G>> TypedSession<G, B> {
+    /// The answer to `request` (`None` for start and end, whose answers are empty).
+    fn answer<T>(
+        &mut self,
+        request: Request<G>,
+        write: impl FnOnce(&AnswerOf<G>) -> T,
+    ) -> Option<T> {
+        match request {
             Request::Start(start) => {
                 self.bot.start(&start);
-                out.extend_from_slice(b"{}");
-                Ok(())
+                None
             }
-            Request::Setup(setup) => serde_json::to_writer(&mut *out, &self.bot.setup(&setup)),
-            Request::Turn(observation) => {
-                serde_json::to_writer(&mut *out, &self.bot.act(&observation))
-            }
+            Request::Setup(setup) => Some(write(&AnswerOf::Setup(self.bot.setup(&setup)))),
+            Request::Turn(observation) => Some(write(&AnswerOf::Turn(self.bot.act(&observation)))),
             Request::End(end) => {
                 self.bot.end(&end);
-                out.extend_from_slice(b"{}");
-                Ok(())
+                None
             }
-        };
-        written.map_err(|e| format!("cannot encode response: {e}"))
+        }
     }
 }
 
+/// A setup choice or an action, serialized as itself.
+#[derive(Serialize)]
+#[serde(untagged, bound = "")]
+enum AnswerOf<G: Game> {
+    Setup(G::SetupChoice),
+    Turn(G::Action),
+}
+
+impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
+    fn handle(
+        &mut self,
+        input: &[u8],
+        encoding: Encoding,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        match encoding {
+            Encoding::Json => {
+                let request: Request<G> =
+                    serde_json::from_slice(input).map_err(|e| format!("bad request: {e}"))?;
+                match self.answer(request, |answer| serde_json::to_writer(&mut *out, answer)) {
+                    None => {
+                        out.extend_from_slice(b"{}");
+                        Ok(())
+                    }
+                    Some(written) => written.map_err(|e| format!("cannot encode response: {e}")),
+                }
+            }
+            Encoding::Binary => {
+                let request: Request<G> =
+                    postcard::from_bytes(input).map_err(|e| format!("bad request: {e}"))?;
+                // `Ok(answer)`: the tag 0, then the answer (nothing for start and end).
+                out.push(0);
+                self.answer(request, |answer| to_binary(answer, out))
+                    .unwrap_or(Ok(()))
+                    .map_err(|e| format!("cannot encode response: {e}"))
+            }
+        }
+    }
+}
+
+/// The start of a `start` request, enough to pick the session's mode. `abi` is there for
+/// the binary encoding, which has no field names: `mode` follows it.
 #[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum StartPeek {
-    Start { mode: Mode },
+    Start {
+        #[serde(default)]
+        #[allow(dead_code)]
+        abi: u32,
+        mode: Mode,
+    },
+}
+
+impl StartPeek {
+    fn read(input: &[u8], encoding: Encoding) -> Option<Mode> {
+        let peek = match encoding {
+            Encoding::Json => serde_json::from_slice::<StartPeek>(input).ok(),
+            Encoding::Binary => postcard::from_bytes::<StartPeek>(input).ok(),
+        };
+        peek.map(|StartPeek::Start { mode, .. }| mode)
+    }
 }
 
 struct State {
     input: Vec<u8>,
     output: Vec<u8>,
+    encoding: Encoding,
     session: Option<Box<dyn Session>>,
 }
 
 thread_local! {
     static STATE: RefCell<State> = const {
-        RefCell::new(State { input: Vec::new(), output: Vec::new(), session: None })
+        RefCell::new(State {
+            input: Vec::new(),
+            output: Vec::new(),
+            encoding: Encoding::Json,
+            session: None,
+        })
     };
+}
+
+/// `arena_encoding`: pick the fastest encoding the host offers (a bitmask of
+/// [`Encoding::bit`]s); every later request and response of the match uses it.
+pub fn choose_encoding(offered: i32) -> i32 {
+    let chosen = Encoding::ALL
+        .into_iter()
+        .rev()
+        .find(|e| offered & e.bit() != 0)
+        .unwrap_or(Encoding::Json);
+    STATE.with_borrow_mut(|state| state.encoding = chosen);
+    chosen.bit()
 }
 
 /// `arena_alloc`: hand the host a buffer of `len` bytes for the next request.
@@ -81,35 +156,52 @@ pub fn call(len: i32, new_session: fn(Mode) -> Option<Box<dyn Session>>) -> i64 
         let State {
             input,
             output,
+            encoding,
             session,
         } = state;
+        let encoding = *encoding;
         output.clear();
         let len = usize::try_from(len).unwrap_or(0).min(input.len());
         let input = &input[..len];
-        if let Ok(StartPeek::Start { mode }) = serde_json::from_slice::<StartPeek>(input) {
+        if let Some(mode) = StartPeek::read(input, encoding) {
             install_panic_hook();
             *session = new_session(mode);
             if session.is_none() {
-                write_error(output, &format!("this bot does not play mode `{mode}`"));
+                write_error(
+                    output,
+                    encoding,
+                    &format!("this bot does not play mode `{mode}`"),
+                );
             }
         }
         match session {
             Some(session) => {
-                if let Err(message) = session.handle(input, output) {
+                if let Err(message) = session.handle(input, encoding, output) {
                     output.clear();
-                    write_error(output, &message);
+                    write_error(output, encoding, &message);
                 }
             }
-            None if output.is_empty() => write_error(output, "the first request must be `start`"),
+            None if output.is_empty() => {
+                write_error(output, encoding, "the first request must be `start`")
+            }
             None => {}
         }
         ((output.as_ptr() as usize as i64) << 32) | output.len() as i64
     })
 }
 
-fn write_error(out: &mut Vec<u8>, message: &str) {
-    let body = serde_json::json!({ "error": message });
-    serde_json::to_writer(out, &body).expect("serializing a json value cannot fail");
+fn write_error(out: &mut Vec<u8>, encoding: Encoding, message: &str) {
+    match encoding {
+        Encoding::Json => {
+            let body = serde_json::json!({ "error": message });
+            serde_json::to_writer(out, &body).expect("serializing a json value cannot fail");
+        }
+        Encoding::Binary => {
+            // `Err(message)`: the tag 1, then the message as a string.
+            out.push(1);
+            to_binary(message, out).expect("writing to a Vec cannot fail");
+        }
+    }
 }
 
 fn install_panic_hook() {
@@ -136,7 +228,8 @@ pub fn log(message: &str) {
     let _ = message;
 }
 
-/// Export a bot type as a wasm module speaking ABI v1.
+/// Export a bot type as a wasm module speaking ABI v1, in the binary encoding when the host
+/// offers it (JSON otherwise).
 ///
 /// `export_bot!(battle: MyBot)` or, for a bot that plays several modes,
 /// `export_bot!(battle: MyBattleBot, grid: MyGridBot)`. Each type implements
@@ -148,6 +241,12 @@ macro_rules! export_bot {
         #[unsafe(no_mangle)]
         pub extern "C" fn arena_abi_version() -> i32 {
             $crate::ABI_VERSION as i32
+        }
+
+        #[allow(unsafe_code)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn arena_encoding(offered: i32) -> i32 {
+            $crate::abi::choose_encoding(offered)
         }
 
         #[allow(unsafe_code)]

@@ -38,7 +38,9 @@ pub mod tcg;
 #[doc(hidden)]
 pub mod abi;
 
-pub use protocol::{ABI_VERSION, Game, MatchEnd, MatchResult, MatchStart, Mode, Request, Seat};
+pub use protocol::{
+    ABI_VERSION, Encoding, Game, MatchEnd, MatchResult, MatchStart, Mode, Request, Seat,
+};
 
 /// A bot for game mode `G`.
 ///

@@ -4,6 +4,9 @@
 //! `{"start": {...}}`, `{"setup": {...}}`, `{"turn": {...}}` or `{"end": {...}}`. The
 //! response to `setup` is the mode's setup choice, to `turn` the mode's action; the
 //! responses to `start` and `end` are ignored (an empty response is fine).
+//!
+//! A bot that exports `arena_encoding` may be spoken to in the compact [`Encoding::Binary`]
+//! instead (postcard's wire format of these same types; docs/abi.md, "Binary encoding").
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -11,6 +14,52 @@ use std::fmt::Debug;
 
 /// The ABI version this SDK speaks; sent in every `start` request.
 pub const ABI_VERSION: u32 = 1;
+
+/// How requests and responses travel over the ABI, chosen per bot and match: the host
+/// offers the encodings it will speak as a bitmask to the bot's optional
+/// `arena_encoding(offered) -> chosen` export, which returns one of them. A bot without
+/// that export is spoken to in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Encoding {
+    /// JSON text (UTF-8), every bot's default.
+    #[default]
+    Json,
+    /// Binary version 1: postcard's wire format of the SDK types; a response is a
+    /// `Result<T, String>` (first byte 0: the answer follows; 1: an error message).
+    Binary,
+}
+
+impl Encoding {
+    /// Every encoding, fastest last.
+    pub const ALL: [Encoding; 2] = [Encoding::Json, Encoding::Binary];
+
+    /// The encoding's bit in `arena_encoding`'s argument and result.
+    pub const fn bit(self) -> i32 {
+        match self {
+            Encoding::Json => 1,
+            Encoding::Binary => 2,
+        }
+    }
+
+    /// The encoding whose bit is `bit`, if any (exactly one bit set).
+    pub fn from_bit(bit: i32) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.bit() == bit)
+    }
+
+    /// The encoding's name on the command line and in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Json => "json",
+            Encoding::Binary => "binary",
+        }
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// A player's seat: 0 moves first where order matters; tournaments play every pairing
 /// from both seats.
@@ -151,4 +200,31 @@ pub enum RequestRef<'a, G: Game> {
     Turn(&'a G::Observation),
     /// See [`Request::End`].
     End(&'a MatchEnd),
+}
+
+/// Append the binary encoding ([`Encoding::Binary`]) of `value` to `out`.
+pub fn to_binary<T: Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+) -> Result<(), postcard::Error> {
+    postcard::serialize_with_flavor(value, Append(out))
+}
+
+/// A postcard output that appends to a caller's buffer, so a reused `Vec` is written in
+/// place (postcard's own `Vec` outputs take ownership of a fresh one).
+struct Append<'a>(&'a mut Vec<u8>);
+
+impl postcard::ser_flavors::Flavor for Append<'_> {
+    type Output = ();
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.0.extend_from_slice(data);
+        Ok(())
+    }
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.0.push(data);
+        Ok(())
+    }
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
 }

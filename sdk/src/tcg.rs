@@ -48,7 +48,9 @@ pub enum CardKind {
 }
 
 /// A card of the pool. The amount that matters is the one named by `kind`; the others are 0.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// In JSON the zero amounts are left out; the binary encoding, which has no field names,
+/// always carries all six fields (see the hand-written `Serialize`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
     /// Short kebab-case name, used in decks and deck files ("fireball").
@@ -58,18 +60,39 @@ pub struct Card {
     /// Mana it costs.
     pub cost: i32,
     /// Damage dealt as a spell; attack and health as a minion.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub damage: i32,
     /// Health restored.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub heal: i32,
     /// Cards drawn.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub draw: i32,
 }
 
-fn is_zero(value: &i32) -> bool {
-    *value == 0
+// Not derived: `skip_serializing_if` would drop fields from the binary encoding too, whose
+// reader expects every field in order. Self-describing formats (JSON) skip the zeros.
+impl Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let readable = serializer.is_human_readable();
+        let mut card = serializer.serialize_struct("Card", 6)?;
+        card.serialize_field("id", &self.id)?;
+        card.serialize_field("kind", &self.kind)?;
+        card.serialize_field("cost", &self.cost)?;
+        for (name, value) in [
+            ("damage", self.damage),
+            ("heal", self.heal),
+            ("draw", self.draw),
+        ] {
+            if readable && value == 0 {
+                card.skip_field(name)?;
+            } else {
+                card.serialize_field(name, &value)?;
+            }
+        }
+        card.end()
+    }
 }
 
 impl Card {
@@ -668,6 +691,29 @@ pub enum Action {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_leaves_out_zero_amounts_in_json_only() {
+        let card = Card {
+            id: "fireball".into(),
+            kind: CardKind::Damage,
+            cost: 4,
+            damage: 6,
+            heal: 0,
+            draw: 0,
+        };
+        let json = serde_json::to_string(&card).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":"fireball","kind":"damage","cost":4,"damage":6}"#
+        );
+        assert_eq!(serde_json::from_str::<Card>(&json).unwrap(), card);
+        let mut binary = Vec::new();
+        crate::protocol::to_binary(&card, &mut binary).unwrap();
+        // id (length 8 + bytes), kind 0, cost 4 → 8, damage 6 → 12, heal 0, draw 0.
+        assert_eq!(&binary[9..], [0, 8, 12, 0, 0]);
+        assert_eq!(postcard::from_bytes::<Card>(&binary).unwrap(), card);
+    }
 
     #[test]
     fn standard_deck_has_the_documents_costs() {

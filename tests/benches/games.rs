@@ -19,14 +19,16 @@
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
 //! 1250-turn limit, which only the `grid-full` games reach). Native and wasm play identical
-//! games; the setup checks that and says so.
+//! games; the setup checks that and says so. `wasm` speaks the fastest encoding each bot
+//! offers (binary for these Rust bots), `wasm-json` the same bots in JSON; the setup prints
+//! both encodings' fuel per turn.
 //!
 //! Run with `cargo bench --profile dev --workspace --bench games` (docs/performance.md).
 
 use arena_builtins::Builtins;
 use arena_engine::grid::{State, parse_map};
 use arena_engine::{MatchConfig, NativePlayer, Outcome, Player, run_match};
-use arena_sandbox::{Limits, Sandbox};
+use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
 use arena_sdk::Mode;
 use arena_sdk::grid::{Grid, Observation};
 use arena_sdk::protocol::{Request, RequestRef};
@@ -167,24 +169,40 @@ fn summary(outcome: &Outcome) -> (Option<u8>, u32, String, Vec<u32>) {
 
 fn games_per_second(c: &mut Criterion) {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    // The same bots spoken to in JSON: `wasm-json` is the time before the binary encoding.
+    let json_limits = Limits {
+        encoding: EncodingPolicy::Json,
+        ..Limits::default()
+    };
+    let json_sandbox = Sandbox::new(json_limits, None).unwrap();
     for case in &CASES {
         let native = case.native.map(|s| contestant(s, &sandbox));
         let wasm = case.wasm.map(|s| contestant(s, &sandbox));
+        let wasm_json = case.wasm.map(|s| contestant(s, &json_sandbox));
         let native_games = play_batch(case.mode, case.seeds, &native, &sandbox);
         let wasm_games = play_batch(case.mode, case.seeds, &wasm, &sandbox);
+        let json_games = play_batch(case.mode, case.seeds, &wasm_json, &json_sandbox);
         let same = native_games
             .iter()
             .zip(&wasm_games)
+            .chain(native_games.iter().zip(&json_games))
             .all(|(n, w)| summary(n) == summary(w));
         let turns: u32 = native_games.iter().map(|o| o.turns).sum();
-        let fuel: u64 = wasm_games
-            .iter()
-            .flat_map(|o| o.seats.iter().map(|s| s.fuel))
-            .sum();
+        let fuel_of = |games: &[Outcome]| -> u64 {
+            games
+                .iter()
+                .flat_map(|o| o.seats.iter().map(|s| s.fuel))
+                .sum()
+        };
+        let (fuel, json_fuel) = (fuel_of(&wasm_games), fuel_of(&json_games));
         eprintln!(
-            "games/{}: {} games per iteration, {turns} turns in all, {fuel} wasm fuel; native and wasm games identical: {}",
+            "games/{}: {} games per iteration, {turns} turns in all; wasm fuel per turn {} in \
+             binary, {} in JSON ({:.1}× less); native, wasm and wasm-json games identical: {}",
             case.name,
             native_games.len(),
+            fuel / u64::from(turns.max(1)),
+            json_fuel / u64::from(turns.max(1)),
+            json_fuel as f64 / fuel.max(1) as f64,
             if same { "yes" } else { "NO" }
         );
 
@@ -200,6 +218,9 @@ fn games_per_second(c: &mut Criterion) {
         });
         group.bench_function("wasm", |b| {
             b.iter(|| play_batch(case.mode, case.seeds, &wasm, &sandbox))
+        });
+        group.bench_function("wasm-json", |b| {
+            b.iter(|| play_batch(case.mode, case.seeds, &wasm_json, &json_sandbox))
         });
         group.finish();
     }

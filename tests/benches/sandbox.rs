@@ -8,18 +8,22 @@
 //!   `random` are the floors.
 //! - `instantiate`: a fresh instance and its `start` request, as every match does.
 //! - `load`: compiling `battle-strong` versus loading it from a warm [`ModuleCache`].
+//! - `encoding/<bot>`: a sample bot replaying every turn of a real game in JSON and in the
+//!   binary encoding: the host's encoding of the request alone (`encode-*`) and the whole
+//!   call (`call-*`); the setup prints fuel and request bytes per turn in each.
 //!
 //! Run with `cargo bench --profile dev --workspace --bench sandbox` (docs/performance.md).
 
 use arena_builtins::Builtins;
 use arena_engine::{NativePlayer, Player};
-use arena_sandbox::{Limits, LoadedBot, ModuleCache, Sandbox};
+use arena_sandbox::{EncodingPolicy, Limits, LoadedBot, ModuleCache, Sandbox, encode_request};
+use arena_sdk::Encoding;
 use arena_sdk::battle::Battle;
 use arena_sdk::protocol::RequestRef;
 use arena_tests::fixtures::{
     battle_setup_request as setup_request, battle_start as start, recorded_battle_turns,
 };
-use arena_tests::{bots, root};
+use arena_tests::{bots, root, transcript};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -170,5 +174,97 @@ fn load_module(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, call, instantiate, load_module);
+/// Mean fuel per turn, request bytes and host encoding time of a sample bot replaying a real
+/// game (`transcript`), in each encoding; and one turn's whole call in each.
+fn encoding_of<G: Builtins + arena_engine::Ruleset>(
+    c: &mut Criterion,
+    bot: &str,
+    builtins: [&str; 2],
+) {
+    let name = Path::new(bot)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .replace('_', "-");
+    let game = transcript::<G>(builtins[0], builtins[1], 3);
+    let turns: Vec<&G::Observation> = game.turns.iter().map(|(o, _)| o).collect();
+    let mut group = c.benchmark_group(format!("sandbox/encoding/{name}"));
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    let mut fuel_json = 0;
+    for policy in [EncodingPolicy::Json, EncodingPolicy::Fastest] {
+        let encoding = match policy {
+            EncodingPolicy::Json => Encoding::Json,
+            EncodingPolicy::Fastest => Encoding::Binary,
+        };
+        let sandbox = Sandbox::new(
+            Limits {
+                encoding: policy,
+                ..Limits::default()
+            },
+            None,
+        )
+        .unwrap();
+        let loaded = load(&sandbox, Path::new(bot));
+        let mut player = loaded.player(&sandbox);
+        Player::<G>::start(&mut player, &game.start).expect("start");
+        Player::<G>::setup(&mut player, &game.setup).expect("setup");
+        let (mut fuel, mut bytes, mut buffer) = (0, 0, Vec::new());
+        for observation in &turns {
+            Player::<G>::act(&mut player, observation).expect("act");
+            fuel += Player::<G>::last_call(&mut player).fuel;
+            encode_request(encoding, RequestRef::<G>::Turn(observation), &mut buffer).unwrap();
+            bytes += buffer.len();
+        }
+        let n = turns.len() as u64;
+        if policy == EncodingPolicy::Json {
+            fuel_json = fuel;
+        }
+        eprintln!(
+            "sandbox/encoding/{name}/{encoding}: {} turns, {} fuel and {} request bytes per turn{}",
+            n,
+            fuel / n,
+            bytes as u64 / n,
+            if policy == EncodingPolicy::Fastest {
+                format!(
+                    " ({:.1}× less fuel than JSON)",
+                    fuel_json as f64 / fuel as f64
+                )
+            } else {
+                String::new()
+            }
+        );
+        let mut next = cycle(&turns);
+        group.bench_function(format!("encode-{encoding}"), |b| {
+            b.iter(|| {
+                encode_request(encoding, RequestRef::<G>::Turn(*next()), &mut buffer).unwrap();
+                buffer.len()
+            })
+        });
+        let mut next = cycle(&turns);
+        group.bench_function(format!("call-{encoding}"), |b| {
+            b.iter(|| Player::<G>::act(&mut player, black_box(*next())).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn encodings(c: &mut Criterion) {
+    use arena_sdk::{conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    encoding_of::<Battle>(c, bots::BATTLE_STRONG, ["strong", "heuristic"]);
+    encoding_of::<Tcg>(c, bots::TCG_PLANNER, ["planner", "random"]);
+    encoding_of::<Grid>(c, bots::GRID_COMMANDER, ["commander", "random-walker"]);
+    encoding_of::<Dungeon>(c, bots::DUNGEON_STRONG, ["strong", "random"]);
+    encoding_of::<Conquest>(c, bots::CONQUEST_STRONG, ["strong", "random"]);
+    // Bots that barely think: their fuel is almost all reading requests and answering.
+    encoding_of::<Battle>(c, bots::BATTLE_RANDOM, ["strong", "heuristic"]);
+    encoding_of::<Tcg>(c, bots::TCG_RANDOM, ["planner", "random"]);
+    encoding_of::<Grid>(c, bots::GRID_RANDOM_WALKER, ["commander", "random-walker"]);
+    encoding_of::<Dungeon>(c, bots::DUNGEON_STARTER, ["strong", "random"]);
+    encoding_of::<Conquest>(c, bots::CONQUEST_STARTER, ["strong", "random"]);
+}
+
+criterion_group!(benches, call, instantiate, load_module, encodings);
 criterion_main!(benches);

@@ -50,6 +50,15 @@ struct SandboxArgs {
     /// Compile every bot afresh; don't read or write the module cache.
     #[arg(long, global = true)]
     no_cache: bool,
+    /// How to talk to wasm bots: `fastest` (the binary encoding with bots that offer it)
+    /// or `json` (every bot; results and replays are the same, fuel aside).
+    #[arg(
+        long,
+        global = true,
+        value_name = "ENCODING",
+        default_value = "fastest"
+    )]
+    encoding: arena_sandbox::EncodingPolicy,
 }
 
 fn fuel_range() -> clap::builder::RangedU64ValueParser {
@@ -83,6 +92,7 @@ impl SandboxArgs {
             fuel_per_turn: self.fuel_per_turn,
             fuel_per_setup: self.fuel_per_setup,
             memory_mib: self.memory_mib,
+            encoding: self.encoding,
         }
     }
 }

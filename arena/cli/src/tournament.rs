@@ -449,6 +449,7 @@ fn apply_cli_limits(limits: &mut LimitsConfig, sandbox: &SandboxArgs) {
     limits.fuel_per_turn = cli.fuel_per_turn.or(limits.fuel_per_turn);
     limits.fuel_per_setup = cli.fuel_per_setup.or(limits.fuel_per_setup);
     limits.memory_mib = cli.memory_mib.or(limits.memory_mib);
+    limits.encoding = cli.encoding;
 }
 
 #[derive(Debug, Args)]

@@ -1,9 +1,10 @@
-//! [`WasmBot`]: one bot instance for one match, speaking ABI v1 (docs/abi.md).
+//! [`WasmBot`]: one bot instance for one match, speaking ABI v1 (docs/abi.md) in the
+//! encoding the bot picked (`wire`).
 
 use crate::Sandbox;
 use arena_engine::{CallReport, Fault, FaultKind, Player};
 use arena_sdk::protocol::RequestRef;
-use arena_sdk::{Game, MatchEnd, MatchStart};
+use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
 use serde::de::DeserializeOwned;
 use wasmtime::{
     Caller, Engine, Instance, InstancePre, Linker, Memory, ResourceLimiter, Store, Trap, TypedFunc,
@@ -149,7 +150,7 @@ fn cut(text: &str, max: usize) -> &str {
 /// many bytes: a fault is stored in every result and replay.
 pub const FAULT_TEXT_BYTES: usize = 1024;
 
-fn bounded(text: &str) -> String {
+pub(crate) fn bounded(text: &str) -> String {
     if text.len() <= FAULT_TEXT_BYTES {
         return text.to_owned();
     }
@@ -182,6 +183,10 @@ pub struct WasmBot {
     /// Whether the current call's epoch deadline is the match budget's (not the per-call one).
     match_deadline: bool,
     request: Vec<u8>,
+    /// The encodings offered to the bot (`arena_encoding`'s argument).
+    offered: i32,
+    /// The encoding of this match's requests and responses, settled at instantiation.
+    encoding: Encoding,
     last: CallReport,
 }
 
@@ -224,6 +229,8 @@ impl WasmBot {
             spent: std::time::Duration::ZERO,
             match_deadline: false,
             request: Vec::with_capacity(4096),
+            offered: limits.encoding.offered(),
+            encoding: Encoding::Json,
             last: CallReport::default(),
         }
     }
@@ -296,8 +303,32 @@ impl WasmBot {
                 ),
             ));
         }
+        self.encoding = self.negotiate(instance)?;
         self.exports = Some(exports);
         Ok(())
+    }
+
+    /// The encoding of this match: the bot's pick among those offered, through its optional
+    /// `arena_encoding` export (typed at load); JSON without it.
+    fn negotiate(&mut self, instance: Instance) -> Result<Encoding, Fault> {
+        let Ok(choose) = instance.get_typed_func::<i32, i32>(&mut self.store, "arena_encoding")
+        else {
+            return Ok(Encoding::Json);
+        };
+        let chosen = choose
+            .call(&mut self.store, self.offered)
+            .map_err(|e| self.fault(e))?;
+        Encoding::from_bit(chosen)
+            .filter(|e| self.offered & e.bit() != 0)
+            .ok_or_else(|| {
+                Fault::new(
+                    FaultKind::Instantiation,
+                    format!(
+                        "arena_encoding({}) returned {chosen}, which is not one of the offered encodings",
+                        self.offered
+                    ),
+                )
+            })
     }
 
     fn exports_of(&mut self, instance: Instance) -> Result<Exports, String> {
@@ -449,9 +480,7 @@ impl WasmBot {
     }
 
     fn encode<G: Game>(&mut self, request: RequestRef<'_, G>) -> Result<(), Fault> {
-        self.request.clear();
-        serde_json::to_writer(&mut self.request, &request)
-            .map_err(|e| Fault::new(FaultKind::WrongShape, format!("cannot encode request: {e}")))
+        crate::wire::encode_request(self.encoding, request, &mut self.request)
     }
 
     fn ask<T: DeserializeOwned, G: Game>(
@@ -461,47 +490,15 @@ impl WasmBot {
     ) -> Result<T, Fault> {
         self.encode(request)?;
         let range = self.exchange(fuel)?;
-        decode(self.response(range))
+        crate::wire::decode(self.encoding, self.response(range))
     }
 
     /// Like `ask` for start/end, whose responses only matter if they are errors.
     fn notify<G: Game>(&mut self, request: RequestRef<'_, G>, fuel: u64) -> Result<(), Fault> {
         self.encode(request)?;
         let range = self.exchange(fuel)?;
-        let bytes = self.response(range);
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(());
-        }
-        decode::<serde_json::Value>(bytes).map(drop)
+        crate::wire::decode_ack(self.encoding, self.response(range))
     }
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BotErrorResponse {
-    error: String,
-}
-
-/// Parse a response, telling apart bad UTF-8, bad JSON, a bot's `{"error": …}` and the
-/// wrong shape.
-fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| Fault::new(FaultKind::NotUtf8, format!("response is not UTF-8: {e}")))?;
-    if let Ok(BotErrorResponse { error }) = serde_json::from_str(text) {
-        return Err(Fault::new(FaultKind::BotError, bounded(&error)));
-    }
-    serde_json::from_str(text).map_err(|e| {
-        // Whether the text is JSON at all is decided by syntax alone (`IgnoredAny` does not
-        // check number ranges), so `1e999999` and a 30-digit integer are both JSON of the
-        // wrong shape, in every mode.
-        let kind = if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
-            FaultKind::WrongShape
-        } else {
-            FaultKind::NotJson
-        };
-        let shown: String = text.chars().take(120).collect();
-        Fault::new(kind, format!("{e} in response `{shown}`"))
-    })
 }
 
 fn out_of_fuel() -> Fault {
@@ -564,40 +561,6 @@ impl<G: Game> Player<G> for WasmBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_sdk::battle::Action;
-
-    #[test]
-    fn json_of_the_wrong_shape_is_told_apart_from_text_that_is_not_json() {
-        for text in [
-            "1e999999",
-            "123456789012345678901234567890",
-            "{\"dance\": 1}",
-        ] {
-            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
-            assert_eq!(fault.kind, FaultKind::WrongShape, "{text}: {fault}");
-        }
-        for text in ["{not json", "", "1e"] {
-            let fault = decode::<Action>(text.as_bytes()).unwrap_err();
-            assert_eq!(fault.kind, FaultKind::NotJson, "{text}: {fault}");
-        }
-    }
-
-    #[test]
-    fn a_bots_error_message_is_kept_to_a_bounded_size() {
-        let long = format!("{{\"error\": \"{}\"}}", "é".repeat(30_000));
-        let fault = decode::<Action>(long.as_bytes()).unwrap_err();
-        assert_eq!(fault.kind, FaultKind::BotError);
-        assert!(
-            fault.message.len() <= FAULT_TEXT_BYTES + 40,
-            "{}",
-            fault.message.len()
-        );
-        assert!(
-            fault.message.ends_with("(60000 bytes in all)"),
-            "{}",
-            &fault.message[1000..]
-        );
-    }
 
     #[test]
     fn cut_keeps_whole_characters() {

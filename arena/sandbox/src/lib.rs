@@ -22,12 +22,14 @@ mod cache;
 pub mod compile;
 mod load;
 pub mod structure;
+mod wire;
 
 pub use bot::WasmBot;
 pub use cache::ModuleCache;
 pub use compile::{CompileLimits, Compiler};
 pub use load::{LoadError, LoadedBot, ModuleInfo};
 pub use structure::StructureLimits;
+pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,6 +68,8 @@ pub struct Limits {
     pub structure: StructureLimits,
     /// CPU, wall-clock and memory bounds of compiling one module (in a child process).
     pub compile: CompileLimits,
+    /// The encodings offered to bots (not a limit: results never depend on it).
+    pub encoding: EncodingPolicy,
 }
 
 /// Fuel an `arena::log` call costs before its bytes, so a bot that spins on the host pays
@@ -93,6 +97,7 @@ impl Default for Limits {
             match_wall_clock: Duration::from_secs(60),
             structure: StructureLimits::default(),
             compile: CompileLimits::default(),
+            encoding: EncodingPolicy::default(),
         }
     }
 }

@@ -139,6 +139,10 @@ const REQUIRED_FUNCS: &[(&str, &[ValType], &[ValType])] = &[
     ("arena_call", &[ValType::I32, ValType::I32], &[ValType::I64]),
 ];
 
+/// The optional export through which a bot picks its encoding (docs/abi.md).
+const OPTIONAL_ENCODING_FUNC: (&str, &[ValType], &[ValType]) =
+    ("arena_encoding", &[ValType::I32], &[ValType::I32]);
+
 impl Sandbox {
     /// Load a bot from a `.wasm` or `.wat` file; its name is the file stem.
     pub fn load(&self, path: &Path) -> Result<LoadedBot, LoadError> {
@@ -373,6 +377,19 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
             }
             None => return Err(abi(format!("missing export `{name}` {expected}"))),
         }
+    }
+    // Optional, but typed: a bot that offers encodings must be callable as the ABI says.
+    let (name, params, results) = OPTIONAL_ENCODING_FUNC;
+    match module.get_export(name) {
+        Some(ExternType::Func(f)) if same_signature(&f, params, results) => {}
+        Some(other) => {
+            return Err(abi(format!(
+                "export `{name}` is {}, expected {}",
+                describe(&other),
+                signature(params, results)
+            )));
+        }
+        None => {}
     }
     Ok(initial_memory)
 }

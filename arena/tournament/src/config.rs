@@ -43,6 +43,10 @@ pub struct LimitsConfig {
     pub fuel_per_setup: Option<u64>,
     /// Memory per bot in MiB.
     pub memory_mib: Option<u64>,
+    /// The encodings offered to bots: only from the command line (`--encoding`), never in
+    /// the plan, since results must not depend on it.
+    #[serde(skip)]
+    pub encoding: arena_sandbox::EncodingPolicy,
 }
 
 impl LimitsConfig {
@@ -60,6 +64,7 @@ impl LimitsConfig {
         if let Some(mib) = self.memory_mib {
             limits.memory_bytes = (clamp(mib, &MEMORY_MIB_RANGE) << 20) as usize;
         }
+        limits.encoding = self.encoding;
         limits
     }
 
@@ -311,6 +316,7 @@ impl Tournament {
             fuel_per_turn: raw.limits.fuel_per_turn.as_ref().map(|v| *v.get_ref()),
             fuel_per_setup: raw.limits.fuel_per_setup.as_ref().map(|v| *v.get_ref()),
             memory_mib: raw.limits.memory_mib.as_ref().map(|v| *v.get_ref()),
+            encoding: arena_sandbox::EncodingPolicy::default(),
         };
         if let Err((key, message)) = limits.check() {
             let span = match key {

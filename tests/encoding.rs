@@ -1,0 +1,254 @@
+//! The binary encoding changes nothing but fuel (issue 10's regression guard): a tournament
+//! over every mode with the SDK sample bots (which pick the binary encoding), the C bot
+//! (whose binary reader is written by hand from docs/abi.md) and the JSON-only WAT bot, run
+//! once as usual and once with `--encoding json`, writes the same results log and the same
+//! replays once the fuel figures are taken out. Fuel is the one honest difference — it is
+//! what the binary encoding saves — so the test also checks, bot by bot, that each bot that
+//! offers the binary encoding used less fuel with it, and the WAT bot exactly as much.
+
+use crate::arena;
+use arena_engine::{FaultKind, Player};
+use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
+use arena_sdk::battle::Battle;
+use arena_tests::fixtures::{battle_observation, battle_start};
+use arena_tests::{bots, hostile, stderr, stdout};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn tournament(dir: &Path) -> std::path::PathBuf {
+    let bot = |name: &str, path: &str, mode: &str| {
+        format!("[[bots]]\nname = \"{name}\"\nbot = {path:?}\nmodes = [\"{mode}\"]\n\n")
+    };
+    let mut text = String::from(
+        "name = \"encodings\"\nseed = 10\ngames_per_pairing = 2\n\n\
+         [modes.battle]\nturn_cap = 200\n\n[modes.tcg]\n\n[modes.grid]\nturn_limit = 200\n\n\
+         [modes.dungeon]\nwaves = 3\n\n[modes.conquest]\n\n",
+    );
+    for (name, path, mode) in [
+        ("battle-strong", bots::BATTLE_STRONG, "battle"),
+        ("battle-random", bots::BATTLE_RANDOM, "battle"),
+        ("wat-bot", bots::WAT_BOT, "battle"),
+        ("c-bot", bots::C_BOT, "battle"),
+        ("tcg-planner", bots::TCG_PLANNER, "tcg"),
+        ("tcg-random", bots::TCG_RANDOM, "tcg"),
+        ("grid-commander", bots::GRID_COMMANDER, "grid"),
+        ("grid-random-walker", bots::GRID_RANDOM_WALKER, "grid"),
+        ("dungeon-strong", bots::DUNGEON_STRONG, "dungeon"),
+        ("dungeon-starter", bots::DUNGEON_STARTER, "dungeon"),
+        ("conquest-strong", bots::CONQUEST_STRONG, "conquest"),
+        ("conquest-starter", bots::CONQUEST_STARTER, "conquest"),
+    ] {
+        text += &bot(name, path, mode);
+    }
+    let file = dir.join("encodings.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// Take every `fuel` key out of a JSON value, adding up what it held.
+fn strip_fuel(value: &mut Value, total: &mut u64) {
+    match value {
+        Value::Object(map) => {
+            if let Some(fuel) = map.remove("fuel") {
+                *total += fuel.as_u64().expect("fuel is a number");
+            }
+            map.values_mut().for_each(|v| strip_fuel(v, total));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| strip_fuel(v, total)),
+        _ => {}
+    }
+}
+
+/// Every file the run wrote (results log and replays), parsed, with fuel (and the results
+/// lines' checksums, which cover fuel) taken out; and each bot's fuel over all its games.
+fn written(out: &Path) -> (BTreeMap<String, Vec<Value>>, BTreeMap<String, u64>) {
+    let mut files = BTreeMap::new();
+    let mut per_bot = BTreeMap::new();
+    let mut fuel = 0;
+    let replays = out.join("replays");
+    let paths = std::fs::read_dir(out)
+        .unwrap()
+        .chain(std::fs::read_dir(&replays).unwrap())
+        .map(|e| e.unwrap().path());
+    for path in paths {
+        let name = path.strip_prefix(out).unwrap().display().to_string();
+        let values: Vec<Value> = match path.extension().and_then(|e| e.to_str()) {
+            Some("jsonl") => {
+                let mut lines: Vec<Value> = std::fs::read_to_string(&path)
+                    .unwrap()
+                    .lines()
+                    .map(|line| {
+                        let mut value: Value = serde_json::from_str(line).unwrap();
+                        value.as_object_mut().unwrap().remove("check");
+                        for seat in 0..2 {
+                            let bot = value["bots"][seat].as_str().unwrap().to_owned();
+                            let used = value["seats"][seat]["fuel"].as_u64().unwrap();
+                            *per_bot.entry(bot).or_insert(0) += used;
+                        }
+                        value
+                    })
+                    .collect();
+                // Lines come in the order games finish (two jobs).
+                lines.sort_by_key(|game| game["game"].as_u64());
+                lines
+            }
+            Some("json") => vec![serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()],
+            _ => continue,
+        };
+        let values = values
+            .into_iter()
+            .map(|mut v| {
+                strip_fuel(&mut v, &mut fuel);
+                v
+            })
+            .collect();
+        files.insert(name, values);
+    }
+    assert!(fuel > 0);
+    (files, per_bot)
+}
+
+#[test]
+fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tournament(dir.path());
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--quiet",
+            "--jobs",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        let output = arena(dir.path(), &args);
+        assert!(
+            output.status.success(),
+            "{args:?}\n{}\n{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        written(&out)
+    };
+    let (binary, binary_fuel) = run("binary", &[]);
+    let (json, json_fuel) = run("json", &["--encoding", "json"]);
+
+    let replays = binary.keys().filter(|k| k.starts_with("replays")).count();
+    assert_eq!(replays, 20, "one replay per game: {:?}", binary.keys());
+    let modes: std::collections::BTreeSet<&str> = binary["results.jsonl"]
+        .iter()
+        .map(|g| g["mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes.len(), 5, "every mode is played: {modes:?}");
+    assert_eq!(
+        binary.keys().collect::<Vec<_>>(),
+        json.keys().collect::<Vec<_>>()
+    );
+    for (name, values) in &binary {
+        assert_eq!(values.len(), json[name].len(), "{name}");
+        for (k, (b, j)) in values.iter().zip(&json[name]).enumerate() {
+            assert!(
+                b == j,
+                "{name}: entry {k} differs between the encodings:\n{b}\n{j}"
+            );
+        }
+    }
+    for (bot, &in_json) in &json_fuel {
+        let in_binary = binary_fuel[bot];
+        if bot == "wat-bot" {
+            assert_eq!(in_binary, in_json, "{bot} speaks JSON either way");
+        } else {
+            // Every bot saves, the thinkers least (conquest-strong: 1.2×).
+            assert!(
+                in_binary * 10 < in_json * 9,
+                "{bot} reads binary and saves fuel: {in_binary} vs {in_json} in JSON"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start() {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let garbage = sandbox.load(&hostile("binary-garbage.wat")).unwrap();
+    let mut player = garbage.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    let fault = Player::<Battle>::act(&mut player, &battle_observation()).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::WrongShape, "{fault}");
+    assert!(
+        fault.message.contains("cannot decode the answer")
+            && fault.message.contains("binary response of 2 bytes `00 07`"),
+        "{fault}"
+    );
+
+    let bad_pick = sandbox.load(&hostile("encoding-not-offered.wat")).unwrap();
+    let fault =
+        Player::<Battle>::start(&mut bad_pick.player(&sandbox), &battle_start()).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::Instantiation, "{fault}");
+    assert!(
+        fault.message.contains("arena_encoding(3) returned 4"),
+        "{fault}"
+    );
+
+    let error = sandbox.load(&hostile("encoding-mistyped.wat")).unwrap_err();
+    assert!(
+        error.to_string().contains("export `arena_encoding` is"),
+        "{error}"
+    );
+
+    // Offered only JSON, the garbage bot still picks binary: that is refused too.
+    let json_only = Sandbox::new(
+        Limits {
+            encoding: EncodingPolicy::Json,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let garbage = json_only.load(&hostile("binary-garbage.wat")).unwrap();
+    let fault =
+        Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start()).unwrap_err();
+    assert!(
+        fault.message.contains("arena_encoding(1) returned 2"),
+        "{fault}"
+    );
+}
+
+#[test]
+fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
+    for policy in [EncodingPolicy::Fastest, EncodingPolicy::Json] {
+        let sandbox = Sandbox::new(
+            Limits {
+                encoding: policy,
+                ..Limits::default()
+            },
+            None,
+        )
+        .unwrap();
+        let bot = sandbox.load(bots::BATTLE_STARTER.as_ref()).unwrap();
+        let mut player = bot.player(&sandbox);
+        Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+        Player::<Battle>::act(&mut player, &battle_observation()).unwrap();
+        // A mode the bot does not play is refused in the encoding in force: a bot_error.
+        let mut other = bot.player(&sandbox);
+        let start = arena_sdk::MatchStart::<arena_sdk::grid::Grid> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: arena_sdk::Mode::Grid,
+            seat: 0,
+            seed: 1,
+            rules: Default::default(),
+        };
+        let fault = Player::<arena_sdk::grid::Grid>::start(&mut other, &start).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BotError, "{policy:?}: {fault}");
+        assert!(
+            fault.message.contains("does not play mode `grid`"),
+            "{fault}"
+        );
+    }
+}
