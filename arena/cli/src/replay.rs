@@ -129,11 +129,18 @@ fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Resu
             v.seed
         ),
         format!(
-            "  re-simulated by this engine from the recorded rules, seed and answers, and identical: {}{} log entries ({} events, {} answers, {} rejections; fuel and bot log text not compared) and the outcome: {}",
+            "  re-simulated by this engine from the recorded rules, seed and answers, and identical: {}{}{} log entries ({} events of which {} roll records, {} answers of which {} with the choices offered, {} rejections; fuel and bot log text not compared) and the outcome: {}",
+            if v.tables {
+                "the rule tables (this engine's), "
+            } else {
+                ""
+            },
             if v.initial { "the initial state, " } else { "" },
             v.entries,
             v.events,
+            v.rolls,
             v.answers,
+            v.offers,
             v.rejections,
             escape(&result)
         ),

@@ -36,6 +36,7 @@ pub struct Table<'p, G: Ruleset> {
     turn: u32,
     initial: Option<G::Initial>,
     log: Vec<Entry<G>>,
+    offer: Option<G::Offer>,
 }
 
 impl<G: Ruleset> std::fmt::Debug for Table<'_, G> {
@@ -58,6 +59,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             turn: 0,
             initial: None,
             log: Vec::new(),
+            offer: None,
         }
     }
 
@@ -111,10 +113,16 @@ impl<'p, G: Ruleset> Table<'p, G> {
         }
     }
 
+    /// The legal choices of the next [`Table::act`] request, recorded with its answer.
+    pub fn offer(&mut self, offer: G::Offer) {
+        self.offer = Some(offer);
+    }
+
     /// Ask `seat` for its action; `None` if it faulted or has forfeited (the mode applies
     /// its documented default).
     pub fn act(&mut self, seat: Seat, observation: &G::Observation) -> Option<G::Action> {
         if self.tally[usize::from(seat)].forfeited {
+            self.offer = None;
             return None;
         }
         let result = self.players[usize::from(seat)].act(observation);
@@ -166,6 +174,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             answer: answer.clone(),
             fuel: report.fuel,
             log,
+            offered: self.offer.take(),
         });
         Some(answer)
     }
@@ -195,6 +204,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             engine_version: ENGINE_VERSION.to_owned(),
             mode: G::MODE,
             rules: config.rules.clone(),
+            tables: G::tables(&config.rules),
             seed: config.seed,
             max_faults: config.max_faults,
             bots: [BotInfo::unnamed(0), BotInfo::unnamed(1)],

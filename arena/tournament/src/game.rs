@@ -264,6 +264,15 @@ pub enum ReplayError {
 }
 
 fn parse_replay<G: Ruleset>(json: &serde_json::Value) -> Result<Replay<G>, ReplayError> {
+    // The version first: an older or newer file may not parse as this version's types, and
+    // its reader deserves to hear why and what to do rather than a missing field.
+    if let Some(version) = json.get("version").and_then(|v| v.as_u64())
+        && version != u64::from(replay::REPLAY_VERSION)
+    {
+        return Err(ReplayError::Format(replay::version_problem(
+            u32::try_from(version).unwrap_or(u32::MAX),
+        )));
+    }
     serde_json::from_value(json.clone()).map_err(|e| ReplayError::Format(e.to_string()))
 }
 
@@ -291,6 +300,8 @@ pub struct Verified {
     pub bots: [BotInfo; 2],
     /// Whether the file holds an initial state (it was compared).
     pub initial: bool,
+    /// Whether the file holds rule tables (they were compared with this engine's).
+    pub tables: bool,
     /// Log entries compared: all of them, and by kind.
     pub entries: usize,
     /// Bot answers (and faults) among them, fed back to the engine in place of the bots.
@@ -299,6 +310,10 @@ pub struct Verified {
     pub rejections: usize,
     /// Game events among them.
     pub events: usize,
+    /// Roll records among the events (random draws: rolls, orders, picks).
+    pub rolls: usize,
+    /// Answers recorded with the legal choices their request offered.
+    pub offers: usize,
     /// The outcome, compared whole except for fuel.
     pub outcome: Outcome,
 }
@@ -317,10 +332,13 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> 
             engine_version: replay.engine_version.clone(),
             bots: replay.bots.clone(),
             initial: replay.initial.is_some(),
+            tables: !replay.tables.is_null(),
             entries: replay.log.len(),
             answers: count(|e| matches!(e, Entry::Answer { .. })),
             rejections: count(|e| matches!(e, Entry::Rejected { .. })),
             events: count(|e| matches!(e, Entry::Event { .. })),
+            rolls: count(|e| matches!(e, Entry::Event { event } if G::is_roll(event))),
+            offers: count(|e| matches!(e, Entry::Answer { offered: Some(_), .. })),
             outcome: replay.outcome,
         })
     })
@@ -349,7 +367,11 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
     for entry in &replay.log {
         match entry {
             Entry::Event { event } => {
-                frames.push(G::describe(event));
+                // Roll records are for auditors (they stay in the file); the lines that
+                // follow show what each roll did.
+                if !G::is_roll(event) {
+                    frames.push(G::describe(event));
+                }
                 events.push(event.clone());
             }
             Entry::Rejected { seat, turn, reason } => {

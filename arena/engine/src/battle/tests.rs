@@ -181,11 +181,35 @@ fn turn_meter_order_follows_the_pseudo_code() {
         assert_eq!(got, *want, "step {step}");
     }
     // Stealth's first turn came at tick 12 with 1080; after −1000 it kept 80.
+    // The tick is recorded: Stealth due with 1080 and speed 90 (12 ticks × 90).
     let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
     assert_eq!(f.next_ready(), vec![0]);
+    assert_eq!(
+        f.events,
+        vec![Event::Due {
+            units: vec![Due(0, 1080, 90)]
+        }]
+    );
     f.begin_turn(0);
-    assert!(matches!(f.events[0], Event::TurnStart { meter: 1080, .. }));
+    assert!(matches!(f.events[1], Event::TurnStart { meter: 1080, .. }));
     assert_eq!(f.units[0].turn_meter, 80);
+}
+
+#[test]
+fn units_due_in_the_same_tick_are_recorded_in_turn_order() {
+    // Stealth (90) and Tank (30) are both due at tick 34: 1060 and 1020 before their
+    // turns (Stealth has had 2 turns); the record lists them in the order they act.
+    let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
+    for _ in 0..5 {
+        for id in f.next_ready() {
+            f.begin_turn(id);
+        }
+    }
+    f.events.clear();
+    let order = f.next_ready();
+    let mut due = vec![Due(0, 3060 - 2000, 90), Due(3, 1020, 30)];
+    due.sort_by_key(|d| order.iter().position(|&id| id == d.0));
+    assert_eq!(f.events, vec![Event::Due { units: due }]);
 }
 
 #[test]
@@ -284,8 +308,8 @@ fn continuous_damage_and_bombs_stack() {
 fn offense_up_raises_the_damage_of_effects_too() {
     // "Offense Up — increases all caused damage of a bot by 50%."
     let mut f = fight([Glass, Tank, Nurse], [Kamikaze, Stealth, Aggro], 5);
-    f.put(0, 0, Effect::OffenseUp, 2, 0);
-    f.put(1, 1, Effect::OffenseUp, 2, 0);
+    f.put(0, 0, Effect::OffenseUp, 2, 0, None);
+    f.put(1, 1, Effect::OffenseUp, 2, 0, None);
     f.try_negative(0, 3, Effect::ContinuousDamage);
     f.try_negative(1, 3, Effect::Bomb);
     let magnitudes: Vec<i32> = f.units[3].effects.iter().map(|e| e.magnitude).collect();
@@ -317,7 +341,7 @@ fn speed_down_and_stun_are_renewed_not_stacked() {
 #[test]
 fn durations_tick_at_the_start_of_the_bearers_turns() {
     let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 7);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     assert!(f.begin_turn(3));
     assert_eq!(f.units[3].integrity, 1020, "armor does not reduce it");
     assert_eq!(f.units[3].effects[0].turns_left, 1);
@@ -337,7 +361,7 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
         }]
     );
     // Only the bearer's own turns count.
-    f.put(0, 3, Effect::DefenseDown, 1, 0);
+    f.put(0, 3, Effect::DefenseDown, 1, 0, None);
     f.begin_turn(4);
     f.end_turn(4);
     assert_eq!(armor(&f.units[3]), 20);
@@ -350,8 +374,8 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
 #[test]
 fn continuous_damage_is_credited_to_the_other_seat() {
     let mut f = fight([Glass, Aggro, Nurse], [Kamikaze, Doctor, Beaverette], 7);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     f.units[3].integrity = 300;
     assert!(!f.begin_turn(3));
     assert!(f.units[3].destroyed);
@@ -364,7 +388,7 @@ fn continuous_damage_is_credited_to_the_other_seat() {
 fn bombs_explode_when_they_expire() {
     for seed in 0..20 {
         let mut f = fight([Tank, Aggro, Nurse], [Aggro, Doctor, Beaverette], seed);
-        f.put(0, 3, Effect::Bomb, 2, 50);
+        f.put(0, 3, Effect::Bomb, 2, 50, None);
         f.begin_turn(3);
         f.end_turn(3);
         assert_eq!(f.units[3].integrity, 800);
@@ -393,7 +417,7 @@ fn bombs_explode_when_they_expire() {
 #[test]
 fn stunned_units_skip_their_move() {
     let mut f = fight([Aggro, Glass, Nurse], [Stealth, Doctor, Beaverette], 8);
-    f.put(0, 3, Effect::Stun, 1, 0);
+    f.put(0, 3, Effect::Stun, 1, 0, None);
     assert!(!f.begin_turn(3));
     assert_eq!(f.events.last(), Some(&Event::Stunned { unit: 3 }));
     f.end_turn(3);
@@ -438,12 +462,22 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     assert!(i64::from(*roll) < i64::from(*chance));
                     resisted += 1;
                 }
+                Event::Effectivity { check, .. } => {
+                    assert!(check.roll < 65 && check.chance == 65);
+                }
                 Event::EffectApplied {
                     effect: Effect::ContinuousDamage,
                     magnitude: 180,
                     turns: 2,
+                    target,
+                    resistance: Some(Roll { roll, chance }),
                     ..
-                } => applied += 1,
+                } => {
+                    // The failed resistance roll is recorded with the landed effect.
+                    assert_eq!(*chance, f.units[usize::from(*target)].base.resistance);
+                    assert!(i64::from(*roll) >= i64::from(*chance));
+                    applied += 1;
+                }
                 other => panic!("unexpected {other:?}"),
             }
         }
@@ -456,7 +490,7 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     Event::EffectFailed {
                         reason: Failure::Effectivity { .. },
                         ..
-                    }
+                    } | Event::Effectivity { .. }
                 )
             })
             .count();
@@ -543,7 +577,7 @@ fn doctor_redistributes_then_repairs() {
 fn taunt_and_stealth_decide_the_legal_targets() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
     assert_eq!(legal_targets(&f.units, 0), vec![3, 4, 5]);
-    f.put(4, 4, Effect::Stealth, 3, 0);
+    f.put(4, 4, Effect::Stealth, 3, 0, None);
     assert_eq!(legal_targets(&f.units, 0), vec![3, 5]);
     f.use_skill(3); // Tank: Taunt on itself, Defense Up on the team.
     assert_eq!(legal_targets(&f.units, 0), vec![3]);
@@ -558,8 +592,8 @@ fn taunt_and_stealth_decide_the_legal_targets() {
     assert_eq!(legal_targets(&f.units, 0), vec![4]);
     // Taunt wins over stealth.
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
-    f.put(4, 4, Effect::Stealth, 3, 0);
-    f.put(4, 4, Effect::Taunt, 2, 0);
+    f.put(4, 4, Effect::Stealth, 3, 0, None);
+    f.put(4, 4, Effect::Taunt, 2, 0, None);
     assert_eq!(legal_targets(&f.units, 0), vec![4]);
 }
 
@@ -582,7 +616,7 @@ fn retribution_counter_attacks_once() {
     let (mut countered, mut stunned) = (0, 0);
     for seed in 0..60 {
         let mut f = fight([Aggro, Glass, Nurse], [Kamikaze, Stealth, Tank], seed);
-        f.put(3, 3, Effect::Retribution, 1, 0);
+        f.put(3, 3, Effect::Retribution, 1, 0, None);
         f.attack(0, 3, false);
         let counters: Vec<&Event> = f
             .events

@@ -265,7 +265,16 @@ fn dud_cards_cost_nothing_and_deal_nothing() {
         })
         .collect();
     assert_eq!(plays, vec![(0, 1); 4], "four free duds played on turn 1");
-    assert!(!evs.iter().any(|e| matches!(e, Event::Damage { .. })));
+    // A dud deals nothing, but its target (the enemy hero, the burner's default) is
+    // recorded as a 0 damage event.
+    let damage: Vec<_> = evs
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damage { target, amount, .. } => Some((*target, *amount)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(damage, vec![(Victim::Hero(1), 0); 4]);
     assert_eq!(record.outcome.winner, None, "equal health at the cap");
     assert_eq!(record.outcome.seats[0].stats["mana_wasted"], 1);
     assert_eq!(record.outcome.seats[0].stats["cards_played"], 4);
