@@ -268,6 +268,20 @@ fn first_difference(
             .enumerate()
             .find_map(|(i, (x, y))| first_difference(&format!("{path}[{i}]"), x, y)),
         _ if file == engine => None,
-        _ => Some(format!("{path}: the file has {file}, this engine {engine}")),
+        _ => Some(format!(
+            "{path}: the file has {}, this engine {}",
+            abbreviated(file),
+            abbreviated(engine)
+        )),
+    }
+}
+
+/// A JSON value for a message: whole when short, else its start and `…`.
+fn abbreviated(value: &serde_json::Value) -> String {
+    const MAX: usize = 60;
+    let text = value.to_string();
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
 }

@@ -1103,3 +1103,210 @@ proptest! {
         prop_assert_eq!(one, two);
     }
 }
+
+#[test]
+fn the_nurses_repair_draw_is_recorded_and_decides_continuous_repair() {
+    let (mut landed, mut missed) = (0, 0);
+    for seed in 0..30 {
+        let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], seed);
+        f.use_skill(0);
+        // Each teammate's Repair carries its draw; Continuous Repair follows exactly when
+        // the draw is below 2^63.
+        for (idx, event) in f.events.iter().enumerate() {
+            let Event::Repair { target, chance, .. } = event else {
+                continue;
+            };
+            let draw = chance.expect("a nurse's repair records its draw");
+            let follows = matches!(
+                f.events.get(idx + 1),
+                Some(Event::EffectApplied { target: t, effect: Effect::ContinuousRepair, .. })
+                    if t == target
+            );
+            assert_eq!(follows, draw < 1 << 63, "{:?}", f.events);
+            if follows {
+                landed += 1;
+            } else {
+                missed += 1;
+            }
+        }
+    }
+    assert!(landed > 20 && missed > 20, "{landed} {missed}");
+}
+
+#[test]
+fn the_doctors_repair_has_no_draw() {
+    let mut f = fight([Doctor, Tank, Glass], [Aggro, Nurse, Beaverette], 1);
+    f.use_skill(0);
+    assert!(f.events.iter().all(|e| !matches!(
+        e,
+        Event::Repair {
+            chance: Some(_),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn the_pick_between_two_effects_is_recorded() {
+    use Effect::{DefenseDown, Stun};
+    let mut picks = std::collections::BTreeSet::new();
+    for seed in 0..60 {
+        let mut f = fight([Aggro, Tank, Glass], [Doctor, Nurse, Beaverette], seed);
+        f.attack(0, 3, false);
+        let picked = f.events.iter().find_map(|e| match e {
+            Event::EffectPicked {
+                source,
+                options,
+                roll,
+                effect,
+            } => Some((*source, options.clone(), *roll, *effect)),
+            _ => None,
+        });
+        let hit = matches!(f.events[0], Event::Attack { hit: Some(_), .. });
+        assert_eq!(
+            picked.is_some(),
+            hit,
+            "a pick after every hit: {:?}",
+            f.events
+        );
+        let Some((source, options, roll, effect)) = picked else {
+            continue;
+        };
+        assert_eq!(
+            (source, options.as_slice()),
+            (0, [DefenseDown, Stun].as_slice())
+        );
+        assert_eq!(effect, options[roll as usize]);
+        // What follows is about the picked effect.
+        let next = f
+            .events
+            .iter()
+            .skip_while(|e| !matches!(e, Event::EffectPicked { .. }));
+        for e in next.skip(1) {
+            match e {
+                Event::Effectivity { effect: e2, .. }
+                | Event::EffectFailed { effect: e2, .. }
+                | Event::EffectApplied { effect: e2, .. } => assert_eq!(*e2, effect),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        picks.insert(roll);
+    }
+    assert_eq!(picks.len(), 2, "both effects are picked at times");
+    // A type with one effect draws no pick.
+    let mut f = fight([Glass, Tank, Aggro], [Doctor, Nurse, Beaverette], 1);
+    for _ in 0..20 {
+        f.attack(0, 3, false);
+    }
+    assert!(
+        f.events
+            .iter()
+            .all(|e| !matches!(e, Event::EffectPicked { .. }))
+    );
+}
+
+#[test]
+fn the_replay_holds_the_tables_and_each_requests_legal_choices() {
+    let mut config = MatchConfig::new(Rules::default(), 11);
+    config.max_faults = 10_000;
+    let mut a = NativePlayer::new(Chaos::new(30));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&config, players);
+    let replay = &record.replay;
+    // The header's tables: the document's numbers, readable without the engine.
+    let tables: Tables = serde_json::from_value(replay.tables.clone()).expect("tables");
+    let row = |kind| tables.types.iter().find(|t| t.kind == kind).unwrap();
+    assert_eq!(row(Tank).stats.integrity, 1200);
+    assert_eq!(
+        (
+            row(Tank).inflicts.as_slice(),
+            row(Tank).inflict_turns,
+            row(Tank).area
+        ),
+        ([Effect::Bomb].as_slice(), 3, false)
+    );
+    assert!(row(Kamikaze).area && row(Glass).area && !row(Aggro).area);
+    let skill = |s| tables.skills.iter().find(|t| t.skill == s).unwrap();
+    assert_eq!(
+        (
+            skill(Skill::Redistribute).cooldown,
+            skill(Skill::Stealth).turns
+        ),
+        (5, 3)
+    );
+    assert_eq!(
+        skill(Skill::Taunt).casts,
+        vec![
+            (Effect::Taunt, "self".to_owned()),
+            (Effect::DefenseUp, "team".to_owned())
+        ]
+    );
+    let effect = |e| tables.effects.iter().find(|t| t.effect == e).unwrap();
+    assert!(effect(Effect::Bomb).stacks && effect(Effect::Bomb).negative);
+    assert!(!effect(Effect::Taunt).stacks && !effect(Effect::Taunt).negative);
+    assert_eq!(
+        (tables.nurse_repair_pct, tables.continuous_repair_chance_pct),
+        (30, 50)
+    );
+    // Every turn request carries its offer; an answer outside it is rejected, one inside
+    // it is played.
+    let (mut rejected, mut played) = (0, 0);
+    for (idx, entry) in replay.log.iter().enumerate() {
+        let Entry::Answer {
+            answer: crate::Answer::Action(action),
+            offered,
+            ..
+        } = entry
+        else {
+            continue;
+        };
+        let offer = offered.as_ref().expect("turn requests record their offer");
+        let legal = match action {
+            Action::Attack { target } => offer.targets.contains(target),
+            Action::Skill => offer.skill,
+        };
+        let was_rejected = matches!(replay.log.get(idx + 1), Some(Entry::Rejected { .. }));
+        assert_eq!(legal, !was_rejected, "{entry:?}");
+        if was_rejected {
+            rejected += 1;
+        } else {
+            played += 1;
+        }
+    }
+    assert!(rejected > 5 && played > 20, "{rejected} {played}");
+    crate::replay::verify(replay).expect("verifies");
+}
+
+#[test]
+fn verify_refuses_a_replay_from_a_different_rules_table() {
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let mut replay = run_match::<Battle>(&MatchConfig::new(Rules::default(), 2), players).replay;
+    replay.tables["skills"][5]["cooldown"] = serde_json::json!(3);
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(
+        error.contains("tables.skills[5].cooldown: the file has 3, this engine 4")
+            && error.contains("different rules table"),
+        "{error}"
+    );
+    replay.tables = serde_json::Value::Null;
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(error.contains("tables: the file has null"), "{error}");
+}
+
+#[test]
+fn verify_refuses_an_older_format_and_says_what_to_do() {
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let mut replay = run_match::<Battle>(&MatchConfig::new(Rules::default(), 2), players).replay;
+    replay.version = 1;
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(
+        error.contains("format version 1 is older than this arena's (2)")
+            && error.contains("play the match again"),
+        "{error}"
+    );
+}

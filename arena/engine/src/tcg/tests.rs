@@ -1172,3 +1172,109 @@ proptest! {
         prop_assert_eq!(verify(&record.replay), Ok(()));
     }
 }
+
+#[test]
+fn the_first_player_pick_and_the_shuffled_decks_are_events() {
+    let rules = Rules {
+        random_first_player: true,
+        ..Rules::default()
+    };
+    let mut firsts = BTreeSet::new();
+    for seed in 0..12 {
+        let record = run(&rules, seed, &mut burner(), &mut passive());
+        let initial = record.replay.initial.clone().unwrap();
+        let evs = events(&record);
+        assert_eq!(
+            evs[0],
+            Event::FirstPlayer {
+                seat: initial.first_player,
+                random: true
+            }
+        );
+        for seat in 0..2u8 {
+            let order: Vec<u32> = initial.decks[usize::from(seat)]
+                .iter()
+                .map(|c| c.uid)
+                .collect();
+            assert_eq!(evs[1 + usize::from(seat)], Event::Shuffled { seat, order });
+        }
+        assert!(evs[..3].iter().all(Tcg::is_roll));
+        assert!(!evs[3..].iter().any(Tcg::is_roll));
+        firsts.insert(initial.first_player);
+    }
+    assert_eq!(firsts.len(), 2, "either seat is drawn");
+    let record = run(&Rules::default(), 3, &mut burner(), &mut passive());
+    assert_eq!(
+        events(&record)[0],
+        Event::FirstPlayer {
+            seat: 0,
+            random: false
+        }
+    );
+}
+
+#[test]
+fn the_replay_holds_the_pool_and_switches_and_each_requests_legal_plays() {
+    let rules = Rules {
+        minions: true,
+        healing: true,
+        any_card_heals: true,
+        ..Rules::default()
+    };
+    // A bot that tries a random legal action most of the time and a random card id
+    // (often not in its hand) otherwise.
+    let rng = Rc::new(RefCell::new(ChaCha8Rng::seed_from_u64(4)));
+    let mut wild = fn_bot(move |o| {
+        let mut rng = rng.borrow_mut();
+        if rand::Rng::random_range(&mut *rng, 0..10) == 0 {
+            Action::PlayCard {
+                card: rand::Rng::random_range(&mut *rng, 0..50),
+                play_as: PlayAs::Minion,
+                target: Target::Hero,
+            }
+        } else {
+            *o.legal.choose(&mut *rng).unwrap()
+        }
+    });
+    let record = run(&rules, 8, &mut wild, &mut burner());
+    let replay = &record.replay;
+    let tables: Tables = serde_json::from_value(replay.tables.clone()).unwrap();
+    assert!(tables.switches["minions"] && tables.switches["any_card_heals"]);
+    assert!(!tables.switches["card_drawers"] && tables.switches["overload"]);
+    assert_eq!(tables.switches.len(), 10);
+    assert_eq!(tables.pool, rules.card_pool().cards);
+    let (mut rejected, mut played) = (0, 0);
+    for (idx, entry) in replay.log.iter().enumerate() {
+        let Entry::Answer {
+            seat: 0,
+            answer: crate::Answer::Action(action),
+            offered,
+            ..
+        } = entry
+        else {
+            continue;
+        };
+        let offer = offered.as_ref().expect("turn requests record their offer");
+        let legal = match *action {
+            Action::PlayCard { card, play_as, .. } => offer.plays.contains(&(card, play_as)),
+            Action::Attack { minion, target } => offer.attacks.contains(&(minion, target)),
+            Action::EndTurn => true,
+        };
+        let was_rejected = matches!(replay.log.get(idx + 1), Some(Entry::Rejected { .. }));
+        assert_eq!(legal, !was_rejected, "{entry:?}");
+        if was_rejected {
+            rejected += 1;
+        } else {
+            played += 1;
+        }
+    }
+    assert!(rejected > 0 && played > 10, "{rejected} {played}");
+    assert!(
+        replay.log.iter().any(|e| matches!(
+            e,
+            Entry::Answer { offered: Some(o), .. } if !o.attacks.is_empty()
+        )),
+        "minions were offered attacks"
+    );
+    verify(replay).expect("verifies");
+}
