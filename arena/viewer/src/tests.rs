@@ -128,3 +128,13 @@ fn a_game_that_was_not_played_says_why() {
         Err(ViewerError::NotPlayed(_))
     ));
 }
+
+#[test]
+fn a_stored_version_1_replay_still_draws() {
+    // The server keeps replays it stored before format 2; the new fields are optional.
+    let text = include_str!("../../../tests/replays/tcg-v1.json");
+    let replay: Replay<Tcg> = serde_json::from_str(text).expect("a v1 replay parses");
+    assert_eq!(replay.version, 1);
+    let html = page(&replay, &Options::default()).unwrap();
+    assert!(html.contains("replay-data"));
+}
