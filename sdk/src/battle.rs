@@ -209,15 +209,36 @@ pub const TURN_METER_FULL: i32 = 1000;
 pub struct Rules {
     /// The types a player may pick from (default: all eight).
     pub roster: Vec<BotType>,
+    /// Seat 0's own pool, when it has one (the document: "both players have their own pool
+    /// of Bots"); absent: `roster`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roster0: Option<Vec<BotType>>,
+    /// Seat 1's own pool; absent: `roster`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roster1: Option<Vec<BotType>>,
     /// The game ends after this many unit turns (attacks, skills and stunned turns); see
     /// docs/rules/battle.md for the tiebreak.
     pub turn_cap: u32,
+}
+
+impl Rules {
+    /// The pool `seat` picks its team from: its own roster, else the shared one.
+    pub fn roster_of(&self, seat: crate::Seat) -> &[BotType] {
+        let own = if seat == 0 {
+            &self.roster0
+        } else {
+            &self.roster1
+        };
+        own.as_deref().unwrap_or(&self.roster)
+    }
 }
 
 impl Default for Rules {
     fn default() -> Self {
         Rules {
             roster: BotType::ALL.to_vec(),
+            roster0: None,
+            roster1: None,
             turn_cap: 600,
         }
     }

@@ -224,6 +224,13 @@ pub struct Rules {
     /// The deck both players use without custom decks, and the deck of a bot that does
     /// not choose a valid one (card ids; default: the document's deck).
     pub deck: Vec<String>,
+    /// Seat 0's own deck (card ids; `arena play --deck0 FILE`, or a tournament bot's
+    /// `deck`), in place of `deck` for that seat; absent: `deck`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deck0: Option<Vec<String>>,
+    /// Seat 1's own deck; absent: `deck`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deck1: Option<Vec<String>>,
     /// The game ends after this many turns (both players' turns counted); higher health
     /// wins, equal health is a draw.
     pub turn_cap: u32,
@@ -251,12 +258,21 @@ impl Default for Rules {
             max_copies: 4,
             pool: default_pool(),
             deck: standard_deck(),
+            deck0: None,
+            deck1: None,
             turn_cap: 200,
         }
     }
 }
 
 impl Rules {
+    /// The deck `seat` plays unless it builds its own (custom decks): its own deck, else
+    /// the shared `deck`.
+    pub fn deck_of(&self, seat: crate::Seat) -> &[String] {
+        let own = if seat == 0 { &self.deck0 } else { &self.deck1 };
+        own.as_deref().unwrap_or(&self.deck)
+    }
+
     /// Every advanced variation on (custom decks included) with the default pool.
     pub fn advanced() -> Rules {
         Rules {

@@ -567,19 +567,18 @@ fn flush(fight: &mut Fight, table: &mut Table<'_, Battle>) {
 /// Play one match to its end (see [`Ruleset::play`]).
 pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Battle>) -> Finish {
     let mut last_rejected: [Option<String>; 2] = [None, None];
-    let request = setup_request(rules);
     let mut teams: [Vec<BotType>; 2] = [Vec::new(), Vec::new()];
     for seat in 0..2u8 {
         let idx = usize::from(seat);
-        teams[idx] = match table.setup(seat, &request) {
-            None => default_team(rules),
-            Some(choice) => match check_team(rules, &choice) {
+        teams[idx] = match table.setup(seat, &setup_request(rules, seat)) {
+            None => default_team(rules, seat),
+            Some(choice) => match check_team(rules, seat, &choice) {
                 Ok(team) => team,
                 Err(reason) => {
                     let reason = format!("team rejected: {reason}; playing the default team");
                     table.reject(seat, reason.clone());
                     last_rejected[idx] = Some(reason);
-                    default_team(rules)
+                    default_team(rules, seat)
                 }
             },
         };

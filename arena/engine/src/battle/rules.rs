@@ -276,17 +276,19 @@ pub fn skill_ready(unit: &Unit) -> bool {
     unit.has_skill && unit.cooldown == 0 && !unit.destroyed
 }
 
-/// The request every seat gets before play.
-pub fn setup_request(rules: &Rules) -> SetupRequest {
+/// The request `seat` gets before play: its roster ([`Rules::roster_of`]).
+pub fn setup_request(rules: &Rules, seat: Seat) -> SetupRequest {
+    let roster = rules.roster_of(seat);
     SetupRequest {
-        roster: rules.roster.clone(),
-        stats: rules.roster.iter().map(|k| k.stats()).collect(),
+        roster: roster.to_vec(),
+        stats: roster.iter().map(|k| k.stats()).collect(),
         team_size: TEAM_SIZE as u32,
     }
 }
 
-/// Check a team choice: exactly three distinct types from the roster.
-pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, String> {
+/// Check `seat`'s team choice: exactly three distinct types from its roster.
+pub fn check_team(rules: &Rules, seat: Seat, choice: &TeamChoice) -> Result<Vec<BotType>, String> {
+    let roster = rules.roster_of(seat);
     if choice.team.len() != TEAM_SIZE {
         return Err(format!(
             "a team has {TEAM_SIZE} bots, not {}",
@@ -294,7 +296,7 @@ pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, St
         ));
     }
     for (idx, kind) in choice.team.iter().enumerate() {
-        if !rules.roster.contains(kind) {
+        if !roster.contains(kind) {
             return Err(format!("{} is not in the roster", kind.name()));
         }
         if choice.team[..idx].contains(kind) {
@@ -304,9 +306,15 @@ pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, St
     Ok(choice.team.clone())
 }
 
-/// The team of a seat whose choice is missing or invalid: the first three roster types.
-pub fn default_team(rules: &Rules) -> Vec<BotType> {
-    rules.roster.iter().take(TEAM_SIZE).copied().collect()
+/// The team of a seat whose choice is missing or invalid: the first three types of its
+/// roster.
+pub fn default_team(rules: &Rules, seat: Seat) -> Vec<BotType> {
+    rules
+        .roster_of(seat)
+        .iter()
+        .take(TEAM_SIZE)
+        .copied()
+        .collect()
 }
 
 /// The action played when a bot gives none or an illegal one: attack the legal target with
@@ -356,16 +364,24 @@ pub(super) fn empty_stats() -> SeatStats {
 
 /// Check a rules configuration; the message says what is wrong.
 pub(super) fn validate(rules: &Rules) -> Result<(), String> {
-    for (idx, kind) in rules.roster.iter().enumerate() {
-        if rules.roster[..idx].contains(kind) {
-            return Err(format!("roster: {} is listed twice", kind.name()));
+    let rosters = [
+        ("roster", Some(&rules.roster)),
+        ("roster0", rules.roster0.as_ref()),
+        ("roster1", rules.roster1.as_ref()),
+    ];
+    for (name, roster) in rosters {
+        let Some(roster) = roster else { continue };
+        for (idx, kind) in roster.iter().enumerate() {
+            if roster[..idx].contains(kind) {
+                return Err(format!("{name}: {} is listed twice", kind.name()));
+            }
         }
-    }
-    if rules.roster.len() < TEAM_SIZE {
-        return Err(format!(
-            "roster: a team needs {TEAM_SIZE} distinct types, the roster has {}",
-            rules.roster.len()
-        ));
+        if roster.len() < TEAM_SIZE {
+            return Err(format!(
+                "{name}: a team needs {TEAM_SIZE} distinct types, the roster has {}",
+                roster.len()
+            ));
+        }
     }
     if rules.turn_cap == 0 || rules.turn_cap > MAX_TURN_CAP {
         return Err(format!(

@@ -820,7 +820,7 @@ fn invalid_teams_are_rejected_and_replaced_by_the_default() {
         (vec![Aggro, Tank, Nurse], true),
     ] {
         assert_eq!(
-            check_team(&Rules::default(), &TeamChoice { team }).is_ok(),
+            check_team(&Rules::default(), 0, &TeamChoice { team }).is_ok(),
             ok
         );
     }
@@ -831,6 +831,7 @@ fn invalid_teams_are_rejected_and_replaced_by_the_default() {
     assert!(
         check_team(
             &small,
+            0,
             &TeamChoice {
                 team: vec![Tank, Nurse, Glass]
             }
@@ -1309,4 +1310,56 @@ fn verify_refuses_an_older_format_and_says_what_to_do() {
             && error.contains("play the match again"),
         "{error}"
     );
+}
+
+#[test]
+fn each_seat_may_have_its_own_roster() {
+    let rules = Rules {
+        roster: vec![Aggro, Tank, Nurse, Glass],
+        roster1: Some(vec![Kamikaze, Doctor, Stealth, Beaverette]),
+        ..Rules::default()
+    };
+    assert_eq!(rules.roster_of(0), [Aggro, Tank, Nurse, Glass].as_slice());
+    assert_eq!(
+        setup_request(&rules, 1).roster,
+        vec![Kamikaze, Doctor, Stealth, Beaverette]
+    );
+    assert_eq!(setup_request(&rules, 1).stats[0], Kamikaze.stats());
+    let team = |kinds: Vec<BotType>| TeamChoice { team: kinds };
+    assert!(check_team(&rules, 0, &team(vec![Aggro, Tank, Nurse])).is_ok());
+    assert!(
+        check_team(&rules, 1, &team(vec![Aggro, Tank, Nurse]))
+            .unwrap_err()
+            .contains("Aggro Bot is not in the roster")
+    );
+    assert_eq!(default_team(&rules, 1), vec![Kamikaze, Doctor, Stealth]);
+    // Played: every unit comes from its seat's roster, the Chaos bots pick from what they
+    // were offered.
+    for seed in 0..10 {
+        let record = play(seed, &rules, 0);
+        let units = record.replay.initial.unwrap().units;
+        for unit in units {
+            assert!(rules.roster_of(unit.owner).contains(&unit.kind), "{unit:?}");
+        }
+    }
+    let twice = Rules {
+        roster0: Some(vec![Aggro, Aggro, Tank, Nurse]),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Battle::validate(&twice).unwrap_err(),
+        "roster0: Aggro Bot is listed twice"
+    );
+    let short = Rules {
+        roster1: Some(vec![Aggro, Tank]),
+        ..Rules::default()
+    };
+    assert!(
+        Battle::validate(&short)
+            .unwrap_err()
+            .starts_with("roster1: a team needs 3")
+    );
+    // Without a seat's own roster the rules file is unchanged (older files still compare).
+    let json = serde_json::to_value(Rules::default()).unwrap();
+    assert!(json.get("roster0").is_none() && json.get("roster1").is_none());
 }

@@ -530,7 +530,7 @@ fn choose_deck(
             }
         }
     }
-    (rules.deck.clone(), false)
+    (rules.deck_of(seat).to_vec(), false)
 }
 
 /// Play one match to its end (see [`Ruleset::play`]).
@@ -555,7 +555,7 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
             first_player: first,
             choose_deck: rules.custom_decks,
             pool: pool.clone(),
-            default_deck: rules.deck.clone(),
+            default_deck: rules.deck_of(seat).to_vec(),
         };
         let choice = table.setup(seat, &request);
         let (ids, was_chosen) = choose_deck(rules, &pool, seat, choice, table, &mut last_rejected);

@@ -1278,3 +1278,54 @@ fn the_replay_holds_the_pool_and_switches_and_each_requests_legal_plays() {
     );
     verify(replay).expect("verifies");
 }
+
+#[test]
+fn each_seat_may_play_its_own_deck() {
+    let rules = Rules {
+        deck1: Some(deck_of("bolt")),
+        ..Rules::default()
+    };
+    assert_eq!(rules.deck_of(0), standard_deck().as_slice());
+    let requests = Rc::new(RefCell::new(Vec::new()));
+    struct Asks(Rc<RefCell<Vec<Vec<String>>>>);
+    impl Bot<Tcg> for Asks {
+        fn setup(&mut self, request: &SetupRequest) -> DeckChoice {
+            self.0.borrow_mut().push(request.default_deck.clone());
+            DeckChoice::default()
+        }
+        fn act(&mut self, _: &Observation) -> Action {
+            Action::EndTurn
+        }
+    }
+    let mut a = NativePlayer::new(Asks(requests.clone()));
+    let mut b = NativePlayer::new(Asks(requests.clone()));
+    let players: [&mut dyn Player<Tcg>; 2] = [&mut a, &mut b];
+    let record = run_match::<Tcg>(&MatchConfig::new(rules.clone(), 3), players);
+    assert_eq!(*requests.borrow(), vec![standard_deck(), deck_of("bolt")]);
+    let initial = record.replay.initial.clone().unwrap();
+    assert!(initial.decks[1].iter().all(|c| c.card.id == "bolt"));
+    let mut zero: Vec<String> = initial.decks[0].iter().map(|c| c.card.id.clone()).collect();
+    let mut standard = standard_deck();
+    zero.sort();
+    standard.sort();
+    assert_eq!(zero, standard);
+    assert_eq!(initial.chosen_deck, [false, false]);
+    verify(&record.replay).expect("verifies");
+
+    let unknown = Rules {
+        deck0: Some(deck_of("nope")),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Tcg::validate(&unknown).unwrap_err(),
+        "seat 0's deck (deck0): card `nope` is not in the pool in use (is its variation on?)"
+    );
+    let short = Rules {
+        deck1: Some(vec!["bolt".to_owned(); 3]),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Tcg::validate(&short).unwrap_err(),
+        "seat 1's deck (deck1) has 3 cards, deck_size is 20"
+    );
+}
