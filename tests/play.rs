@@ -820,3 +820,159 @@ fn grid_answers_carry_the_directions_offered() {
         "the random walker walks off the board at times"
     );
 }
+
+#[test]
+fn each_seat_may_load_its_own_deck_and_battle_seats_their_own_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid = dir.path().join("mid.deck");
+    std::fs::write(&mid, "4x spark\n4x zap\n4x bolt\n4x blast\n4x fireball\n").unwrap();
+    let big = dir.path().join("big.deck");
+    std::fs::write(
+        &big,
+        "2x dud\n4x bolt\n4x blast\n2x fireball\n4x lava-burst\n2x meteor\n2x inferno\n",
+    )
+    .unwrap();
+    let replay = dir.path().join("tcg.json");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "-m",
+            "tcg",
+            "builtin:greedy",
+            "builtin:planner",
+            "--replay",
+            replay.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        arena(dir.path(), &args)
+    };
+    let decks = || -> [Vec<String>; 2] {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+        [0, 1].map(|seat| {
+            let mut ids: Vec<String> = json["initial"]["decks"][seat]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["card"]["id"].as_str().unwrap().to_owned())
+                .collect();
+            ids.sort();
+            ids
+        })
+    };
+    let sorted = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut ids: Vec<String> = text
+            .lines()
+            .flat_map(|l| {
+                let (n, id) = l.split_once("x ").unwrap();
+                vec![id.to_owned(); n.parse().unwrap()]
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    // --deck1 only: seat 0 keeps the default deck.
+    let out = play(&["--deck1", mid.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let [zero, one] = decks();
+    assert_eq!(one, sorted(&mid));
+    assert_eq!(zero.iter().filter(|id| *id == "dud").count(), 2);
+    // --deck for both, --deck0 over it for seat 0.
+    let out = play(&[
+        "--deck",
+        mid.to_str().unwrap(),
+        "--deck0",
+        big.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(decks(), [sorted(&big), sorted(&mid)]);
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    // Errors name the file and line; --deck0 is tcg only.
+    let bad = dir.path().join("bad.deck");
+    std::fs::write(&bad, "4x spark\n\n4x nosuch\n").unwrap();
+    let out = play(&["--deck0", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("bad.deck: line 3: unknown card `nosuch`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--deck1",
+            mid.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        stderr(&out).contains("--deck1 is for mode tcg, not battle"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Battle: a rules file gives seat 1 its own roster; seat 0 keeps the shared one.
+    let rules = dir.path().join("rules.toml");
+    std::fs::write(&rules, "roster = [\"aggro\", \"tank\", \"nurse\", \"glass\"]\nroster1 = [\"kamikaze\", \"doctor\", \"stealth\"]\n").unwrap();
+    let replay = dir.path().join("battle.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let kinds: Vec<&str> = json["initial"]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds[..3]
+            .iter()
+            .all(|k| ["aggro", "tank", "nurse", "glass"].contains(k))
+    );
+    let mut seat1 = kinds[3..].to_vec();
+    seat1.sort();
+    assert_eq!(seat1, ["doctor", "kamikaze", "stealth"]);
+    std::fs::write(
+        &rules,
+        "roster1 = [\"kamikaze\", \"kamikaze\", \"stealth\"]\n",
+    )
+    .unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("roster1: Kamikaze Bot is listed twice"),
+        "{}",
+        stderr(&out)
+    );
+}
