@@ -207,7 +207,8 @@ pub const TURN_METER_FULL: i32 = 1000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
-    /// The types a player may pick from (default: all eight).
+    /// The types a player may pick from (default: all eight), unless its seat has its own
+    /// (`roster0`, `roster1`).
     pub roster: Vec<BotType>,
     /// Seat 0's own pool, when it has one (the document: "both players have their own pool
     /// of Bots"); absent: `roster`.
