@@ -765,6 +765,15 @@ fn replays_carry_rolls_tables_and_offers_and_show_leaves_the_rolls_out() {
         shown.contains("turn 1: #") && !shown.contains("due: #"),
         "{shown}"
     );
+    let show = arena(
+        dir.path(),
+        &["replay", "show", replay.to_str().unwrap(), "--rolls"],
+    );
+    let shown = stdout(&show);
+    assert!(
+        shown.contains("due: #") && shown.contains("(meter "),
+        "{shown}"
+    );
 
     // A replay edited to another rules table is refused, naming the difference.
     let mut edited = json.clone();

@@ -16,6 +16,10 @@ pub enum ReplayCommand {
         /// Also draw the state before every decision (board, teams, hands).
         #[arg(long)]
         pictures: bool,
+        /// Also print the roll records (the order of units due in a tick, effect picks,
+        /// effectivity rolls; the first player and shuffled decks), left out by default.
+        #[arg(long)]
+        rolls: bool,
     },
     /// Re-simulate a replay from its recorded answers and confirm the identical result.
     Verify {
@@ -53,11 +57,15 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             println!("{}: viewer written to {}", file.display(), out.display());
             Ok(ExitCode::SUCCESS)
         }
-        ReplayCommand::Show { file, pictures } => {
+        ReplayCommand::Show {
+            file,
+            pictures,
+            rolls,
+        } => {
             let json = read(&file)?;
-            for frame in
-                game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
-            {
+            let frames = game::render_replay_with(&json, pictures, rolls)
+                .with_context(|| file.display().to_string())?;
+            for frame in frames {
                 outln!("{}", crate::terminal::escape(&frame))?;
             }
             Ok(ExitCode::SUCCESS)

@@ -347,16 +347,26 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> 
 /// Render a replay as text: a header, then every event (and, with `pictures`, the state
 /// before each decision where the mode draws one). The replay must verify first.
 pub fn render_replay(json: &serde_json::Value, pictures: bool) -> Result<Vec<String>, ReplayError> {
+    render_replay_with(json, pictures, false)
+}
+
+/// [`render_replay`], with `rolls`: also the roll records (the random draws other events
+/// show the effect of, which are left out by default; see `Ruleset::is_roll`).
+pub fn render_replay_with(
+    json: &serde_json::Value,
+    pictures: bool,
+    rolls: bool,
+) -> Result<Vec<String>, ReplayError> {
     for_mode!(mode_of(json)?, G => {
         let replay = parse_replay::<G>(json)?;
         // Only a replay the engine reproduces is drawn: its events are then the engine's
         // own, so a hand-edited file cannot make the renderer index past a board or a seat.
         replay::verify(&replay).map_err(ReplayError::Mismatch)?;
-        Ok(render::<G>(&replay, pictures))
+        Ok(render::<G>(&replay, pictures, rolls))
     })
 }
 
-fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
+fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool, rolls: bool) -> Vec<String> {
     use arena_engine::replay::Entry;
     let mut frames = vec![format!(
         "{} — {} (seat 0) vs {} (seat 1), seed {}",
@@ -369,7 +379,7 @@ fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
             Entry::Event { event } => {
                 // Roll records are for auditors (they stay in the file); the lines that
                 // follow show what each roll did.
-                if !G::is_roll(event) {
+                if rolls || !G::is_roll(event) {
                     frames.push(G::describe(event));
                 }
                 events.push(event.clone());
