@@ -678,3 +678,310 @@ fn a_deck_played_in_a_replay_is_saved_and_loaded_again() {
         stderr(&out)
     );
 }
+
+/// `tests/replays/tcg-v1.json` was written by the arena before replay format 2
+/// (`arena play -m tcg builtin:planner builtin:greedy --seed 7 --replay …`).
+#[test]
+fn a_version_1_replay_is_refused_with_its_version_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = root().join("tests/replays/tcg-v1.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains(r#""version":1"#),
+        "the fixture is a version 1 replay"
+    );
+    for command in ["verify", "show", "html"] {
+        let out = arena(dir.path(), &["replay", command, file.to_str().unwrap()]);
+        assert!(!out.status.success(), "{command}");
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            said.contains("replay format version 1 is older than this arena's (2)")
+                && said.contains("play the match again with this arena"),
+            "{command}: {said}"
+        );
+    }
+}
+
+#[test]
+fn replays_carry_rolls_tables_and_offers_and_show_leaves_the_rolls_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("battle.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:strong",
+            "builtin:heuristic",
+            "--seed",
+            "7",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert_eq!(json["version"], 2);
+    assert_eq!(json["tables"]["types"][3]["type"], "tank");
+    assert_eq!(json["tables"]["types"][3]["inflict_turns"], 3);
+    let log = json["log"].as_array().unwrap();
+    let of_type = |kind: &str| {
+        log.iter()
+            .filter(|e| e["kind"] == "event" && e["event"]["type"] == kind)
+            .count()
+    };
+    let turns = of_type("turn_start");
+    assert!(of_type("due") > 0 && of_type("due") <= turns);
+    assert!(of_type("effectivity") + of_type("effect_failed") > 0);
+    let offered = log
+        .iter()
+        .filter(|e| e["answer"].get("action").is_some())
+        .map(|e| &e["offered"])
+        .collect::<Vec<_>>();
+    assert!(!offered.is_empty());
+    assert!(
+        offered
+            .iter()
+            .all(|o| o["targets"].is_array() && o["skill"].is_boolean())
+    );
+
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    let said = stdout(&verify);
+    assert!(
+        said.contains("the rule tables (this engine's)")
+            && said.contains(&format!(
+                "of which {} with the choices offered",
+                offered.len()
+            )),
+        "{said}"
+    );
+    let show = arena(dir.path(), &["replay", "show", replay.to_str().unwrap()]);
+    assert!(show.status.success());
+    let shown = stdout(&show);
+    assert!(
+        shown.contains("turn 1: #") && !shown.contains("due: #"),
+        "{shown}"
+    );
+    let show = arena(
+        dir.path(),
+        &["replay", "show", replay.to_str().unwrap(), "--rolls"],
+    );
+    let shown = stdout(&show);
+    assert!(
+        shown.contains("due: #") && shown.contains("(meter "),
+        "{shown}"
+    );
+
+    // A replay edited to another rules table is refused, naming the difference.
+    let mut edited = json.clone();
+    edited["tables"]["skills"][0]["cooldown"] = serde_json::json!(9);
+    std::fs::write(&replay, edited.to_string()).unwrap();
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(!verify.status.success());
+    assert!(
+        stdout(&verify).contains(
+            "tables.skills[0].cooldown: the file has 9, this engine 4): the replay was played under a different rules table"
+        ),
+        "{}",
+        stdout(&verify)
+    );
+}
+
+#[test]
+fn grid_answers_carry_the_directions_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("grid.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "grid",
+            "builtin:random-walker",
+            "builtin:coward",
+            "--seed",
+            "3",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let log = json["log"].as_array().unwrap();
+    let mut rejected = 0;
+    for (idx, entry) in log.iter().enumerate() {
+        let Some(action) = entry["answer"]["action"].as_str() else {
+            continue;
+        };
+        let offered = entry["offered"].as_str().expect("every turn has its offer");
+        let letter = action[..1].to_uppercase();
+        let legal = action == "stay" || offered.contains(&letter);
+        let was_rejected = log.get(idx + 1).is_some_and(|e| e["kind"] == "rejected");
+        assert_eq!(legal, !was_rejected, "{entry}");
+        rejected += usize::from(was_rejected);
+    }
+    assert!(
+        rejected > 0,
+        "the random walker walks off the board at times"
+    );
+}
+
+#[test]
+fn each_seat_may_load_its_own_deck_and_battle_seats_their_own_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid = dir.path().join("mid.deck");
+    std::fs::write(&mid, "4x spark\n4x zap\n4x bolt\n4x blast\n4x fireball\n").unwrap();
+    let big = dir.path().join("big.deck");
+    std::fs::write(
+        &big,
+        "2x dud\n4x bolt\n4x blast\n2x fireball\n4x lava-burst\n2x meteor\n2x inferno\n",
+    )
+    .unwrap();
+    let replay = dir.path().join("tcg.json");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "-m",
+            "tcg",
+            "builtin:greedy",
+            "builtin:planner",
+            "--replay",
+            replay.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        arena(dir.path(), &args)
+    };
+    let decks = || -> [Vec<String>; 2] {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+        [0, 1].map(|seat| {
+            let mut ids: Vec<String> = json["initial"]["decks"][seat]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["card"]["id"].as_str().unwrap().to_owned())
+                .collect();
+            ids.sort();
+            ids
+        })
+    };
+    let sorted = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut ids: Vec<String> = text
+            .lines()
+            .flat_map(|l| {
+                let (n, id) = l.split_once("x ").unwrap();
+                vec![id.to_owned(); n.parse().unwrap()]
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    // --deck1 only: seat 0 keeps the default deck.
+    let out = play(&["--deck1", mid.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let [zero, one] = decks();
+    assert_eq!(one, sorted(&mid));
+    assert_eq!(zero.iter().filter(|id| *id == "dud").count(), 2);
+    // --deck for both, --deck0 over it for seat 0.
+    let out = play(&[
+        "--deck",
+        mid.to_str().unwrap(),
+        "--deck0",
+        big.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(decks(), [sorted(&big), sorted(&mid)]);
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    // Errors name the file and line; --deck0 is tcg only.
+    let bad = dir.path().join("bad.deck");
+    std::fs::write(&bad, "4x spark\n\n4x nosuch\n").unwrap();
+    let out = play(&["--deck0", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("bad.deck: line 3: unknown card `nosuch`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--deck1",
+            mid.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        stderr(&out).contains("--deck1 is for mode tcg, not battle"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Battle: a rules file gives seat 1 its own roster; seat 0 keeps the shared one.
+    let rules = dir.path().join("rules.toml");
+    std::fs::write(&rules, "roster = [\"aggro\", \"tank\", \"nurse\", \"glass\"]\nroster1 = [\"kamikaze\", \"doctor\", \"stealth\"]\n").unwrap();
+    let replay = dir.path().join("battle.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let kinds: Vec<&str> = json["initial"]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds[..3]
+            .iter()
+            .all(|k| ["aggro", "tank", "nurse", "glass"].contains(k))
+    );
+    let mut seat1 = kinds[3..].to_vec();
+    seat1.sort();
+    assert_eq!(seat1, ["doctor", "kamikaze", "stealth"]);
+    std::fs::write(
+        &rules,
+        "roster1 = [\"kamikaze\", \"kamikaze\", \"stealth\"]\n",
+    )
+    .unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "-m",
+            "battle",
+            "builtin:random",
+            "builtin:random",
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("roster1: Kamikaze Bot is listed twice"),
+        "{}",
+        stderr(&out)
+    );
+}

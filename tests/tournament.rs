@@ -462,3 +462,81 @@ fn grid_reports_show_each_heros_statistics_beside_the_team_totals() {
     assert_eq!(rows, 10, "{heroes}");
     assert!(heroes.contains("mines_captured"), "{heroes}");
 }
+
+#[test]
+fn a_tcg_bot_plays_its_own_deck_from_either_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mid.deck"),
+        "# no duds\n4x spark\n4x zap\n4x bolt\n4x blast\n4x fireball\n",
+    )
+    .unwrap();
+    let file = dir.path().join("t.toml");
+    let head = "name = \"t\"\nseed = 5\ngames_per_pairing = 2\n[modes.tcg]\n\n\
+                [[bots]]\nname = \"own\"\nbot = \"builtin:greedy\"\n";
+    std::fs::write(
+        &file,
+        format!(
+            "{head}deck = \"mid.deck\"\n[[bots]]\nname = \"plain\"\nbot = \"builtin:greedy\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run(dir.path(), &file, &out, &["--replays", "--quiet"]);
+    for game in 0..2u32 {
+        let replay: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join(format!("replays/game-{game:06}.json"))).unwrap(),
+        )
+        .unwrap();
+        let own = replay["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|b| b["name"] == "own")
+            .unwrap();
+        let ids = |seat: usize| -> Vec<String> {
+            replay["initial"]["decks"][seat]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["card"]["id"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert!(ids(own).iter().all(|id| id != "dud"), "game {game}");
+        assert_eq!(ids(1 - own).iter().filter(|id| *id == "dud").count(), 2);
+        assert!(replay["rules"][format!("deck{own}")].is_array());
+        assert!(replay["rules"].get(format!("deck{}", 1 - own)).is_none());
+    }
+
+    // A bad deck names the tournament file's line and the deck file's.
+    std::fs::write(dir.path().join("bad.deck"), "4x spark\n\n4x nosuch\n").unwrap();
+    std::fs::write(
+        &file,
+        format!(
+            "{head}deck = \"bad.deck\"\n[[bots]]\nname = \"plain\"\nbot = \"builtin:greedy\"\n"
+        ),
+    )
+    .unwrap();
+    let out = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("t.toml:9") && said.contains("bad.deck: line 3: unknown card `nosuch`"),
+        "{said}"
+    );
+    // `deck` on a bot that does not play tcg.
+    std::fs::write(
+        &file,
+        "name = \"t\"\nseed = 5\n[modes.tcg]\n[modes.battle]\n\
+         [[bots]]\nname = \"b\"\nbot = \"builtin:random\"\nmodes = [\"battle\"]\ndeck = \"mid.deck\"\n\
+         [[bots]]\nname = \"c\"\nbot = \"builtin:random\"\n",
+    )
+    .unwrap();
+    let out = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("t.toml:9") && stderr(&out).contains("the bot does not play tcg"),
+        "{}",
+        stderr(&out)
+    );
+}

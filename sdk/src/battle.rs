@@ -204,20 +204,47 @@ pub const TEAM_SIZE: usize = 3;
 pub const TURN_METER_FULL: i32 = 1000;
 
 /// The rules configuration of `battle`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
-    /// The types a player may pick from (default: all eight).
+    /// The types a player may pick from (default: all eight), unless its seat has its own
+    /// (`roster0`, `roster1`).
     pub roster: Vec<BotType>,
+    /// Seat 0's own pool, when it has one (the document: "both players have their own pool
+    /// of Bots"); absent: `roster`.
+    pub roster0: Option<Vec<BotType>>,
+    /// Seat 1's own pool; absent: `roster`.
+    pub roster1: Option<Vec<BotType>>,
     /// The game ends after this many unit turns (attacks, skills and stunned turns); see
     /// docs/rules/battle.md for the tiebreak.
     pub turn_cap: u32,
+}
+
+serialize_omitting_none_in_text!(Rules {
+    roster,
+    roster0: optional,
+    roster1: optional,
+    turn_cap,
+});
+
+impl Rules {
+    /// The pool `seat` picks its team from: its own roster, else the shared one.
+    pub fn roster_of(&self, seat: crate::Seat) -> &[BotType] {
+        let own = if seat == 0 {
+            &self.roster0
+        } else {
+            &self.roster1
+        };
+        own.as_deref().unwrap_or(&self.roster)
+    }
 }
 
 impl Default for Rules {
     fn default() -> Self {
         Rules {
             roster: BotType::ALL.to_vec(),
+            roster0: None,
+            roster1: None,
             turn_cap: 600,
         }
     }
@@ -458,5 +485,35 @@ impl Unit {
     /// Whether the unit carries `effect`.
     pub fn has(&self, effect: Effect) -> bool {
         self.effects.iter().any(|e| e.effect == effect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seats_own_roster_is_left_out_of_json_when_absent_and_always_in_binary() {
+        let shared = Rules::default();
+        assert_eq!(
+            serde_json::to_string(&shared).unwrap(),
+            r#"{"roster":["aggro","stealth","glass","tank","beaverette","kamikaze","nurse","doctor"],"turn_cap":600}"#
+        );
+        let own = Rules {
+            roster1: Some(vec![BotType::Tank, BotType::Nurse, BotType::Doctor]),
+            ..Rules::default()
+        };
+        let json = serde_json::to_string(&own).unwrap();
+        assert!(json.contains(r#""roster1":["tank","nurse","doctor"]"#), "{json}");
+        assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), own);
+        assert_eq!(own.roster_of(0), BotType::ALL);
+        assert_eq!(own.roster_of(1), [BotType::Tank, BotType::Nurse, BotType::Doctor]);
+        for rules in [shared, own] {
+            let mut binary = Vec::new();
+            crate::protocol::to_binary(&rules, &mut binary).unwrap();
+            // Every field is written: roster (8 types), roster0, roster1, turn_cap.
+            assert_eq!(binary[0], 8);
+            assert_eq!(postcard::from_bytes::<Rules>(&binary).unwrap(), rules);
+        }
     }
 }

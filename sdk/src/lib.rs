@@ -28,6 +28,36 @@
 //! The same trait is what the arena's built-in AIs implement, so a built-in strategy and
 //! the same strategy compiled to wasm see exactly the same requests.
 
+/// `impl Serialize` for a struct whose `Option` fields marked `: optional` are left out of
+/// self-describing formats (JSON) when `None` — so a bot built with an older SDK, whose
+/// types deny unknown fields, never sees them unless they are set — but always written in
+/// the binary encoding, whose reader expects every field in declaration order
+/// (`#[serde(skip_serializing_if)]` would drop them there too). List every field, in order.
+macro_rules! serialize_omitting_none_in_text {
+    ($ty:ident { $($field:ident $(: $optional:tt)?),+ $(,)? }) => {
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeStruct;
+                let text = serializer.is_human_readable();
+                let fields = [$(stringify!($field)),+].len();
+                let mut out = serializer.serialize_struct(stringify!($ty), fields)?;
+                $(serialize_omitting_none_in_text!(@field out, text, self, $field $(, $optional)?);)+
+                out.end()
+            }
+        }
+    };
+    (@field $out:ident, $text:ident, $this:ident, $field:ident) => {
+        $out.serialize_field(stringify!($field), &$this.$field)?;
+    };
+    (@field $out:ident, $text:ident, $this:ident, $field:ident, optional) => {
+        if $text && $this.$field.is_none() {
+            $out.skip_field(stringify!($field))?;
+        } else {
+            $out.serialize_field(stringify!($field), &$this.$field)?;
+        }
+    };
+}
+
 pub mod battle;
 pub mod conquest;
 pub mod dungeon;

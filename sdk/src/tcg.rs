@@ -204,7 +204,7 @@ pub fn standard_deck() -> Vec<String> {
 
 /// The rules configuration of `tcg`. The defaults are the document's basic and special
 /// rules; each advanced variation is a switch.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
     /// Health each hero starts with, and the most healing can restore to (30).
@@ -247,6 +247,11 @@ pub struct Rules {
     /// The deck both players use without custom decks, and the deck of a bot that does
     /// not choose a valid one (card ids; default: the document's deck).
     pub deck: Vec<String>,
+    /// Seat 0's own deck (card ids; `arena play --deck0 FILE`, or a tournament bot's
+    /// `deck`), in place of `deck` for that seat; absent: `deck`.
+    pub deck0: Option<Vec<String>>,
+    /// Seat 1's own deck; absent: `deck`.
+    pub deck1: Option<Vec<String>>,
     /// The game ends after this many turns (both players' turns counted); higher health
     /// wins, equal health is a draw.
     pub turn_cap: u32,
@@ -274,12 +279,46 @@ impl Default for Rules {
             max_copies: 4,
             pool: default_pool(),
             deck: standard_deck(),
+            deck0: None,
+            deck1: None,
             turn_cap: 200,
         }
     }
 }
 
+serialize_omitting_none_in_text!(Rules {
+    starting_health,
+    max_mana,
+    opening_hand,
+    second_player_extra_card,
+    random_first_player,
+    max_hand,
+    bleeding_out,
+    overload,
+    separate_damage,
+    healing,
+    any_card_heals,
+    card_drawers,
+    minions,
+    max_minions,
+    custom_decks,
+    deck_size,
+    max_copies,
+    pool,
+    deck,
+    deck0: optional,
+    deck1: optional,
+    turn_cap,
+});
+
 impl Rules {
+    /// The deck `seat` plays unless it builds its own (custom decks): its own deck, else
+    /// the shared `deck`.
+    pub fn deck_of(&self, seat: crate::Seat) -> &[String] {
+        let own = if seat == 0 { &self.deck0 } else { &self.deck1 };
+        own.as_deref().unwrap_or(&self.deck)
+    }
+
     /// Every advanced variation on (custom decks included) with the default pool.
     pub fn advanced() -> Rules {
         Rules {
@@ -713,6 +752,26 @@ mod tests {
         // id (length 8 + bytes), kind 0, cost 4 → 8, damage 6 → 12, heal 0, draw 0.
         assert_eq!(&binary[9..], [0, 8, 12, 0, 0]);
         assert_eq!(postcard::from_bytes::<Card>(&binary).unwrap(), card);
+    }
+
+    #[test]
+    fn a_seats_own_deck_is_left_out_of_json_when_absent_and_always_in_binary() {
+        let shared = Rules::default();
+        let json = serde_json::to_value(&shared).unwrap();
+        assert!(json.get("deck0").is_none() && json.get("deck1").is_none());
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), shared);
+        let own = Rules {
+            deck0: Some(vec!["spark".into(); 20]),
+            ..Rules::default()
+        };
+        let json = serde_json::to_value(&own).unwrap();
+        assert_eq!(json["deck0"][19], "spark");
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), own);
+        for rules in [shared, own] {
+            let mut binary = Vec::new();
+            crate::protocol::to_binary(&rules, &mut binary).unwrap();
+            assert_eq!(postcard::from_bytes::<Rules>(&binary).unwrap(), rules);
+        }
     }
 
     #[test]

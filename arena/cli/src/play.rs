@@ -27,6 +27,12 @@ pub struct PlayArgs {
     seed: u64,
     #[command(flatten)]
     rules: RulesArgs,
+    /// tcg: seat 0's own deck file (the `deck0` rule), in place of `--deck` for seat 0.
+    #[arg(long, value_name = "FILE")]
+    deck0: Option<PathBuf>,
+    /// tcg: seat 1's own deck file (the `deck1` rule).
+    #[arg(long, value_name = "FILE")]
+    deck1: Option<PathBuf>,
     /// Faults in one match that forfeit it.
     #[arg(long, default_value_t = 3)]
     max_faults: u32,
@@ -213,7 +219,21 @@ pub fn read_deck(
 
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     let sandbox = sandbox_args.sandbox()?;
-    let rules = args.rules.for_mode(args.mode)?;
+    let mut rules = args.rules.for_mode(args.mode)?;
+    for (key, path) in [("deck0", &args.deck0), ("deck1", &args.deck1)] {
+        if let Some(path) = path {
+            anyhow::ensure!(
+                args.mode == Mode::Tcg,
+                "--{key} is for mode tcg, not {}",
+                args.mode
+            );
+            let deck = read_deck(path, &rules)?;
+            set_rule(&mut rules, key, serde_json::to_value(deck.cards)?)?;
+        }
+    }
+    if args.deck0.is_some() || args.deck1.is_some() {
+        game::check_rules(args.mode, &rules)?;
+    }
     // `human`: a person at this terminal (see `crate::human`), not a bot spec.
     let specs: [Option<BotSpec>; 2] = [
         (args.a != HUMAN).then(|| args.a.parse()).transpose()?,

@@ -24,6 +24,10 @@ pub enum ReplayCommand {
         /// long after each step, in milliseconds (0: no pause).
         #[arg(long, value_name = "MS")]
         delay: Option<u64>,
+        /// Also print the roll records (the order of units due in a tick, effect picks,
+        /// effectivity rolls; the first player and shuffled decks), left out by default.
+        #[arg(long)]
+        rolls: bool,
     },
     /// Re-simulate a replay from its recorded answers and confirm the identical result.
     Verify {
@@ -69,11 +73,16 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
                 .with_context(|| file.display().to_string())?;
             Ok(ExitCode::SUCCESS)
         }
-        ReplayCommand::Show { file, pictures, .. } => {
+        ReplayCommand::Show {
+            file,
+            pictures,
+            rolls,
+            ..
+        } => {
             let json = read(&file)?;
-            for frame in
-                game::render_replay(&json, pictures).with_context(|| file.display().to_string())?
-            {
+            let frames = game::render_replay_with(&json, pictures, rolls)
+                .with_context(|| file.display().to_string())?;
+            for frame in frames {
                 outln!("{}", crate::terminal::escape(&frame))?;
             }
             Ok(ExitCode::SUCCESS)
@@ -145,11 +154,18 @@ fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Resu
             v.seed
         ),
         format!(
-            "  re-simulated by this engine from the recorded rules, seed and answers, and identical: {}{} log entries ({} events, {} answers, {} rejections; fuel and bot log text not compared) and the outcome: {}",
+            "  re-simulated by this engine from the recorded rules, seed and answers, and identical: {}{}{} log entries ({} events of which {} roll records, {} answers of which {} with the choices offered, {} rejections; fuel and bot log text not compared) and the outcome: {}",
+            if v.tables {
+                "the rule tables (this engine's), "
+            } else {
+                ""
+            },
             if v.initial { "the initial state, " } else { "" },
             v.entries,
             v.events,
+            v.rolls,
             v.answers,
+            v.offers,
             v.rejections,
             escape(&result)
         ),

@@ -513,6 +513,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
             spec,
             modes,
             modes_listed,
+            deck: None,
         });
     }
     let challengers: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
@@ -539,6 +540,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
                 spec: BotSpec::Builtin(builtin.name.to_owned()),
                 modes: vec![mode],
                 modes_listed: true,
+                deck: None,
             });
         }
     }

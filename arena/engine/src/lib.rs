@@ -54,6 +54,10 @@ pub trait Ruleset: Game {
     type Event: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
     /// The full initial state (every unit's stats, the map …), recorded in the replay.
     type Initial: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    /// The legal choices a bot was offered with a request, compactly (battle: the targets
+    /// and whether the skill is ready; grid: the directions …), recorded in the replay with
+    /// its answer so an auditor can check a rejection (docs/replay.md).
+    type Offer: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
 
     /// Check a rules configuration; the message says what is wrong.
     fn validate(rules: &Self::Rules) -> Result<(), String>;
@@ -63,6 +67,21 @@ pub trait Ruleset: Game {
 
     /// One line of text for an event (terminal rendering of replays).
     fn describe(event: &Self::Event) -> String;
+
+    /// The rule tables the rules config does not hold (battle: the unit, skill and effect
+    /// tables; tcg: the card pool in force and the variation switches), as data, written in
+    /// the replay's header so a replay describes its own rules; `verify` compares them
+    /// with this engine's. `Null` where the rules config holds everything.
+    fn tables(_rules: &Self::Rules) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// Whether an event only records a random draw (a roll, an order, a pick) that other
+    /// events already show the effect of: kept in the replay for auditors, left out of
+    /// `replay show` and the viewer's log so they do not drown in rolls.
+    fn is_roll(_event: &Self::Event) -> bool {
+        false
+    }
 
     /// A picture of the state after the events so far, for `--watch`; `None` where the
     /// mode's events already tell everything.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// The `format` field of every replay.
 pub const REPLAY_FORMAT: &str = "bot-arena-replay";
 /// The replay format version this engine writes and reads.
-pub const REPLAY_VERSION: u32 = 1;
+pub const REPLAY_VERSION: u32 = 2;
 
 /// Who played a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,6 +79,10 @@ pub enum Entry<G: Ruleset> {
         /// What the bot logged during the call.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         log: Option<String>,
+        /// The legal choices the request offered ([`Ruleset::Offer`]), where the mode
+        /// records them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offered: Option<G::Offer>,
     },
     /// The rules rejected an answer; the default was applied instead.
     Rejected {
@@ -110,6 +114,9 @@ pub struct Replay<G: Ruleset> {
     pub mode: Mode,
     /// The rules in force.
     pub rules: G::Rules,
+    /// The rule tables beyond the rules config ([`Ruleset::tables`]); absent when `null`.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub tables: serde_json::Value,
     /// The match seed.
     pub seed: u64,
     /// Faults that forfeit a match.
@@ -141,13 +148,17 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
         return Err(format!("not a replay: format is `{}`", replay.format));
     }
     if replay.version != REPLAY_VERSION {
-        return Err(format!(
-            "replay format version {} is not supported (this engine reads {REPLAY_VERSION})",
-            replay.version
-        ));
+        return Err(version_problem(replay.version));
     }
     G::validate(&replay.rules)
         .map_err(|problem| format!("the replay's rules are invalid: {problem}"))?;
+    let tables = G::tables(&replay.rules);
+    if let Some(difference) = first_difference("tables", &replay.tables, &tables) {
+        return Err(format!(
+            "the replay's rule tables differ from this engine's ({difference}): the replay \
+             was played under a different rules table"
+        ));
+    }
     let answers = |seat: Seat| {
         replay.log.iter().filter_map(move |entry| match entry {
             Entry::Answer {
@@ -174,13 +185,18 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
             .cloned()
             .map(|entry| match entry {
                 Entry::Answer {
-                    seat, turn, answer, ..
+                    seat,
+                    turn,
+                    answer,
+                    offered,
+                    ..
                 } => Entry::Answer {
                     seat,
                     turn,
                     answer,
                     fuel: 0,
                     log: None,
+                    offered,
                 },
                 other => other,
             })
@@ -207,4 +223,65 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Why a replay of format `version` cannot be verified, and what to do about it.
+pub fn version_problem(version: u32) -> String {
+    if version < REPLAY_VERSION {
+        format!(
+            "replay format version {version} is older than this arena's ({REPLAY_VERSION}): it \
+             lacks the rolls, rule tables and offered choices this arena records and checks, \
+             so it cannot be re-simulated here; play the match again with this arena (same \
+             rules, seed and bots) for a version {REPLAY_VERSION} replay, or verify it with \
+             the arena release that wrote it"
+        )
+    } else {
+        format!(
+            "replay format version {version} is newer than this arena's ({REPLAY_VERSION}): \
+             verify it with the arena release that wrote it"
+        )
+    }
+}
+
+/// The first place where two JSON documents differ, as `path: the file has A, this engine
+/// B`; `None` when they are equal.
+fn first_difference(
+    path: &str,
+    file: &serde_json::Value,
+    engine: &serde_json::Value,
+) -> Option<String> {
+    use serde_json::Value;
+    match (file, engine) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|key| {
+                let (x, y) = (
+                    a.get(key).unwrap_or(&Value::Null),
+                    b.get(key).unwrap_or(&Value::Null),
+                );
+                first_difference(&format!("{path}.{key}"), x, y)
+            })
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (x, y))| first_difference(&format!("{path}[{i}]"), x, y)),
+        _ if file == engine => None,
+        _ => Some(format!(
+            "{path}: the file has {}, this engine {}",
+            abbreviated(file),
+            abbreviated(engine)
+        )),
+    }
+}
+
+/// A JSON value for a message: whole when short, else its start and `…`.
+fn abbreviated(value: &serde_json::Value) -> String {
+    const MAX: usize = 60;
+    let text = value.to_string();
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
 }

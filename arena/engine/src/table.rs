@@ -55,6 +55,7 @@ pub struct Table<'p, G: Ruleset> {
     turn: u32,
     initial: Option<G::Initial>,
     log: Vec<Entry<G>>,
+    offer: Option<G::Offer>,
 }
 
 impl<G: Ruleset> std::fmt::Debug for Table<'_, G> {
@@ -78,6 +79,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             turn: 0,
             initial: None,
             log: Vec::new(),
+            offer: None,
         }
     }
 
@@ -162,10 +164,16 @@ impl<'p, G: Ruleset> Table<'p, G> {
         }
     }
 
+    /// The legal choices of the next [`Table::act`] request, recorded with its answer.
+    pub fn offer(&mut self, offer: G::Offer) {
+        self.offer = Some(offer);
+    }
+
     /// Ask `seat` for its action; `None` if it faulted or has forfeited (the mode applies
     /// its documented default).
     pub fn act(&mut self, seat: Seat, observation: &G::Observation) -> Option<G::Action> {
         if self.tally[usize::from(seat)].forfeited {
+            self.offer = None;
             return None;
         }
         self.asking(seat);
@@ -216,12 +224,14 @@ impl<'p, G: Ruleset> Table<'p, G> {
             }
         };
         let log = (!report.log.is_empty()).then_some(report.log);
+        let offered = self.offer.take();
         self.push(Entry::Answer {
             seat,
             turn: self.turn,
             answer: answer.clone(),
             fuel: report.fuel,
             log,
+            offered,
         });
         Some(answer)
     }
@@ -251,6 +261,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             engine_version: ENGINE_VERSION.to_owned(),
             mode: G::MODE,
             rules: config.rules.clone(),
+            tables: G::tables(&config.rules),
             seed: config.seed,
             max_faults: config.max_faults,
             bots: [BotInfo::unnamed(0), BotInfo::unnamed(1)],

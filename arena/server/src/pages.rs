@@ -375,8 +375,10 @@ fn game_header(game: &Game) -> String {
 async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
     blocking_page(move || {
         let (game, json) = stored_game(&app, id)?;
+        // A replay this engine cannot re-simulate (one stored before a format change)
+        // still gets its page and viewer; the log says why it is missing.
         let lines = arena_tournament::game::render_replay(&json, false)
-            .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+            .unwrap_or_else(|e| vec![format!("(the event log cannot be shown: {e})")]);
         let mut body = game_header(&game);
         // The browser viewer (its own self-contained page) above the text log.
         let _ = write!(

@@ -170,6 +170,9 @@ struct RawBot {
     bot: Spanned<String>,
     #[serde(default)]
     modes: Option<Spanned<Vec<String>>>,
+    /// tcg: the bot's own deck file, played from whichever seat it has.
+    #[serde(default)]
+    deck: Option<Spanned<String>>,
 }
 
 fn default_format() -> Format {
@@ -194,6 +197,9 @@ pub struct BotEntry {
     /// Whether the file lists them (`modes = [...]`); if not, a wasm bot plays the modes
     /// it accepts ([`crate::playable::settle`]).
     pub modes_listed: bool,
+    /// tcg: the bot's own deck (card ids, from its `deck` file), which its seat plays in
+    /// place of the rules' `deck` (the `deck0`/`deck1` rule of its seat).
+    pub deck: Option<Vec<String>>,
 }
 
 /// A validated tournament.
@@ -417,11 +423,29 @@ impl Tournament {
                     format!("bot `{name}` plays none of the tournament's modes"),
                 ));
             }
+            let deck = match &raw_bot.deck {
+                None => None,
+                Some(file) => {
+                    let fail_here = |message: String| fail(Some(file.span()), message);
+                    let Some((_, tcg)) = modes.iter().find(|(m, _)| *m == Mode::Tcg) else {
+                        return Err(fail_here(format!(
+                            "bot `{name}`: `deck` is a tcg setting and the tournament has no [modes.tcg]"
+                        )));
+                    };
+                    if !bot_modes.contains(&Mode::Tcg) {
+                        return Err(fail_here(format!(
+                            "bot `{name}`: `deck` is a tcg setting and the bot does not play tcg"
+                        )));
+                    }
+                    Some(read_bot_deck(&base, file.get_ref(), tcg).map_err(fail_here)?)
+                }
+            };
             bots.push(BotEntry {
                 name,
                 spec,
                 modes: bot_modes,
                 modes_listed: raw_bot.modes.is_some(),
+                deck,
             });
         }
         if bots.len() < 2 {
@@ -473,6 +497,20 @@ impl Tournament {
         })
     }
 
+    /// The rules of one game: [`Tournament::rules_for`] plus, in tcg, the own decks of the
+    /// bots in `seats` (indexes into `bots`) as `deck0`/`deck1`.
+    pub fn rules_for_game(&self, mode: Mode, variant: u32, seats: [usize; 2]) -> serde_json::Value {
+        let mut rules = self.rules_for(mode, variant);
+        if mode == Mode::Tcg {
+            for (key, bot) in ["deck0", "deck1"].into_iter().zip(seats) {
+                if let Some(deck) = &self.bots[bot].deck {
+                    rules[key] = serde_json::json!(deck);
+                }
+            }
+        }
+        rules
+    }
+
     /// The rules of `mode` for pair `k` of a pairing (the rotation's entry, if any).
     pub fn rules_for(&self, mode: Mode, variant: u32) -> serde_json::Value {
         if let Some(rotation) = self.rotations.get(&mode) {
@@ -507,6 +545,27 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
             "`{text}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot crate directory"
         )),
     }
+}
+
+/// A bot's own tcg deck file (relative to the tournament file), checked against the card
+/// pool of the tournament's tcg rules; the error names the deck file and its line.
+fn read_bot_deck(base: &Path, rel: &str, rules: &serde_json::Value) -> Result<Vec<String>, String> {
+    let path = base.join(rel);
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| format!("deck {}: {e}", path.display()))?;
+    let rules: arena_sdk::tcg::Rules =
+        serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
+    let deck = arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
+        .map_err(|e| format!("deck {}: {e}", path.display()))?;
+    if deck.cards.len() != rules.deck_size as usize {
+        return Err(format!(
+            "deck {}: {} cards, the tournament's deck_size is {}",
+            path.display(),
+            deck.cards.len(),
+            rules.deck_size
+        ));
+    }
+    Ok(deck.cards)
 }
 
 /// Mode-specific conveniences in a rules table: `map_file` (grid, conquest) and `deck_file`

@@ -274,6 +274,15 @@ pub enum ReplayError {
 }
 
 fn parse_replay<G: Ruleset>(json: &serde_json::Value) -> Result<Replay<G>, ReplayError> {
+    // The version first: an older or newer file may not parse as this version's types, and
+    // its reader deserves to hear why and what to do rather than a missing field.
+    if let Some(version) = json.get("version").and_then(|v| v.as_u64())
+        && version != u64::from(replay::REPLAY_VERSION)
+    {
+        return Err(ReplayError::Format(replay::version_problem(
+            u32::try_from(version).unwrap_or(u32::MAX),
+        )));
+    }
     serde_json::from_value(json.clone()).map_err(|e| ReplayError::Format(e.to_string()))
 }
 
@@ -301,6 +310,8 @@ pub struct Verified {
     pub bots: [BotInfo; 2],
     /// Whether the file holds an initial state (it was compared).
     pub initial: bool,
+    /// Whether the file holds rule tables (they were compared with this engine's).
+    pub tables: bool,
     /// Log entries compared: all of them, and by kind.
     pub entries: usize,
     /// Bot answers (and faults) among them, fed back to the engine in place of the bots.
@@ -309,6 +320,10 @@ pub struct Verified {
     pub rejections: usize,
     /// Game events among them.
     pub events: usize,
+    /// Roll records among the events (random draws: rolls, orders, picks).
+    pub rolls: usize,
+    /// Answers recorded with the legal choices their request offered.
+    pub offers: usize,
     /// The outcome, compared whole except for fuel.
     pub outcome: Outcome,
 }
@@ -327,10 +342,13 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> 
             engine_version: replay.engine_version.clone(),
             bots: replay.bots.clone(),
             initial: replay.initial.is_some(),
+            tables: !replay.tables.is_null(),
             entries: replay.log.len(),
             answers: count(|e| matches!(e, Entry::Answer { .. })),
             rejections: count(|e| matches!(e, Entry::Rejected { .. })),
             events: count(|e| matches!(e, Entry::Event { .. })),
+            rolls: count(|e| matches!(e, Entry::Event { event } if G::is_roll(event))),
+            offers: count(|e| matches!(e, Entry::Answer { offered: Some(_), .. })),
             outcome: replay.outcome,
         })
     })
@@ -339,8 +357,18 @@ pub fn verify_replay(json: &serde_json::Value) -> Result<Verified, ReplayError> 
 /// Render a replay as text: a header, then every event (and, with `pictures`, the state
 /// before each decision where the mode draws one). The replay must verify first.
 pub fn render_replay(json: &serde_json::Value, pictures: bool) -> Result<Vec<String>, ReplayError> {
+    render_replay_with(json, pictures, false)
+}
+
+/// [`render_replay`], with `rolls`: also the roll records (the random draws other events
+/// show the effect of, which are left out by default; see `Ruleset::is_roll`).
+pub fn render_replay_with(
+    json: &serde_json::Value,
+    pictures: bool,
+    rolls: bool,
+) -> Result<Vec<String>, ReplayError> {
     for_mode!(mode_of(json)?, G => {
-        verified::<G>(json).map(|replay| render::<G>(&replay, pictures))
+        verified::<G>(json).map(|replay| render::<G>(&replay, pictures, rolls))
     })
 }
 
@@ -358,10 +386,11 @@ pub fn verified<G: Ruleset>(json: &serde_json::Value) -> Result<Replay<G>, Repla
     Ok(replay)
 }
 
-fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool) -> Vec<String> {
+fn render<G: Ruleset>(replay: &Replay<G>, pictures: bool, rolls: bool) -> Vec<String> {
     use arena_engine::replay::Entry;
     let mut frames = vec![header(replay.mode, &replay.bots, replay.seed)];
     let mut renderer = Renderer::<G>::new(replay.initial.clone());
+    renderer.show_rolls(rolls);
     for entry in &replay.log {
         // The picture of the state a decision was made in, before the answer's own lines.
         if matches!(entry, Entry::Answer { .. }) {
@@ -403,6 +432,7 @@ pub struct Renderer<G: Ruleset> {
     events: Vec<G::Event>,
     lines: Vec<String>,
     last_picture: Option<String>,
+    rolls: bool,
 }
 
 /// One step of a rendered game: what happened, then the picture of the state after it.
@@ -431,7 +461,14 @@ impl<G: Ruleset> Renderer<G> {
             events: Vec::new(),
             lines: Vec::new(),
             last_picture: None,
+            rolls: false,
         }
+    }
+
+    /// Also describe the roll records (left out by default: the lines that follow them
+    /// show what each roll did; see `Ruleset::is_roll`).
+    pub fn show_rolls(&mut self, rolls: bool) {
+        self.rolls = rolls;
     }
 
     /// The initial state is known (after setup).
@@ -449,7 +486,11 @@ impl<G: Ruleset> Renderer<G> {
         use arena_engine::replay::Entry;
         match entry {
             Entry::Event { event } => {
-                self.lines.push(G::describe(event));
+                // Roll records are for auditors (they stay in the file); the lines that
+                // follow show what each roll did.
+                if self.rolls || !G::is_roll(event) {
+                    self.lines.push(G::describe(event));
+                }
                 self.events.push(event.clone());
             }
             Entry::Rejected { seat, turn, reason } => self.lines.push(format!(

@@ -101,11 +101,18 @@ fn fingerprint(tournament: &Tournament) -> String {
         "max_faults": tournament.max_faults,
         "limits": tournament.limits,
         "modes": tournament.modes,
-        "bots": tournament.bots.iter().map(|b| serde_json::json!({
-            "name": b.name,
-            "spec": identity_of(&b.spec),
-            "modes": b.modes,
-        })).collect::<Vec<_>>(),
+        "bots": tournament.bots.iter().map(|b| {
+            let mut bot = serde_json::json!({
+                "name": b.name,
+                "spec": identity_of(&b.spec),
+                "modes": b.modes,
+            });
+            // Only when there is one, so the fingerprints of existing results stay valid.
+            if let Some(deck) = &b.deck {
+                bot["deck"] = serde_json::json!(deck);
+            }
+            bot
+        }).collect::<Vec<_>>(),
     });
     // Only when there is one, so the fingerprints of existing results stay valid.
     if !tournament.rotations.is_empty() {

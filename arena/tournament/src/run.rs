@@ -303,7 +303,7 @@ fn play_one(
     sandbox: &Sandbox,
     want_replay: bool,
 ) -> Result<(GameLine, Option<serde_json::Value>), RunError> {
-    let rules = tournament.rules_for(game.mode, game.variant);
+    let rules = tournament.rules_for_game(game.mode, game.variant, game.seats);
     let spec = GameSpec {
         mode: game.mode,
         rules,

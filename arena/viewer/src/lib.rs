@@ -153,10 +153,13 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
         };
         match entry {
             Entry::Event { event } => {
-                lines.push(Line {
-                    step: step_of(next_event),
-                    ..line(LineKind::Event, None, None, G::describe(event))
-                });
+                // Roll records stay in the replay for auditors; the log shows their effects.
+                if !G::is_roll(event) {
+                    lines.push(Line {
+                        step: step_of(next_event),
+                        ..line(LineKind::Event, None, None, G::describe(event))
+                    });
+                }
                 next_event += 1;
             }
             Entry::Rejected { seat, turn, reason } => lines.push(line(
@@ -171,6 +174,7 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
                 answer,
                 fuel,
                 log,
+                ..
             } => {
                 // Start and setup calls come before the first event and run under a
                 // larger limit; the charts plot turns only.

@@ -29,9 +29,10 @@ use serde::{Deserialize, Serialize};
 
 pub use arena_sdk::battle::{Battle, SetupRequest};
 pub use rules::{
-    CONTINUOUS_REPAIR_PCT, DOCTOR_REPAIR_PCT, MAX_TURN_CAP, NURSE_REPAIR_PCT, STAT_KEYS, armor,
-    bonus_pct, check_action, check_team, damage, default_action, default_team, evasion,
-    legal_targets, power, resistance, setup_request, skill_ready, speed,
+    CONTINUOUS_REPAIR_BELOW, CONTINUOUS_REPAIR_PCT, DOCTOR_REPAIR_PCT, EffectTable, MAX_TURN_CAP,
+    NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, armor, bonus_pct, check_action,
+    check_team, damage, default_action, default_team, evasion, legal_targets, power, resistance,
+    setup_request, skill_ready, speed, tables,
 };
 
 /// The full initial state: all six units with their full stats, seat 0's first (ids 0–2),
@@ -63,6 +64,31 @@ pub struct Hit {
     pub integrity: i32,
 }
 
+/// A percent roll and the chance it was checked against: a roll 0–99 succeeds when it is
+/// below `chance` (the document's "x% chance").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roll {
+    /// The roll, 0–99.
+    pub roll: u32,
+    /// The chance in percent.
+    pub chance: i32,
+}
+
+/// One unit due in a tick: its turn meter after the tick and the effective speed the tick
+/// added (`[unit, meter, speed]` in the replay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Due(pub UnitId, pub i32, pub i32);
+
+/// What a bot was offered with a turn request: the targets it may attack and whether its
+/// skill is ready (`{"targets": [3, 5], "skill": true}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    /// The legal targets, by id.
+    pub targets: Vec<UnitId>,
+    /// Whether `skill` is a legal answer.
+    pub skill: bool,
+}
+
 /// Why a negative effect did not land.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "failed", rename_all = "snake_case")]
@@ -89,6 +115,38 @@ pub enum Failure {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
+    /// A tick filled one or more turn meters: the units due, in the order they take their
+    /// turns (shuffled when several are due in the same tick), with each one's meter and
+    /// effective speed. A roll record: see [`Ruleset::is_roll`].
+    Due {
+        /// `[unit, meter, speed]`, in turn order.
+        units: Vec<Due>,
+    },
+    /// A type with two negative effects picked one for this hit (`roll` indexes
+    /// `options`). A roll record.
+    EffectPicked {
+        /// The attacker.
+        source: UnitId,
+        /// The effects it may inflict.
+        options: Vec<Effect>,
+        /// The pick, 0 to `options.len() − 1`.
+        roll: u32,
+        /// `options[roll]`.
+        effect: Effect,
+    },
+    /// The attacker beat its effectivity, so its effect goes on to the target's (or, for
+    /// area effects, each living enemy's) resistance. A failed roll is an
+    /// [`Event::EffectFailed`] instead. A roll record.
+    Effectivity {
+        /// The attacker.
+        source: UnitId,
+        /// The unit it hit.
+        target: UnitId,
+        /// The effect.
+        effect: Effect,
+        /// The roll, below the attacker's effectivity.
+        check: Roll,
+    },
     /// A unit's turn begins; `meter` is its turn meter before the 1000 are taken off.
     TurnStart {
         /// The unit-turn counter (1 for the first turn of the match).
@@ -174,6 +232,10 @@ pub enum Event {
         magnitude: i32,
         /// `true` when the bearer already had it and only the duration was reset.
         refreshed: bool,
+        /// For a negative effect: the bearer's resistance roll, which it failed (roll ≥
+        /// chance); absent for positive effects, which are not resisted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resistance: Option<Roll>,
     },
     /// A negative effect did not land.
     EffectFailed {
@@ -217,6 +279,10 @@ pub enum Event {
         change: i32,
         /// Its integrity afterwards.
         integrity: i32,
+        /// Nurse Repair: the draw for the 50% chance of Continuous Repair, a number in
+        /// 0..2⁶⁴; Continuous Repair follows when it is below 2⁶³ (the top bit is clear).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chance: Option<u64>,
     },
     /// An effect ran out after its bearer's turn.
     Expired {
@@ -244,6 +310,7 @@ pub enum Event {
 impl Ruleset for Battle {
     type Event = Event;
     type Initial = Initial;
+    type Offer = Offer;
 
     fn validate(rules: &Rules) -> Result<(), String> {
         rules::validate(rules)
@@ -255,6 +322,17 @@ impl Ruleset for Battle {
 
     fn describe(event: &Event) -> String {
         view::describe(event)
+    }
+
+    fn tables(rules: &Rules) -> serde_json::Value {
+        serde_json::to_value(rules::tables(rules)).expect("the tables serialize")
+    }
+
+    fn is_roll(event: &Event) -> bool {
+        matches!(
+            event,
+            Event::Due { .. } | Event::EffectPicked { .. } | Event::Effectivity { .. }
+        )
     }
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {

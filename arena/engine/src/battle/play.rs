@@ -86,6 +86,11 @@ impl Fight {
                 .collect();
             if !ready.is_empty() {
                 ready.shuffle(&mut self.rng);
+                let units = ready
+                    .iter()
+                    .map(|&id| Due(id, self.unit(id).turn_meter, speed(self.unit(id))))
+                    .collect();
+                self.events.push(Event::Due { units });
                 return ready;
             }
         }
@@ -324,7 +329,16 @@ impl Fight {
         let effect = match options.len() {
             0 => return,
             1 => options[0],
-            n => options[self.rng.random_range(0..n)],
+            n => {
+                let pick = self.rng.random_range(0..n);
+                self.events.push(Event::EffectPicked {
+                    source: attacker,
+                    options: options.to_vec(),
+                    roll: pick as u32,
+                    effect: options[pick],
+                });
+                options[pick]
+            }
         };
         let chance = self.unit(attacker).base.effectivity;
         let roll = self.rng.random_range(0..100u32);
@@ -337,6 +351,12 @@ impl Fight {
             });
             return;
         }
+        self.events.push(Event::Effectivity {
+            source: attacker,
+            target,
+            effect,
+            check: Roll { roll, chance },
+        });
         let targets = if kind.inflicts_all() {
             self.team(1 - self.unit(attacker).owner)
         } else if self.alive(target) {
@@ -384,7 +404,8 @@ impl Fight {
             _ => 0,
         };
         let turns = self.unit(source).kind.inflict_turns();
-        self.put(source, target, effect, turns, magnitude);
+        let resistance = Some(Roll { roll, chance });
+        self.put(source, target, effect, turns, magnitude, resistance);
         let seat = self.unit(source).owner;
         self.add(seat, "effects_inflicted", 1);
     }
@@ -398,6 +419,7 @@ impl Fight {
         effect: Effect,
         turns: u32,
         magnitude: i32,
+        resistance: Option<Roll>,
     ) {
         let unit = self.unit_mut(target);
         let existing = unit
@@ -427,6 +449,7 @@ impl Fight {
             turns,
             magnitude,
             refreshed,
+            resistance,
         });
     }
 
@@ -445,33 +468,37 @@ impl Fight {
         self.add(seat, "skills_used", 1);
         let turns = skill.turns();
         match skill {
-            Skill::OffenseUp => self.put(id, id, Effect::OffenseUp, turns, 0),
-            Skill::Stealth => self.put(id, id, Effect::Stealth, turns, 0),
-            Skill::Retribution => self.put(id, id, Effect::Retribution, turns, 0),
+            Skill::OffenseUp => self.put(id, id, Effect::OffenseUp, turns, 0, None),
+            Skill::Stealth => self.put(id, id, Effect::Stealth, turns, 0, None),
+            Skill::Retribution => self.put(id, id, Effect::Retribution, turns, 0, None),
             Skill::Taunt => {
-                self.put(id, id, Effect::Taunt, turns, 0);
+                self.put(id, id, Effect::Taunt, turns, 0, None);
                 for mate in self.team(seat) {
-                    self.put(id, mate, Effect::DefenseUp, turns, 0);
+                    self.put(id, mate, Effect::DefenseUp, turns, 0, None);
                 }
             }
             Skill::TeamBoost => {
                 for mate in self.team(seat) {
-                    self.put(id, mate, Effect::DefenseUp, turns, 0);
-                    self.put(id, mate, Effect::SpeedUp, turns, 0);
+                    self.put(id, mate, Effect::DefenseUp, turns, 0, None);
+                    self.put(id, mate, Effect::SpeedUp, turns, 0, None);
                 }
             }
             Skill::Repair => {
                 for mate in self.team(seat) {
                     let change = self.heal(mate, max * NURSE_REPAIR_PCT / 100);
+                    // `random_bool(0.5)` spelt out (the same draw and comparison as rand's
+                    // Bernoulli), so the replay can carry the number drawn.
+                    let chance: u64 = self.rng.random();
                     self.events.push(Event::Repair {
                         source: id,
                         target: mate,
                         change,
                         integrity: self.unit(mate).integrity,
+                        chance: Some(chance),
                     });
-                    if self.rng.random_bool(0.5) {
+                    if chance < CONTINUOUS_REPAIR_BELOW {
                         let per_turn = max * CONTINUOUS_REPAIR_PCT / 100;
-                        self.put(id, mate, Effect::ContinuousRepair, turns, per_turn);
+                        self.put(id, mate, Effect::ContinuousRepair, turns, per_turn, None);
                     }
                 }
             }
@@ -498,6 +525,7 @@ impl Fight {
                         target: mate,
                         change,
                         integrity,
+                        chance: None,
                     });
                 }
             }
@@ -539,19 +567,18 @@ fn flush(fight: &mut Fight, table: &mut Table<'_, Battle>) {
 /// Play one match to its end (see [`Ruleset::play`]).
 pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Battle>) -> Finish {
     let mut last_rejected: [Option<String>; 2] = [None, None];
-    let request = setup_request(rules);
     let mut teams: [Vec<BotType>; 2] = [Vec::new(), Vec::new()];
     for seat in 0..2u8 {
         let idx = usize::from(seat);
-        teams[idx] = match table.setup(seat, &request) {
-            None => default_team(rules),
-            Some(choice) => match check_team(rules, &choice) {
+        teams[idx] = match table.setup(seat, &setup_request(rules, seat)) {
+            None => default_team(rules, seat),
+            Some(choice) => match check_team(rules, seat, &choice) {
                 Ok(team) => team,
                 Err(reason) => {
                     let reason = format!("team rejected: {reason}; playing the default team");
                     table.reject(seat, reason.clone());
                     last_rejected[idx] = Some(reason);
-                    default_team(rules)
+                    default_team(rules, seat)
                 }
             },
         };
@@ -575,6 +602,10 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Battle>) -> F
                 flush(&mut fight, table);
                 let idx = usize::from(seat);
                 let observation = fight.observation(id, rules.turn_cap, last_rejected[idx].take());
+                table.offer(Offer {
+                    targets: observation.legal_targets.clone(),
+                    skill: observation.skill_ready,
+                });
                 let action = match table.act(seat, &observation) {
                     None => {
                         let action = default_action(&fight.units, id);

@@ -4,7 +4,9 @@
 use super::*;
 
 use crate::Stats as SeatStats;
-use arena_sdk::battle::{Action, BotType, Effect, Rules, TEAM_SIZE, TeamChoice, Unit, UnitId};
+use arena_sdk::battle::{
+    Action, BotType, Effect, Rules, Skill, TEAM_SIZE, TeamChoice, Unit, UnitId,
+};
 
 /// The most unit turns a rules file may allow.
 pub const MAX_TURN_CAP: u32 = 100_000;
@@ -30,6 +32,156 @@ pub const NURSE_REPAIR_PCT: i32 = 30;
 pub const CONTINUOUS_REPAIR_PCT: i32 = 10;
 /// Doctor Repair after redistributing: percent of the doctor's maximum integrity.
 pub const DOCTOR_REPAIR_PCT: i32 = 10;
+/// Nurse Repair's 50% chance of Continuous Repair: a uniform draw in 0..2⁶⁴ lands below
+/// this (rand's `random_bool(0.5)`, spelt out so the replay carries the draw).
+pub const CONTINUOUS_REPAIR_BELOW: u64 = 1 << 63;
+
+/// The rule tables of `battle` that the rules config does not hold: every robot type's
+/// stats, effects and skill, each skill's cooldown and duration, each effect's kind, and
+/// the fixed numbers. Written in every replay's header ([`Ruleset::tables`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tables {
+    /// A unit takes a turn when its meter reaches this.
+    pub turn_meter_full: i32,
+    /// Units per team.
+    pub team_size: u32,
+    /// Every robot type (not only the roster's), in the document's order.
+    pub types: Vec<TypeTable>,
+    /// Every secondary skill.
+    pub skills: Vec<SkillTable>,
+    /// Every effect.
+    pub effects: Vec<EffectTable>,
+    /// Nurse Repair: percent of the nurse's maximum integrity per teammate.
+    pub nurse_repair_pct: i32,
+    /// Continuous Repair: percent of the nurse's maximum integrity per turn.
+    pub continuous_repair_pct: i32,
+    /// Nurse Repair's chance of Continuous Repair, in percent (see
+    /// [`CONTINUOUS_REPAIR_BELOW`]).
+    pub continuous_repair_chance_pct: i32,
+    /// Doctor Repair after redistributing: percent of the doctor's maximum integrity.
+    pub doctor_repair_pct: i32,
+}
+
+/// One robot type's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeTable {
+    /// The type.
+    #[serde(rename = "type")]
+    pub kind: BotType,
+    /// Its base stats.
+    pub stats: arena_sdk::battle::Stats,
+    /// The negative effects a hit may inflict (one picked at random when there are two).
+    pub inflicts: Vec<Effect>,
+    /// Their duration in turns of the bearer.
+    pub inflict_turns: u32,
+    /// Whether they go to every living enemy (area effect) instead of the unit hit.
+    pub area: bool,
+    /// Its secondary skill.
+    pub skill: Option<Skill>,
+}
+
+/// One skill's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkillTable {
+    /// The skill.
+    pub skill: Skill,
+    /// Own turns after a use until it is ready again.
+    pub cooldown: u32,
+    /// Duration of the effects it casts.
+    pub turns: u32,
+    /// What it casts: `[effect, "self" | "team"]`.
+    pub casts: Vec<(Effect, String)>,
+}
+
+/// One effect's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EffectTable {
+    /// The effect.
+    pub effect: Effect,
+    /// Whether it hurts its bearer (and is resisted).
+    pub negative: bool,
+    /// Whether several instances may sit on one unit.
+    pub stacks: bool,
+}
+
+/// What a skill casts, as [`Fight::use_skill`](super::play) applies it.
+fn casts(skill: Skill) -> Vec<(Effect, String)> {
+    let on = |effect, whom: &str| (effect, whom.to_owned());
+    match skill {
+        Skill::OffenseUp => vec![on(Effect::OffenseUp, "self")],
+        Skill::Stealth => vec![on(Effect::Stealth, "self")],
+        Skill::Retribution => vec![on(Effect::Retribution, "self")],
+        Skill::Taunt => vec![on(Effect::Taunt, "self"), on(Effect::DefenseUp, "team")],
+        Skill::TeamBoost => vec![on(Effect::DefenseUp, "team"), on(Effect::SpeedUp, "team")],
+        Skill::Repair => vec![on(Effect::ContinuousRepair, "team")],
+        Skill::Redistribute => Vec::new(),
+    }
+}
+
+/// The tables in force (they do not depend on the rules config today; the roster says
+/// which types may be picked).
+pub fn tables(_rules: &Rules) -> Tables {
+    const SKILLS: [Skill; 7] = [
+        Skill::OffenseUp,
+        Skill::Stealth,
+        Skill::Taunt,
+        Skill::TeamBoost,
+        Skill::Retribution,
+        Skill::Repair,
+        Skill::Redistribute,
+    ];
+    const EFFECTS: [Effect; 13] = [
+        Effect::DefenseDown,
+        Effect::OffenseDown,
+        Effect::ContinuousDamage,
+        Effect::Bomb,
+        Effect::SpeedDown,
+        Effect::Stun,
+        Effect::DefenseUp,
+        Effect::OffenseUp,
+        Effect::SpeedUp,
+        Effect::Taunt,
+        Effect::Stealth,
+        Effect::Retribution,
+        Effect::ContinuousRepair,
+    ];
+    Tables {
+        turn_meter_full: arena_sdk::battle::TURN_METER_FULL,
+        team_size: TEAM_SIZE as u32,
+        types: BotType::ALL
+            .iter()
+            .map(|&kind| TypeTable {
+                kind,
+                stats: kind.stats(),
+                inflicts: kind.inflicts().to_vec(),
+                inflict_turns: kind.inflict_turns(),
+                area: kind.inflicts_all(),
+                skill: kind.skill(),
+            })
+            .collect(),
+        skills: SKILLS
+            .iter()
+            .map(|&skill| SkillTable {
+                skill,
+                cooldown: skill.cooldown(),
+                turns: skill.turns(),
+                casts: casts(skill),
+            })
+            .collect(),
+        effects: EFFECTS
+            .iter()
+            .map(|&effect| EffectTable {
+                effect,
+                negative: effect.is_negative(),
+                stacks: effect.stacks(),
+            })
+            .collect(),
+        nurse_repair_pct: NURSE_REPAIR_PCT,
+        continuous_repair_pct: CONTINUOUS_REPAIR_PCT,
+        continuous_repair_chance_pct: 50,
+        doctor_repair_pct: DOCTOR_REPAIR_PCT,
+    }
+}
 
 /// The damage of a hit: `roll/1000 × power` (doubled for a critical hit, before armor),
 /// rounded down, minus `armor`, at least 0; then the attacker's damage bonus in percent,
@@ -124,17 +276,19 @@ pub fn skill_ready(unit: &Unit) -> bool {
     unit.has_skill && unit.cooldown == 0 && !unit.destroyed
 }
 
-/// The request every seat gets before play.
-pub fn setup_request(rules: &Rules) -> SetupRequest {
+/// The request `seat` gets before play: its roster ([`Rules::roster_of`]).
+pub fn setup_request(rules: &Rules, seat: Seat) -> SetupRequest {
+    let roster = rules.roster_of(seat);
     SetupRequest {
-        roster: rules.roster.clone(),
-        stats: rules.roster.iter().map(|k| k.stats()).collect(),
+        roster: roster.to_vec(),
+        stats: roster.iter().map(|k| k.stats()).collect(),
         team_size: TEAM_SIZE as u32,
     }
 }
 
-/// Check a team choice: exactly three distinct types from the roster.
-pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, String> {
+/// Check `seat`'s team choice: exactly three distinct types from its roster.
+pub fn check_team(rules: &Rules, seat: Seat, choice: &TeamChoice) -> Result<Vec<BotType>, String> {
+    let roster = rules.roster_of(seat);
     if choice.team.len() != TEAM_SIZE {
         return Err(format!(
             "a team has {TEAM_SIZE} bots, not {}",
@@ -142,7 +296,7 @@ pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, St
         ));
     }
     for (idx, kind) in choice.team.iter().enumerate() {
-        if !rules.roster.contains(kind) {
+        if !roster.contains(kind) {
             return Err(format!("{} is not in the roster", kind.name()));
         }
         if choice.team[..idx].contains(kind) {
@@ -152,9 +306,15 @@ pub fn check_team(rules: &Rules, choice: &TeamChoice) -> Result<Vec<BotType>, St
     Ok(choice.team.clone())
 }
 
-/// The team of a seat whose choice is missing or invalid: the first three roster types.
-pub fn default_team(rules: &Rules) -> Vec<BotType> {
-    rules.roster.iter().take(TEAM_SIZE).copied().collect()
+/// The team of a seat whose choice is missing or invalid: the first three types of its
+/// roster.
+pub fn default_team(rules: &Rules, seat: Seat) -> Vec<BotType> {
+    rules
+        .roster_of(seat)
+        .iter()
+        .take(TEAM_SIZE)
+        .copied()
+        .collect()
 }
 
 /// The action played when a bot gives none or an illegal one: attack the legal target with
@@ -204,16 +364,24 @@ pub(super) fn empty_stats() -> SeatStats {
 
 /// Check a rules configuration; the message says what is wrong.
 pub(super) fn validate(rules: &Rules) -> Result<(), String> {
-    for (idx, kind) in rules.roster.iter().enumerate() {
-        if rules.roster[..idx].contains(kind) {
-            return Err(format!("roster: {} is listed twice", kind.name()));
+    let rosters = [
+        ("roster", Some(&rules.roster)),
+        ("roster0", rules.roster0.as_ref()),
+        ("roster1", rules.roster1.as_ref()),
+    ];
+    for (name, roster) in rosters {
+        let Some(roster) = roster else { continue };
+        for (idx, kind) in roster.iter().enumerate() {
+            if roster[..idx].contains(kind) {
+                return Err(format!("{name}: {} is listed twice", kind.name()));
+            }
         }
-    }
-    if rules.roster.len() < TEAM_SIZE {
-        return Err(format!(
-            "roster: a team needs {TEAM_SIZE} distinct types, the roster has {}",
-            rules.roster.len()
-        ));
+        if roster.len() < TEAM_SIZE {
+            return Err(format!(
+                "{name}: a team needs {TEAM_SIZE} distinct types, the roster has {}",
+                roster.len()
+            ));
+        }
     }
     if rules.turn_cap == 0 || rules.turn_cap > MAX_TURN_CAP {
         return Err(format!(

@@ -181,11 +181,35 @@ fn turn_meter_order_follows_the_pseudo_code() {
         assert_eq!(got, *want, "step {step}");
     }
     // Stealth's first turn came at tick 12 with 1080; after −1000 it kept 80.
+    // The tick is recorded: Stealth due with 1080 and speed 90 (12 ticks × 90).
     let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
     assert_eq!(f.next_ready(), vec![0]);
+    assert_eq!(
+        f.events,
+        vec![Event::Due {
+            units: vec![Due(0, 1080, 90)]
+        }]
+    );
     f.begin_turn(0);
-    assert!(matches!(f.events[0], Event::TurnStart { meter: 1080, .. }));
+    assert!(matches!(f.events[1], Event::TurnStart { meter: 1080, .. }));
     assert_eq!(f.units[0].turn_meter, 80);
+}
+
+#[test]
+fn units_due_in_the_same_tick_are_recorded_in_turn_order() {
+    // Stealth (90) and Tank (30) are both due at tick 34: 1060 and 1020 before their
+    // turns (Stealth has had 2 turns); the record lists them in the order they act.
+    let mut f = fight([Stealth, Nurse, Aggro], [Tank, Beaverette, Glass], 3);
+    for _ in 0..5 {
+        for id in f.next_ready() {
+            f.begin_turn(id);
+        }
+    }
+    f.events.clear();
+    let order = f.next_ready();
+    let mut due = vec![Due(0, 3060 - 2000, 90), Due(3, 1020, 30)];
+    due.sort_by_key(|d| order.iter().position(|&id| id == d.0));
+    assert_eq!(f.events, vec![Event::Due { units: due }]);
 }
 
 #[test]
@@ -284,8 +308,8 @@ fn continuous_damage_and_bombs_stack() {
 fn offense_up_raises_the_damage_of_effects_too() {
     // "Offense Up — increases all caused damage of a bot by 50%."
     let mut f = fight([Glass, Tank, Nurse], [Kamikaze, Stealth, Aggro], 5);
-    f.put(0, 0, Effect::OffenseUp, 2, 0);
-    f.put(1, 1, Effect::OffenseUp, 2, 0);
+    f.put(0, 0, Effect::OffenseUp, 2, 0, None);
+    f.put(1, 1, Effect::OffenseUp, 2, 0, None);
     f.try_negative(0, 3, Effect::ContinuousDamage);
     f.try_negative(1, 3, Effect::Bomb);
     let magnitudes: Vec<i32> = f.units[3].effects.iter().map(|e| e.magnitude).collect();
@@ -317,7 +341,7 @@ fn speed_down_and_stun_are_renewed_not_stacked() {
 #[test]
 fn durations_tick_at_the_start_of_the_bearers_turns() {
     let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 7);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     assert!(f.begin_turn(3));
     assert_eq!(f.units[3].integrity, 1020, "armor does not reduce it");
     assert_eq!(f.units[3].effects[0].turns_left, 1);
@@ -337,7 +361,7 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
         }]
     );
     // Only the bearer's own turns count.
-    f.put(0, 3, Effect::DefenseDown, 1, 0);
+    f.put(0, 3, Effect::DefenseDown, 1, 0, None);
     f.begin_turn(4);
     f.end_turn(4);
     assert_eq!(armor(&f.units[3]), 20);
@@ -350,8 +374,8 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
 #[test]
 fn continuous_damage_is_credited_to_the_other_seat() {
     let mut f = fight([Glass, Aggro, Nurse], [Kamikaze, Doctor, Beaverette], 7);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
-    f.put(0, 3, Effect::ContinuousDamage, 2, 180);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
+    f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     f.units[3].integrity = 300;
     assert!(!f.begin_turn(3));
     assert!(f.units[3].destroyed);
@@ -364,7 +388,7 @@ fn continuous_damage_is_credited_to_the_other_seat() {
 fn bombs_explode_when_they_expire() {
     for seed in 0..20 {
         let mut f = fight([Tank, Aggro, Nurse], [Aggro, Doctor, Beaverette], seed);
-        f.put(0, 3, Effect::Bomb, 2, 50);
+        f.put(0, 3, Effect::Bomb, 2, 50, None);
         f.begin_turn(3);
         f.end_turn(3);
         assert_eq!(f.units[3].integrity, 800);
@@ -393,7 +417,7 @@ fn bombs_explode_when_they_expire() {
 #[test]
 fn stunned_units_skip_their_move() {
     let mut f = fight([Aggro, Glass, Nurse], [Stealth, Doctor, Beaverette], 8);
-    f.put(0, 3, Effect::Stun, 1, 0);
+    f.put(0, 3, Effect::Stun, 1, 0, None);
     assert!(!f.begin_turn(3));
     assert_eq!(f.events.last(), Some(&Event::Stunned { unit: 3 }));
     f.end_turn(3);
@@ -438,12 +462,22 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     assert!(i64::from(*roll) < i64::from(*chance));
                     resisted += 1;
                 }
+                Event::Effectivity { check, .. } => {
+                    assert!(check.roll < 65 && check.chance == 65);
+                }
                 Event::EffectApplied {
                     effect: Effect::ContinuousDamage,
                     magnitude: 180,
                     turns: 2,
+                    target,
+                    resistance: Some(Roll { roll, chance }),
                     ..
-                } => applied += 1,
+                } => {
+                    // The failed resistance roll is recorded with the landed effect.
+                    assert_eq!(*chance, f.units[usize::from(*target)].base.resistance);
+                    assert!(i64::from(*roll) >= i64::from(*chance));
+                    applied += 1;
+                }
                 other => panic!("unexpected {other:?}"),
             }
         }
@@ -456,7 +490,7 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     Event::EffectFailed {
                         reason: Failure::Effectivity { .. },
                         ..
-                    }
+                    } | Event::Effectivity { .. }
                 )
             })
             .count();
@@ -543,7 +577,7 @@ fn doctor_redistributes_then_repairs() {
 fn taunt_and_stealth_decide_the_legal_targets() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
     assert_eq!(legal_targets(&f.units, 0), vec![3, 4, 5]);
-    f.put(4, 4, Effect::Stealth, 3, 0);
+    f.put(4, 4, Effect::Stealth, 3, 0, None);
     assert_eq!(legal_targets(&f.units, 0), vec![3, 5]);
     f.use_skill(3); // Tank: Taunt on itself, Defense Up on the team.
     assert_eq!(legal_targets(&f.units, 0), vec![3]);
@@ -558,8 +592,8 @@ fn taunt_and_stealth_decide_the_legal_targets() {
     assert_eq!(legal_targets(&f.units, 0), vec![4]);
     // Taunt wins over stealth.
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
-    f.put(4, 4, Effect::Stealth, 3, 0);
-    f.put(4, 4, Effect::Taunt, 2, 0);
+    f.put(4, 4, Effect::Stealth, 3, 0, None);
+    f.put(4, 4, Effect::Taunt, 2, 0, None);
     assert_eq!(legal_targets(&f.units, 0), vec![4]);
 }
 
@@ -582,7 +616,7 @@ fn retribution_counter_attacks_once() {
     let (mut countered, mut stunned) = (0, 0);
     for seed in 0..60 {
         let mut f = fight([Aggro, Glass, Nurse], [Kamikaze, Stealth, Tank], seed);
-        f.put(3, 3, Effect::Retribution, 1, 0);
+        f.put(3, 3, Effect::Retribution, 1, 0, None);
         f.attack(0, 3, false);
         let counters: Vec<&Event> = f
             .events
@@ -786,7 +820,7 @@ fn invalid_teams_are_rejected_and_replaced_by_the_default() {
         (vec![Aggro, Tank, Nurse], true),
     ] {
         assert_eq!(
-            check_team(&Rules::default(), &TeamChoice { team }).is_ok(),
+            check_team(&Rules::default(), 0, &TeamChoice { team }).is_ok(),
             ok
         );
     }
@@ -797,6 +831,7 @@ fn invalid_teams_are_rejected_and_replaced_by_the_default() {
     assert!(
         check_team(
             &small,
+            0,
             &TeamChoice {
                 team: vec![Tank, Nurse, Glass]
             }
@@ -1068,4 +1103,263 @@ proptest! {
         let two = serde_json::to_string(&play(seed, &Rules::default(), 5).replay).unwrap();
         prop_assert_eq!(one, two);
     }
+}
+
+#[test]
+fn the_nurses_repair_draw_is_recorded_and_decides_continuous_repair() {
+    let (mut landed, mut missed) = (0, 0);
+    for seed in 0..30 {
+        let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], seed);
+        f.use_skill(0);
+        // Each teammate's Repair carries its draw; Continuous Repair follows exactly when
+        // the draw is below 2^63.
+        for (idx, event) in f.events.iter().enumerate() {
+            let Event::Repair { target, chance, .. } = event else {
+                continue;
+            };
+            let draw = chance.expect("a nurse's repair records its draw");
+            let follows = matches!(
+                f.events.get(idx + 1),
+                Some(Event::EffectApplied { target: t, effect: Effect::ContinuousRepair, .. })
+                    if t == target
+            );
+            assert_eq!(follows, draw < 1 << 63, "{:?}", f.events);
+            if follows {
+                landed += 1;
+            } else {
+                missed += 1;
+            }
+        }
+    }
+    assert!(landed > 20 && missed > 20, "{landed} {missed}");
+}
+
+#[test]
+fn the_doctors_repair_has_no_draw() {
+    let mut f = fight([Doctor, Tank, Glass], [Aggro, Nurse, Beaverette], 1);
+    f.use_skill(0);
+    assert!(f.events.iter().all(|e| !matches!(
+        e,
+        Event::Repair {
+            chance: Some(_),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn the_pick_between_two_effects_is_recorded() {
+    use Effect::{DefenseDown, Stun};
+    let mut picks = std::collections::BTreeSet::new();
+    for seed in 0..60 {
+        let mut f = fight([Aggro, Tank, Glass], [Doctor, Nurse, Beaverette], seed);
+        f.attack(0, 3, false);
+        let picked = f.events.iter().find_map(|e| match e {
+            Event::EffectPicked {
+                source,
+                options,
+                roll,
+                effect,
+            } => Some((*source, options.clone(), *roll, *effect)),
+            _ => None,
+        });
+        let hit = matches!(f.events[0], Event::Attack { hit: Some(_), .. });
+        assert_eq!(
+            picked.is_some(),
+            hit,
+            "a pick after every hit: {:?}",
+            f.events
+        );
+        let Some((source, options, roll, effect)) = picked else {
+            continue;
+        };
+        assert_eq!(
+            (source, options.as_slice()),
+            (0, [DefenseDown, Stun].as_slice())
+        );
+        assert_eq!(effect, options[roll as usize]);
+        // What follows is about the picked effect.
+        let next = f
+            .events
+            .iter()
+            .skip_while(|e| !matches!(e, Event::EffectPicked { .. }));
+        for e in next.skip(1) {
+            match e {
+                Event::Effectivity { effect: e2, .. }
+                | Event::EffectFailed { effect: e2, .. }
+                | Event::EffectApplied { effect: e2, .. } => assert_eq!(*e2, effect),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        picks.insert(roll);
+    }
+    assert_eq!(picks.len(), 2, "both effects are picked at times");
+    // A type with one effect draws no pick.
+    let mut f = fight([Glass, Tank, Aggro], [Doctor, Nurse, Beaverette], 1);
+    for _ in 0..20 {
+        f.attack(0, 3, false);
+    }
+    assert!(
+        f.events
+            .iter()
+            .all(|e| !matches!(e, Event::EffectPicked { .. }))
+    );
+}
+
+#[test]
+fn the_replay_holds_the_tables_and_each_requests_legal_choices() {
+    let mut config = MatchConfig::new(Rules::default(), 11);
+    config.max_faults = 10_000;
+    let mut a = NativePlayer::new(Chaos::new(30));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let record = run_match::<Battle>(&config, players);
+    let replay = &record.replay;
+    // The header's tables: the document's numbers, readable without the engine.
+    let tables: Tables = serde_json::from_value(replay.tables.clone()).expect("tables");
+    let row = |kind| tables.types.iter().find(|t| t.kind == kind).unwrap();
+    assert_eq!(row(Tank).stats.integrity, 1200);
+    assert_eq!(
+        (
+            row(Tank).inflicts.as_slice(),
+            row(Tank).inflict_turns,
+            row(Tank).area
+        ),
+        ([Effect::Bomb].as_slice(), 3, false)
+    );
+    assert!(row(Kamikaze).area && row(Glass).area && !row(Aggro).area);
+    let skill = |s| tables.skills.iter().find(|t| t.skill == s).unwrap();
+    assert_eq!(
+        (
+            skill(Skill::Redistribute).cooldown,
+            skill(Skill::Stealth).turns
+        ),
+        (5, 3)
+    );
+    assert_eq!(
+        skill(Skill::Taunt).casts,
+        vec![
+            (Effect::Taunt, "self".to_owned()),
+            (Effect::DefenseUp, "team".to_owned())
+        ]
+    );
+    let effect = |e| tables.effects.iter().find(|t| t.effect == e).unwrap();
+    assert!(effect(Effect::Bomb).stacks && effect(Effect::Bomb).negative);
+    assert!(!effect(Effect::Taunt).stacks && !effect(Effect::Taunt).negative);
+    assert_eq!(
+        (tables.nurse_repair_pct, tables.continuous_repair_chance_pct),
+        (30, 50)
+    );
+    // Every turn request carries its offer; an answer outside it is rejected, one inside
+    // it is played.
+    let (mut rejected, mut played) = (0, 0);
+    for (idx, entry) in replay.log.iter().enumerate() {
+        let Entry::Answer {
+            answer: crate::Answer::Action(action),
+            offered,
+            ..
+        } = entry
+        else {
+            continue;
+        };
+        let offer = offered.as_ref().expect("turn requests record their offer");
+        let legal = match action {
+            Action::Attack { target } => offer.targets.contains(target),
+            Action::Skill => offer.skill,
+        };
+        let was_rejected = matches!(replay.log.get(idx + 1), Some(Entry::Rejected { .. }));
+        assert_eq!(legal, !was_rejected, "{entry:?}");
+        if was_rejected {
+            rejected += 1;
+        } else {
+            played += 1;
+        }
+    }
+    assert!(rejected > 5 && played > 20, "{rejected} {played}");
+    crate::replay::verify(replay).expect("verifies");
+}
+
+#[test]
+fn verify_refuses_a_replay_from_a_different_rules_table() {
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let mut replay = run_match::<Battle>(&MatchConfig::new(Rules::default(), 2), players).replay;
+    replay.tables["skills"][5]["cooldown"] = serde_json::json!(3);
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(
+        error.contains("tables.skills[5].cooldown: the file has 3, this engine 4")
+            && error.contains("different rules table"),
+        "{error}"
+    );
+    replay.tables = serde_json::Value::Null;
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(error.contains("tables: the file has null"), "{error}");
+}
+
+#[test]
+fn verify_refuses_an_older_format_and_says_what_to_do() {
+    let mut a = NativePlayer::new(Chaos::new(0));
+    let mut b = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
+    let mut replay = run_match::<Battle>(&MatchConfig::new(Rules::default(), 2), players).replay;
+    replay.version = 1;
+    let error = crate::replay::verify(&replay).unwrap_err();
+    assert!(
+        error.contains("format version 1 is older than this arena's (2)")
+            && error.contains("play the match again"),
+        "{error}"
+    );
+}
+
+#[test]
+fn each_seat_may_have_its_own_roster() {
+    let rules = Rules {
+        roster: vec![Aggro, Tank, Nurse, Glass],
+        roster1: Some(vec![Kamikaze, Doctor, Stealth, Beaverette]),
+        ..Rules::default()
+    };
+    assert_eq!(rules.roster_of(0), [Aggro, Tank, Nurse, Glass].as_slice());
+    assert_eq!(
+        setup_request(&rules, 1).roster,
+        vec![Kamikaze, Doctor, Stealth, Beaverette]
+    );
+    assert_eq!(setup_request(&rules, 1).stats[0], Kamikaze.stats());
+    let team = |kinds: Vec<BotType>| TeamChoice { team: kinds };
+    assert!(check_team(&rules, 0, &team(vec![Aggro, Tank, Nurse])).is_ok());
+    assert!(
+        check_team(&rules, 1, &team(vec![Aggro, Tank, Nurse]))
+            .unwrap_err()
+            .contains("Aggro Bot is not in the roster")
+    );
+    assert_eq!(default_team(&rules, 1), vec![Kamikaze, Doctor, Stealth]);
+    // Played: every unit comes from its seat's roster, the Chaos bots pick from what they
+    // were offered.
+    for seed in 0..10 {
+        let record = play(seed, &rules, 0);
+        let units = record.replay.initial.unwrap().units;
+        for unit in units {
+            assert!(rules.roster_of(unit.owner).contains(&unit.kind), "{unit:?}");
+        }
+    }
+    let twice = Rules {
+        roster0: Some(vec![Aggro, Aggro, Tank, Nurse]),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Battle::validate(&twice).unwrap_err(),
+        "roster0: Aggro Bot is listed twice"
+    );
+    let short = Rules {
+        roster1: Some(vec![Aggro, Tank]),
+        ..Rules::default()
+    };
+    assert!(
+        Battle::validate(&short)
+            .unwrap_err()
+            .starts_with("roster1: a team needs 3")
+    );
+    // Without a seat's own roster the rules file is unchanged (older files still compare).
+    let json = serde_json::to_value(Rules::default()).unwrap();
+    assert!(json.get("roster0").is_none() && json.get("roster1").is_none());
 }

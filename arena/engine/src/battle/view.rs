@@ -20,6 +20,37 @@ fn permille(roll: u32) -> String {
 
 pub(super) fn describe(event: &Event) -> String {
     match event {
+        Event::Due { units } => {
+            let due: Vec<String> = units
+                .iter()
+                .map(|Due(unit, meter, speed)| format!("#{unit} (meter {meter}, speed {speed})"))
+                .collect();
+            format!("due: {}", due.join(", "))
+        }
+        Event::EffectPicked {
+            source,
+            options,
+            roll,
+            effect,
+        } => {
+            let names: Vec<&str> = options.iter().map(|e| e.name()).collect();
+            format!(
+                "  #{source} picks {} (roll {roll} of {})",
+                effect.name(),
+                names.join(", ")
+            )
+        }
+        Event::Effectivity {
+            source,
+            target,
+            effect,
+            check,
+        } => format!(
+            "  #{source} tries {} on #{target}: effectivity roll {} < {}%",
+            effect.name(),
+            check.roll,
+            check.chance
+        ),
         Event::TurnStart {
             turn,
             unit,
@@ -113,6 +144,7 @@ pub(super) fn describe(event: &Event) -> String {
             turns,
             magnitude,
             refreshed,
+            ..
         } => {
             let how = if *refreshed { "renewed on" } else { "on" };
             let strength = if *magnitude > 0 {
@@ -163,6 +195,7 @@ pub(super) fn describe(event: &Event) -> String {
             target,
             change,
             integrity,
+            ..
         } => format!("  #{target} repaired {change:+} by #{source} -> {integrity}"),
         Event::Expired { unit, effect } => format!("  {} on #{unit} expires", effect.name()),
         Event::Destroyed { unit, seat } => format!("  #{unit} (seat {seat}) is destroyed"),
@@ -279,7 +312,10 @@ impl View {
             | Event::DefaultAction { .. }
             | Event::EffectFailed { .. }
             | Event::Redistribute { .. }
-            | Event::TurnCap { .. } => {}
+            | Event::TurnCap { .. }
+            | Event::Due { .. }
+            | Event::EffectPicked { .. }
+            | Event::Effectivity { .. } => {}
         }
     }
 

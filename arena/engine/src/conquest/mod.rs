@@ -244,6 +244,11 @@ impl Setup {
 impl Ruleset for Conquest {
     type Event = Event;
     type Initial = Initial;
+    /// Not recorded: the engine does not list a turn's legal orders (they are sets of
+    /// moves, checked one by one; every rejection names its order and reason, and the
+    /// observation holds the whole state, from which `arena_sdk::conquest::Board` lists
+    /// the legal moves).
+    type Offer = ();
 
     fn validate(rules: &Rules) -> Result<(), String> {
         Setup::new(rules).map(|_| ())

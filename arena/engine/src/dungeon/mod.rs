@@ -398,9 +398,27 @@ fn stats_of(tallies: [Tally; 2], scores: [Score; 2]) -> [Stats; 2] {
     [0usize, 1].map(|seat| tallies[seat].to_stats(scores[seat]))
 }
 
+/// [`Ruleset::Offer`]: `legal` grouped by ability, in the order the abilities come.
+fn offer_of(legal: &[arena_sdk::dungeon::Action]) -> <Dungeon as Ruleset>::Offer {
+    let mut offer: <Dungeon as Ruleset>::Offer = Vec::new();
+    for action in legal {
+        match offer
+            .iter_mut()
+            .find(|(ability, _)| *ability == action.ability)
+        {
+            Some((_, targets)) => targets.push(action.target),
+            None => offer.push((action.ability, vec![action.target])),
+        }
+    }
+    offer
+}
+
 impl Ruleset for Dungeon {
     type Event = Event;
     type Initial = Initial;
+    /// The commands the rules accept now (the observation's `legal`), grouped by ability:
+    /// `[["fight", [{"monster": 0}, {"monster": 2}]], ["heal", [{"hero": 1}]]]`.
+    type Offer = Vec<(arena_sdk::dungeon::Ability, Vec<arena_sdk::dungeon::Target>)>;
 
     fn validate(rules: &Rules) -> Result<(), String> {
         validate(rules)
@@ -461,6 +479,7 @@ impl Ruleset for Dungeon {
                     return finish;
                 }
                 let observation = run.observation(hero, rejected.take());
+                table.offer(offer_of(&observation.legal));
                 let action = table.act(seat, &observation);
                 if let Some(error) = run.hero_turn(hero, action) {
                     let reason = error.to_string();

@@ -206,6 +206,10 @@ pub struct Initial {
 impl Ruleset for Grid {
     type Event = Event;
     type Initial = Initial;
+    /// The directions the acting hero may take without being rejected (those that stay on
+    /// the board), as letters of `NESW` in that order (`"ES"` in a north-west corner);
+    /// `stay` is always legal.
+    type Offer = String;
 
     fn validate(rules: &Rules) -> Result<(), String> {
         Setup::new(rules).map(|_| ())

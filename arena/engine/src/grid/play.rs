@@ -227,6 +227,22 @@ impl State {
         &self.view
     }
 
+    /// The directions `hero` may answer without a rejection: those that stay on the board,
+    /// as letters of `NESW` ([`Ruleset::Offer`]).
+    pub fn offer(&self, hero: HeroId) -> String {
+        let pos = self.view.heroes[usize::from(hero)].pos;
+        [
+            (Direction::North, 'N'),
+            (Direction::East, 'E'),
+            (Direction::South, 'S'),
+            (Direction::West, 'W'),
+        ]
+        .into_iter()
+        .filter(|&(d, _)| pos.step(d, self.width, self.height).is_some())
+        .map(|(_, letter)| letter)
+        .collect()
+    }
+
     /// Start of `hero`'s turn: it earns one diamond per mine it owns.
     pub fn start_turn(&mut self, hero: HeroId, events: &mut Vec<Event>) {
         let earned = self.mines_owned[usize::from(hero)];
@@ -548,6 +564,7 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Grid>) -> Fin
         for event in events.drain(..) {
             table.event(event);
         }
+        table.offer(state.offer(hero));
         let observation = state.observation(turn, hero, pending[usize::from(seat)].take());
         // A fault (or a forfeited seat) stays put: the document's answer to anything
         // that is not a direction.

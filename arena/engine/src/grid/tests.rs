@@ -995,3 +995,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_offer_lists_the_directions_that_stay_on_the_board() {
+    let s = state(&OPEN, &[(0, 0), (3, 3), (1, 2), (3, 0)]);
+    assert_eq!(s.offer(0), "ES", "north-west corner");
+    assert_eq!(s.offer(1), "NW", "south-east corner");
+    assert_eq!(s.offer(2), "NESW", "inside, walls and heroes do not count");
+    assert_eq!(s.offer(3), "SW");
+    // Exactly the directions not offered are rejected.
+    for hero in 0..4u8 {
+        let offered = s.offer(hero);
+        for (action, letter) in [
+            (Action::North, 'N'),
+            (Action::East, 'E'),
+            (Action::South, 'S'),
+            (Action::West, 'W'),
+        ] {
+            let mut copy = state(&OPEN, &[(0, 0), (3, 3), (1, 2), (3, 0)]);
+            let (_, rejected) = act(&mut copy, hero, action);
+            assert_eq!(
+                rejected.is_none(),
+                offered.contains(letter),
+                "{hero} {letter}"
+            );
+        }
+    }
+}

@@ -19,7 +19,7 @@ mod tests;
 
 use crate::{Finish, Ruleset, Table};
 use arena_sdk::Seat;
-use arena_sdk::tcg::{CardInstance, PlayAs, Rules};
+use arena_sdk::tcg::{Action, CardInstance, PlayAs, Rules, Target};
 use serde::{Deserialize, Serialize};
 
 pub use arena_sdk::tcg::{
@@ -66,10 +66,91 @@ pub enum TurnEndReason {
     Fault,
 }
 
+/// What a bot was offered with a turn request, compactly: the hand cards it may play and
+/// how, and the minion attacks it may make. A damage spell that is offered may target the
+/// enemy hero or any enemy minion; ending the turn is always legal. (`{"plays": [[12,
+/// "spell"], [12, "minion"]], "attacks": [[7, "hero"], [7, {"minion": 30}]]}`.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    /// `[card uid, how]` for every legal way to play a hand card.
+    pub plays: Vec<(u32, PlayAs)>,
+    /// `[minion, target]` for every legal attack.
+    pub attacks: Vec<(u32, Target)>,
+}
+
+impl Offer {
+    /// The compact form of the engine's list of legal actions.
+    pub fn of(legal: &[Action]) -> Offer {
+        let mut offer = Offer::default();
+        for action in legal {
+            match *action {
+                Action::PlayCard { card, play_as, .. } => {
+                    if !offer.plays.contains(&(card, play_as)) {
+                        offer.plays.push((card, play_as));
+                    }
+                }
+                Action::Attack { minion, target } => offer.attacks.push((minion, target)),
+                Action::EndTurn => {}
+            }
+        }
+        offer
+    }
+}
+
+/// The tables of a tcg replay's header: the card pool in force (the rules' pool without
+/// the cards of variations that are off) and every variation switch by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tables {
+    /// The cards a deck may hold under these rules.
+    pub pool: Vec<arena_sdk::tcg::Card>,
+    /// The special rules and variations: name → on.
+    pub switches: std::collections::BTreeMap<String, bool>,
+}
+
+/// The tables in force under `rules`.
+pub fn tables(rules: &Rules) -> Tables {
+    let switches = [
+        ("second_player_extra_card", rules.second_player_extra_card),
+        ("random_first_player", rules.random_first_player),
+        ("bleeding_out", rules.bleeding_out),
+        ("overload", rules.overload),
+        ("separate_damage", rules.separate_damage),
+        ("healing", rules.healing),
+        ("any_card_heals", rules.any_card_heals),
+        ("card_drawers", rules.card_drawers),
+        ("minions", rules.minions),
+        ("custom_decks", rules.custom_decks),
+    ];
+    Tables {
+        pool: rules.card_pool().cards,
+        switches: switches
+            .into_iter()
+            .map(|(name, on)| (name.to_owned(), on))
+            .collect(),
+    }
+}
+
 /// Everything that happens in a match, with its numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Event {
+    /// Who plays turn 1: drawn at random (`random: true`, the roll is the seat) under
+    /// `random_first_player`, else seat 0 by rule. A roll record (see
+    /// [`Ruleset::is_roll`]).
+    FirstPlayer {
+        /// The seat.
+        seat: Seat,
+        /// Whether it was drawn.
+        random: bool,
+    },
+    /// A deck after shuffling: the card uids in draw order (the first is drawn first). A
+    /// roll record.
+    Shuffled {
+        /// Whose deck.
+        seat: Seat,
+        /// The uids, in draw order.
+        order: Vec<u32>,
+    },
     /// A turn begins: the active seat's mana slots grow (up to the cap) and refill.
     TurnStart {
         /// Turn number (both players' turns counted, from 1).
@@ -201,6 +282,7 @@ pub enum Event {
 impl Ruleset for Tcg {
     type Event = Event;
     type Initial = Initial;
+    type Offer = Offer;
 
     fn validate(rules: &Rules) -> Result<(), String> {
         rules::validate(rules)
@@ -212,6 +294,14 @@ impl Ruleset for Tcg {
 
     fn describe(event: &Event) -> String {
         view::describe(event)
+    }
+
+    fn tables(rules: &Rules) -> serde_json::Value {
+        serde_json::to_value(tables(rules)).expect("the tables serialize")
+    }
+
+    fn is_roll(event: &Event) -> bool {
+        matches!(event, Event::FirstPlayer { .. } | Event::Shuffled { .. })
     }
 
     fn picture(initial: &Initial, events: &[Event]) -> Option<String> {

@@ -193,7 +193,7 @@ impl State {
                     side.stats.cards_discarded += 1;
                 }
             }
-            Event::EmptyDeck { .. } => {}
+            Event::EmptyDeck { .. } | Event::FirstPlayer { .. } | Event::Shuffled { .. } => {}
             Event::BleedOut { seat, damage, .. } => {
                 let side = self.side(*seat);
                 side.health -= damage;
@@ -421,9 +421,8 @@ impl Game<'_, '_> {
             Move::End => {}
             Move::Spell { uid, target } => {
                 let card = self.pay(seat, uid, PlayAs::Spell);
-                if card.damage > 0 {
-                    self.damage(seat, target, card.damage);
-                }
+                // A dud's 0 damage is recorded too: its target is the bot's choice.
+                self.damage(seat, target, card.damage);
                 if let Victim::Minion(id) = target {
                     self.bury(&[id]);
                 }
@@ -531,7 +530,7 @@ fn choose_deck(
             }
         }
     }
-    (rules.deck.clone(), false)
+    (rules.deck_of(seat).to_vec(), false)
 }
 
 /// Play one match to its end (see [`Ruleset::play`]).
@@ -542,6 +541,10 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
     } else {
         0
     };
+    table.event(Event::FirstPlayer {
+        seat: first,
+        random: rules.random_first_player,
+    });
     let pool = rules.card_pool();
     let mut last_rejected: [Option<String>; 2] = [None, None];
     let mut decks: [Vec<CardInstance>; 2] = [Vec::new(), Vec::new()];
@@ -552,7 +555,7 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
             first_player: first,
             choose_deck: rules.custom_decks,
             pool: pool.clone(),
-            default_deck: rules.deck.clone(),
+            default_deck: rules.deck_of(seat).to_vec(),
         };
         let choice = table.setup(seat, &request);
         let (ids, was_chosen) = choose_deck(rules, &pool, seat, choice, table, &mut last_rejected);
@@ -568,8 +571,12 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
             })
             .collect();
     }
-    for deck in &mut decks {
+    for (seat, deck) in (0u8..).zip(&mut decks) {
         deck.shuffle(&mut rng);
+        table.event(Event::Shuffled {
+            seat,
+            order: deck.iter().map(|c| c.uid).collect(),
+        });
     }
     let initial = Initial {
         first_player: first,
@@ -618,6 +625,7 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
                 game.end_turn(turn, seat, TurnEndReason::NothingToDo);
                 break;
             }
+            game.table.offer(Offer::of(&legal));
             let observation = game.observation(seat, legal);
             let Some(action) = game.table.act(seat, &observation) else {
                 if let Some(loser) = game.table.forfeited() {

@@ -100,19 +100,27 @@ pub(super) fn validate(rules: &Rules) -> Result<(), String> {
     if pool.cards.is_empty() {
         return Err("no card of the pool is allowed by the variations in force".to_owned());
     }
-    for id in &rules.deck {
-        if pool.card(id).is_none() {
+    let decks = [
+        ("default deck", Some(&rules.deck)),
+        ("seat 0's deck (deck0)", rules.deck0.as_ref()),
+        ("seat 1's deck (deck1)", rules.deck1.as_ref()),
+    ];
+    for (name, deck) in decks {
+        let Some(deck) = deck else { continue };
+        for id in deck {
+            if pool.card(id).is_none() {
+                return Err(format!(
+                    "{name}: card `{id}` is not in the pool in use (is its variation on?)"
+                ));
+            }
+        }
+        if deck.len() != rules.deck_size as usize {
             return Err(format!(
-                "default deck: card `{id}` is not in the pool in use (is its variation on?)"
+                "{name} has {} cards, deck_size is {}",
+                deck.len(),
+                rules.deck_size
             ));
         }
-    }
-    if rules.deck.len() != rules.deck_size as usize {
-        return Err(format!(
-            "default deck has {} cards, deck_size is {}",
-            rules.deck.len(),
-            rules.deck_size
-        ));
     }
     if rules.custom_decks
         && pool.cards.len() as u64 * u64::from(rules.max_copies) < u64::from(rules.deck_size)

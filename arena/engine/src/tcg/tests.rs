@@ -265,7 +265,16 @@ fn dud_cards_cost_nothing_and_deal_nothing() {
         })
         .collect();
     assert_eq!(plays, vec![(0, 1); 4], "four free duds played on turn 1");
-    assert!(!evs.iter().any(|e| matches!(e, Event::Damage { .. })));
+    // A dud deals nothing, but its target (the enemy hero, the burner's default) is
+    // recorded as a 0 damage event.
+    let damage: Vec<_> = evs
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damage { target, amount, .. } => Some((*target, *amount)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(damage, vec![(Victim::Hero(1), 0); 4]);
     assert_eq!(record.outcome.winner, None, "equal health at the cap");
     assert_eq!(record.outcome.seats[0].stats["mana_wasted"], 1);
     assert_eq!(record.outcome.seats[0].stats["cards_played"], 4);
@@ -1162,4 +1171,161 @@ proptest! {
         prop_assert_eq!(&record.outcome.seats[0].stats, &state.stats()[0]);
         prop_assert_eq!(verify(&record.replay), Ok(()));
     }
+}
+
+#[test]
+fn the_first_player_pick_and_the_shuffled_decks_are_events() {
+    let rules = Rules {
+        random_first_player: true,
+        ..Rules::default()
+    };
+    let mut firsts = BTreeSet::new();
+    for seed in 0..12 {
+        let record = run(&rules, seed, &mut burner(), &mut passive());
+        let initial = record.replay.initial.clone().unwrap();
+        let evs = events(&record);
+        assert_eq!(
+            evs[0],
+            Event::FirstPlayer {
+                seat: initial.first_player,
+                random: true
+            }
+        );
+        for seat in 0..2u8 {
+            let order: Vec<u32> = initial.decks[usize::from(seat)]
+                .iter()
+                .map(|c| c.uid)
+                .collect();
+            assert_eq!(evs[1 + usize::from(seat)], Event::Shuffled { seat, order });
+        }
+        assert!(evs[..3].iter().all(Tcg::is_roll));
+        assert!(!evs[3..].iter().any(Tcg::is_roll));
+        firsts.insert(initial.first_player);
+    }
+    assert_eq!(firsts.len(), 2, "either seat is drawn");
+    let record = run(&Rules::default(), 3, &mut burner(), &mut passive());
+    assert_eq!(
+        events(&record)[0],
+        Event::FirstPlayer {
+            seat: 0,
+            random: false
+        }
+    );
+}
+
+#[test]
+fn the_replay_holds_the_pool_and_switches_and_each_requests_legal_plays() {
+    let rules = Rules {
+        minions: true,
+        healing: true,
+        any_card_heals: true,
+        ..Rules::default()
+    };
+    // A bot that tries a random legal action most of the time and a random card id
+    // (often not in its hand) otherwise.
+    let rng = Rc::new(RefCell::new(ChaCha8Rng::seed_from_u64(4)));
+    let mut wild = fn_bot(move |o| {
+        let mut rng = rng.borrow_mut();
+        if rand::Rng::random_range(&mut *rng, 0..10) == 0 {
+            Action::PlayCard {
+                card: rand::Rng::random_range(&mut *rng, 0..50),
+                play_as: PlayAs::Minion,
+                target: Target::Hero,
+            }
+        } else {
+            *o.legal.choose(&mut *rng).unwrap()
+        }
+    });
+    let record = run(&rules, 8, &mut wild, &mut burner());
+    let replay = &record.replay;
+    let tables: Tables = serde_json::from_value(replay.tables.clone()).unwrap();
+    assert!(tables.switches["minions"] && tables.switches["any_card_heals"]);
+    assert!(!tables.switches["card_drawers"] && tables.switches["overload"]);
+    assert_eq!(tables.switches.len(), 10);
+    assert_eq!(tables.pool, rules.card_pool().cards);
+    let (mut rejected, mut played) = (0, 0);
+    for (idx, entry) in replay.log.iter().enumerate() {
+        let Entry::Answer {
+            seat: 0,
+            answer: crate::Answer::Action(action),
+            offered,
+            ..
+        } = entry
+        else {
+            continue;
+        };
+        let offer = offered.as_ref().expect("turn requests record their offer");
+        let legal = match *action {
+            Action::PlayCard { card, play_as, .. } => offer.plays.contains(&(card, play_as)),
+            Action::Attack { minion, target } => offer.attacks.contains(&(minion, target)),
+            Action::EndTurn => true,
+        };
+        let was_rejected = matches!(replay.log.get(idx + 1), Some(Entry::Rejected { .. }));
+        assert_eq!(legal, !was_rejected, "{entry:?}");
+        if was_rejected {
+            rejected += 1;
+        } else {
+            played += 1;
+        }
+    }
+    assert!(rejected > 0 && played > 10, "{rejected} {played}");
+    assert!(
+        replay.log.iter().any(|e| matches!(
+            e,
+            Entry::Answer { offered: Some(o), .. } if !o.attacks.is_empty()
+        )),
+        "minions were offered attacks"
+    );
+    verify(replay).expect("verifies");
+}
+
+#[test]
+fn each_seat_may_play_its_own_deck() {
+    let rules = Rules {
+        deck1: Some(deck_of("bolt")),
+        ..Rules::default()
+    };
+    assert_eq!(rules.deck_of(0), standard_deck().as_slice());
+    let requests = Rc::new(RefCell::new(Vec::new()));
+    struct Asks(Rc<RefCell<Vec<Vec<String>>>>);
+    impl Bot<Tcg> for Asks {
+        fn setup(&mut self, request: &SetupRequest) -> DeckChoice {
+            self.0.borrow_mut().push(request.default_deck.clone());
+            DeckChoice::default()
+        }
+        fn act(&mut self, _: &Observation) -> Action {
+            Action::EndTurn
+        }
+    }
+    let mut a = NativePlayer::new(Asks(requests.clone()));
+    let mut b = NativePlayer::new(Asks(requests.clone()));
+    let players: [&mut dyn Player<Tcg>; 2] = [&mut a, &mut b];
+    let record = run_match::<Tcg>(&MatchConfig::new(rules.clone(), 3), players);
+    assert_eq!(*requests.borrow(), vec![standard_deck(), deck_of("bolt")]);
+    let initial = record.replay.initial.clone().unwrap();
+    assert!(initial.decks[1].iter().all(|c| c.card.id == "bolt"));
+    let mut zero: Vec<String> = initial.decks[0].iter().map(|c| c.card.id.clone()).collect();
+    let mut standard = standard_deck();
+    zero.sort();
+    standard.sort();
+    assert_eq!(zero, standard);
+    assert_eq!(initial.chosen_deck, [false, false]);
+    verify(&record.replay).expect("verifies");
+
+    let unknown = Rules {
+        deck0: Some(deck_of("nope")),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Tcg::validate(&unknown).unwrap_err(),
+        "seat 0's deck (deck0): card `nope` is not in the pool in use (is its variation on?)"
+    );
+    let short = Rules {
+        deck1: Some(vec!["bolt".to_owned(); 3]),
+        ..Rules::default()
+    };
+    assert_eq!(
+        Tcg::validate(&short).unwrap_err(),
+        "seat 1's deck (deck1) has 3 cards, deck_size is 20"
+    );
 }

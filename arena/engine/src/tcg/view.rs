@@ -74,6 +74,18 @@ pub(super) fn describe(event: &Event) -> String {
             format!("seat {seat} overloads: {card} (#{uid}) is discarded")
         }
         Event::EmptyDeck { seat } => format!("seat {seat} has no card left to draw"),
+        Event::FirstPlayer { seat, random } => {
+            let how = if *random {
+                "drawn at random"
+            } else {
+                "by rule"
+            };
+            format!("seat {seat} plays first ({how})")
+        }
+        Event::Shuffled { seat, order } => {
+            let uids: Vec<String> = order.iter().map(|uid| format!("#{uid}")).collect();
+            format!("seat {seat}'s deck after shuffling: {}", uids.join(" "))
+        }
         Event::BleedOut {
             seat,
             damage,
