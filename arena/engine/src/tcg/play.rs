@@ -541,10 +541,6 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
     } else {
         0
     };
-    table.event(Event::FirstPlayer {
-        seat: first,
-        random: rules.random_first_player,
-    });
     let pool = rules.card_pool();
     let mut last_rejected: [Option<String>; 2] = [None, None];
     let mut decks: [Vec<CardInstance>; 2] = [Vec::new(), Vec::new()];
@@ -571,12 +567,8 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
             })
             .collect();
     }
-    for (seat, deck) in (0u8..).zip(&mut decks) {
+    for deck in &mut decks {
         deck.shuffle(&mut rng);
-        table.event(Event::Shuffled {
-            seat,
-            order: deck.iter().map(|c| c.uid).collect(),
-        });
     }
     let initial = Initial {
         first_player: first,
@@ -585,7 +577,20 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
         chosen_deck: chosen,
     };
     let state = State::new(&initial);
+    // The roll records follow the initial state, as every event does (observers and the
+    // live view hand the initial state over before the first event).
+    let orders = initial
+        .decks
+        .each_ref()
+        .map(|deck| deck.iter().map(|c| c.uid).collect::<Vec<_>>());
     table.set_initial(initial);
+    table.event(Event::FirstPlayer {
+        seat: first,
+        random: rules.random_first_player,
+    });
+    for (seat, order) in (0u8..).zip(orders) {
+        table.event(Event::Shuffled { seat, order });
+    }
     let mut game = Game {
         rules,
         state,
