@@ -239,7 +239,10 @@ impl Sandbox {
                 capacity: pool.instances,
                 taken: AtomicU32::new(0),
             });
-            (Runtime::new(&pooled)?, Some((slots, Runtime::new(&on_demand)?)))
+            (
+                Runtime::new(&pooled)?,
+                Some((slots, Runtime::new(&on_demand)?)),
+            )
         };
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let mut ticking = vec![primary.engine.clone()];

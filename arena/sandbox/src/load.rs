@@ -160,10 +160,7 @@ impl LoadedBot {
 
 /// `module` moved into the on-demand runtime: serialized by this process and deserialized
 /// at once (pooling does not change compiled code, so both engines accept it).
-fn on_demand(
-    module: &Module,
-    runtime: &crate::Runtime,
-) -> Result<InstancePre<BotState>, String> {
+fn on_demand(module: &Module, runtime: &crate::Runtime) -> Result<InstancePre<BotState>, String> {
     let bytes = module.serialize().map_err(|e| format!("{e:#}"))?;
     // SAFETY: these bytes were serialized just now, by this process, from a module that
     // this sandbox compiled or verified; the two engines share one compiler configuration.
