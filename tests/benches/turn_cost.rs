@@ -133,7 +133,7 @@ fn wasm_strong(sandbox: &Sandbox) -> WasmBot {
     player
 }
 
-fn native_strong() -> NativePlayer<Battle> {
+fn native_strong() -> impl Player<Battle> {
     let mut player = NativePlayer::new(<Battle as Builtins>::create("strong").unwrap());
     Player::<Battle>::start(&mut player, &battle_start()).unwrap();
     Player::<Battle>::setup(&mut player, &battle_setup_request()).unwrap();
@@ -213,9 +213,9 @@ fn battle_turn(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    let mut next = 0;
+    let (mut next, count) = (0, turns.len());
     let mut cycle = move || {
-        next = (next + 1) % turns.len();
+        next = (next + 1) % count;
         next
     };
     group.bench_function("native", |b| {
