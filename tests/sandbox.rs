@@ -189,6 +189,36 @@ fn a_full_pool_falls_back_to_on_demand_instances() {
     );
 }
 
+/// Where the address space is capped too low for the instance pool's reservation, bots
+/// still play: instances are allocated on demand, and the run says why.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_refused_pool_reservation_falls_back_to_on_demand_instances() {
+    let cache = tempfile::tempdir().unwrap();
+    // 16 GiB: room for a few on-demand instances (4 GiB of address space each), not for
+    // the default pool (4 GiB per slot, two slots per core plus spares).
+    let script = format!(
+        "ulimit -v 16777216 && exec '{}' check --json '{}'",
+        crate::arena_bin().display(),
+        bots::BATTLE_RANDOM
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("ARENA_CACHE_DIR", cache.path())
+        .env("ARENA_LOG", "warn")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", arena_tests::stderr(&output)));
+    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(report["modes"][0]["trial"]["faults"], 0, "{report}");
+    assert!(
+        arena_tests::stderr(&output).contains("cannot reserve the instance pool"),
+        "{}",
+        arena_tests::stderr(&output)
+    );
+}
+
 #[test]
 fn a_faulted_bot_answers_again_on_its_next_turn() {
     let sandbox = sandbox();

@@ -6,8 +6,11 @@
 //! `GAMES_PER_PAIRING` games per pairing — 240 short games, both seats in wasm, no replays,
 //! a warm module cache, a fresh results directory per run. Before criterion runs, the two
 //! are timed alternately, `ROUNDS` times, and the median games per second and their ratio
-//! printed (the machine is shared: the ratio of neighbouring runs is what to read). The
-//! results of both must be identical, and the setup checks it.
+//! printed (the machine is shared: the ratio of neighbouring runs is what to read), with
+//! the CPU time per game (equal at both: no contention) and how busy the machine was with
+//! other work. The results of both must be identical, and the setup checks it. Then the
+//! same games straight through `game::play` on 1 and 2 threads, the way they were played
+//! before this bench (on-demand instances, a replay JSON tree per game) and now.
 //!
 //! Run with `cargo bench --profile dev --workspace --bench scaling` (docs/performance.md).
 
@@ -182,6 +185,7 @@ fn play_all(
     sandbox: &Sandbox,
     contestants: &[Contestant],
     jobs: usize,
+    replay: bool,
 ) -> (f64, f64) {
     let next = AtomicUsize::new(0);
     let cpu = process_cpu().unwrap_or(0.0);
@@ -202,7 +206,7 @@ fn play_all(
                         [&contestants[a], &contestants[b]],
                         ["a", "b"],
                         sandbox,
-                        false,
+                        replay,
                     )
                     .expect("game");
                 }
@@ -215,22 +219,26 @@ fn play_all(
     )
 }
 
-/// What the instance allocator does to scaling: the same games on 1 and 2 threads with
-/// wasmtime's on-demand allocator (a fresh 4 GiB reservation, mapped and unmapped, per
-/// instance) and with the sandbox's pool.
+/// What stopped a run from scaling, one cause at a time: the same games on 1 and 2
+/// threads as they were played before (on-demand instances — a fresh 4 GiB reservation
+/// mapped and unmapped per instance — and a replay JSON tree built per game), without the
+/// replay tree, and from the sandbox's pool.
 fn allocators(tournament: &Tournament, plan: &Plan) {
     let games = plan.games.len() as f64;
-    for (name, pool) in [
-        ("on-demand", Pool::none()),
-        ("pooled", Pool::for_parallel_games(2)),
+    // `replay`: the replay turned into a JSON tree as every game did before (and as
+    // `--replays` still does), dropped at once.
+    for (name, pool, replay) in [
+        ("on-demand+replay-json", Pool::none(), true),
+        ("on-demand", Pool::none(), false),
+        ("pooled", Pool::for_parallel_games(2), false),
     ] {
         let sandbox = Sandbox::with_pool(Limits::default(), None, pool).unwrap();
         let contestants = contestants(tournament, &sandbox, 2).expect("bots load");
         let mut ratios = Vec::new();
         let mut cpu = [Vec::new(), Vec::new()];
         for _ in 0..ROUNDS {
-            let (one, cpu_one) = play_all(tournament, plan, &sandbox, &contestants, 1);
-            let (two, cpu_two) = play_all(tournament, plan, &sandbox, &contestants, 2);
+            let (one, cpu_one) = play_all(tournament, plan, &sandbox, &contestants, 1, replay);
+            let (two, cpu_two) = play_all(tournament, plan, &sandbox, &contestants, 2, replay);
             ratios.push(one / two);
             cpu[0].push(cpu_one / games * 1e3);
             cpu[1].push(cpu_two / games * 1e3);

@@ -239,10 +239,18 @@ impl Sandbox {
                 capacity: pool.instances,
                 taken: AtomicU32::new(0),
             });
-            (
-                Runtime::new(&pooled)?,
-                Some((slots, Runtime::new(&on_demand)?)),
-            )
+            match Runtime::new(&pooled) {
+                Ok(runtime) => (runtime, Some((slots, Runtime::new(&on_demand)?))),
+                // The pool reserves its address space up front; where that is refused (a
+                // `ulimit -v`), bots still run, each instance allocated on demand.
+                Err(SetupError(why)) => {
+                    tracing::warn!(
+                        instances = pool.instances,
+                        "cannot reserve the instance pool, allocating instances on demand: {why}"
+                    );
+                    (Runtime::new(&on_demand)?, None)
+                }
+            }
         };
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let mut ticking = vec![primary.engine.clone()];
