@@ -15,17 +15,17 @@
 //! Run with `cargo bench --profile dev --workspace --bench scaling` (docs/performance.md).
 
 use arena_sandbox::{Limits, ModuleCache, Pool, Sandbox};
-use arena_tournament::bots::Contestant;
-use arena_tournament::game::{self, GameSpec};
-use arena_tournament::run::contestants;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use arena_tests::bots;
+use arena_tournament::bots::Contestant;
 use arena_tournament::config::Tournament;
+use arena_tournament::game::{self, GameSpec};
 use arena_tournament::plan::{Plan, plan};
 use arena_tournament::results::read_results;
+use arena_tournament::run::contestants;
 use arena_tournament::run::{RunOptions, run};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const GAMES_PER_PAIRING: u32 = 40;
@@ -127,8 +127,7 @@ fn jobs(c: &mut Criterion) {
             let (elapsed, _) = timed_run(&tournament, &plan, jobs, cache.path());
             round[slot] = games as f64 / elapsed.as_secs_f64();
             rates[slot].push(round[slot]);
-            if let (Some(a), Some(b), Some(c), Some(d)) =
-                (cpu, process_cpu(), busy, machine_busy())
+            if let (Some(a), Some(b), Some(c), Some(d)) = (cpu, process_cpu(), busy, machine_busy())
             {
                 ours[slot].push((b - a) / games as f64 * 1e3);
                 others[slot].push(((d - c) - (b - a)).max(0.0) / elapsed.as_secs_f64());
