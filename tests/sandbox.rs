@@ -1,7 +1,7 @@
 //! The sandbox against well-behaved and hostile bots, through the engine's Player trait.
 
 use arena_engine::{Fault, FaultKind, Player};
-use arena_sandbox::{Limits, LoadError, ModuleCache, Sandbox};
+use arena_sandbox::{Limits, LoadError, ModuleCache, Pool, Sandbox};
 use arena_sdk::battle::{Action, Battle};
 use arena_tests::fixtures::{
     battle_observation as observation, battle_setup_request as setup_request, battle_start as start,
@@ -126,6 +126,97 @@ fn hostile_bots_end_in_their_documented_faults() {
     // The host carries on: a good bot still plays in the same sandbox.
     let mut good = started(&sandbox, bots::BATTLE_RANDOM);
     assert!(Player::<Battle>::act(&mut good, &observation()).is_ok());
+}
+
+/// Pooled or on demand, a bot meets the same limits with the same words and fuel: the
+/// pool's own limits never decide (docs/performance.md, "Per-match start").
+#[test]
+fn pooled_and_on_demand_instances_fault_alike() {
+    let pooled = sandbox();
+    let on_demand = Sandbox::with_pool(Limits::default(), None, Pool::none()).unwrap();
+    for name in [
+        "memory-hog.wat",
+        "grow-spin.wat",
+        "recursion.wat",
+        "grow-then-recurse.wat",
+        "start-loop.wat",
+        "out-of-bounds.wat",
+    ] {
+        let faults = [&pooled, &on_demand].map(|sandbox| {
+            let bot = sandbox.load(&hostile(name)).unwrap();
+            let mut player = bot.player(sandbox);
+            let fault = match Player::<Battle>::start(&mut player, &start()) {
+                Err(fault) => fault,
+                Ok(()) => Player::<Battle>::act(&mut player, &observation()).expect_err(name),
+            };
+            (fault, Player::<Battle>::last_call(&mut player).fuel)
+        });
+        assert_eq!(faults[0], faults[1], "{name}");
+    }
+}
+
+/// A full pool is not an error: the next instance comes from the on-demand allocator and
+/// plays the same; a slot freed by a finished match is taken again.
+#[test]
+fn a_full_pool_falls_back_to_on_demand_instances() {
+    let pool = Pool {
+        instances: 1,
+        ..Pool::default()
+    };
+    let sandbox = Sandbox::with_pool(Limits::default(), None, pool).unwrap();
+    let bot = sandbox.load(Path::new(bots::BATTLE_RANDOM)).unwrap();
+    let mut first = bot.player(&sandbox);
+    let mut second = bot.player(&sandbox);
+    assert!(first.pooled());
+    assert!(!second.pooled(), "the only slot is taken");
+    assert_eq!(sandbox.pool_usage(), Some((1, 1)));
+    let mut answers = Vec::new();
+    for player in [&mut first, &mut second] {
+        Player::<Battle>::start(player, &start()).unwrap();
+        Player::<Battle>::setup(player, &setup_request()).unwrap();
+        let action = Player::<Battle>::act(player, &observation()).unwrap();
+        answers.push((action, Player::<Battle>::last_call(player).fuel));
+    }
+    assert_eq!(answers[0], answers[1], "same answer, same fuel");
+    drop(first);
+    assert_eq!(sandbox.pool_usage(), Some((1, 0)), "the slot is free again");
+    assert!(bot.player(&sandbox).pooled());
+    assert_eq!(
+        Sandbox::with_pool(Limits::default(), None, Pool::none())
+            .unwrap()
+            .pool_usage(),
+        None
+    );
+}
+
+/// Where the address space is capped too low for the instance pool's reservation, bots
+/// still play: instances are allocated on demand, and the run says why.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_refused_pool_reservation_falls_back_to_on_demand_instances() {
+    let cache = tempfile::tempdir().unwrap();
+    // 16 GiB: room for a few on-demand instances (4 GiB of address space each), not for
+    // the default pool (4 GiB per slot, two slots per core plus spares).
+    let script = format!(
+        "ulimit -v 16777216 && exec '{}' check --json '{}'",
+        crate::arena_bin().display(),
+        bots::BATTLE_RANDOM
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("ARENA_CACHE_DIR", cache.path())
+        .env("ARENA_LOG", "warn")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", arena_tests::stderr(&output)));
+    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(report["modes"][0]["trial"]["faults"], 0, "{report}");
+    assert!(
+        arena_tests::stderr(&output).contains("cannot reserve the instance pool"),
+        "{}",
+        arena_tests::stderr(&output)
+    );
 }
 
 #[test]

@@ -110,6 +110,47 @@ fn a_small_tournament_runs_end_to_end_with_a_report() {
     }
 }
 
+/// Every replay file of a results directory, by name.
+fn replay_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("replays"))
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The workers write the replays in parallel, each before its game's line: the files and
+/// the log are the same at any concurrency.
+#[test]
+fn replays_are_identical_for_any_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("jobs1");
+    let three = dir.path().join("jobs3");
+    run(
+        dir.path(),
+        &small(),
+        &one,
+        &["--jobs", "1", "--replays", "--quiet"],
+    );
+    run(
+        dir.path(),
+        &small(),
+        &three,
+        &["--jobs", "3", "--replays", "--quiet"],
+    );
+    let reference = replay_files(&one);
+    let games = sorted_lines(&one).lines().count();
+    assert_eq!(reference.len(), games, "one replay per game");
+    assert!(reference.iter().all(|(name, _)| name.ends_with(".json")));
+    assert_eq!(reference, replay_files(&three));
+    assert_eq!(sorted_lines(&one), sorted_lines(&three));
+}
+
 #[test]
 fn results_are_identical_for_any_jobs_and_for_merged_shards() {
     let dir = tempfile::tempdir().unwrap();

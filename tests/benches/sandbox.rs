@@ -16,7 +16,9 @@
 
 use arena_builtins::Builtins;
 use arena_engine::{NativePlayer, Player};
-use arena_sandbox::{EncodingPolicy, Limits, LoadedBot, ModuleCache, Sandbox, encode_request};
+use arena_sandbox::{
+    EncodingPolicy, Limits, LoadedBot, ModuleCache, Pool, Sandbox, encode_request,
+};
 use arena_sdk::Encoding;
 use arena_sdk::battle::Battle;
 use arena_sdk::protocol::RequestRef;
@@ -124,28 +126,43 @@ fn call(c: &mut Criterion) {
 }
 
 fn instantiate(c: &mut Criterion) {
-    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     let mut group = c.benchmark_group("sandbox/instantiate");
     group
         .sample_size(30)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    for (name, path) in [
-        ("echo", echo_bot()),
-        ("battle-strong", PathBuf::from(bots::BATTLE_STRONG)),
+    // The sandbox's default (wasmtime's pooling allocator) against on-demand allocation.
+    let decommit = Pool {
+        keep_resident: 0,
+        ..Pool::default()
+    };
+    for (allocator, pool) in [
+        ("pooled", Pool::default()),
+        ("pooled-decommit", decommit),
+        ("on-demand", Pool::none()),
     ] {
-        let bot = load(&sandbox, &path);
-        let mut player = bot.player(&sandbox);
-        Player::<Battle>::start(&mut player, &start()).expect("start");
-        let fuel = Player::<Battle>::last_call(&mut player).fuel;
-        eprintln!("sandbox/instantiate/{name}: {fuel} fuel for instantiation + start");
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                let mut player = bot.player(&sandbox);
-                Player::<Battle>::start(&mut player, &start()).unwrap();
-                player
-            })
-        });
+        let sandbox = Sandbox::with_pool(Limits::default(), None, pool).unwrap();
+        for (name, path) in [
+            ("echo", echo_bot()),
+            ("battle-strong", PathBuf::from(bots::BATTLE_STRONG)),
+        ] {
+            let bot = load(&sandbox, &path);
+            let mut player = bot.player(&sandbox);
+            assert_eq!(player.pooled(), allocator != "on-demand");
+            Player::<Battle>::start(&mut player, &start()).expect("start");
+            let fuel = Player::<Battle>::last_call(&mut player).fuel;
+            drop(player);
+            eprintln!(
+                "sandbox/instantiate/{name}-{allocator}: {fuel} fuel for instantiation + start"
+            );
+            group.bench_function(format!("{name}-{allocator}"), |b| {
+                b.iter(|| {
+                    let mut player = bot.player(&sandbox);
+                    Player::<Battle>::start(&mut player, &start()).unwrap();
+                    player
+                })
+            });
+        }
     }
     group.finish();
 }

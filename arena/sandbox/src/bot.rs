@@ -188,6 +188,9 @@ pub struct WasmBot {
     /// The encoding of this match's requests and responses, settled at instantiation.
     encoding: Encoding,
     last: CallReport,
+    /// The instance pool's slot, if the store is pooled; declared after `store`, so it is
+    /// released only once the store (and its instance) is gone.
+    slot: Option<crate::PoolSlot>,
 }
 
 impl std::fmt::Debug for WasmBot {
@@ -199,7 +202,12 @@ impl std::fmt::Debug for WasmBot {
 }
 
 impl WasmBot {
-    pub(crate) fn new(pre: InstancePre<BotState>, sandbox: &Sandbox) -> Self {
+    pub(crate) fn new(
+        pre: InstancePre<BotState>,
+        engine: &Engine,
+        slot: Option<crate::PoolSlot>,
+        sandbox: &Sandbox,
+    ) -> Self {
         let limits = sandbox.limits();
         let state = BotState {
             limiter: BotLimiter {
@@ -214,7 +222,7 @@ impl WasmBot {
             log_calls: 0,
             log_calls_cap: limits.log_calls_per_call,
         };
-        let mut store = Store::new(&sandbox.engine, state);
+        let mut store = Store::new(engine, state);
         store.limiter(|state| &mut state.limiter);
         store.epoch_deadline_trap();
         WasmBot {
@@ -232,7 +240,14 @@ impl WasmBot {
             offered: limits.encoding.offered(),
             encoding: Encoding::Json,
             last: CallReport::default(),
+            slot,
         }
+    }
+
+    /// Whether this bot's instance lives in the sandbox's instance pool (`false`: from
+    /// the on-demand allocator, because pooling is off or every slot was taken).
+    pub fn pooled(&self) -> bool {
+        self.slot.is_some()
     }
 
     /// Arm the limits for one call; a timeout fault if the match's wall-clock budget is

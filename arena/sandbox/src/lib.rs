@@ -32,9 +32,9 @@ pub use structure::StructureLimits;
 pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
-use wasmtime::{Config, Engine};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// Everything a bot is limited to. Fuel limits are what make a timeout identical on every
 /// machine; `wall_clock` is only a backstop.
@@ -105,6 +105,92 @@ impl Default for Limits {
 /// The epoch ticks every this often; the wall-clock backstop is counted in ticks.
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
+/// How many bot instances the sandbox keeps ready in wasmtime's pooling allocator.
+///
+/// A match instantiates each wasm seat afresh; from the pool that is a slot taken off a
+/// free list (its memory mapped copy-on-write from the module's image) instead of a fresh
+/// 4 GiB address-space reservation, guard pages and data copy per instance (see
+/// docs/performance.md, "Per-match start"). Every slot reserves the address space of one
+/// 32-bit memory (4 GiB plus guards: address space, not RAM), so the pool is sized from the
+/// concurrency rather than made huge. Instances beyond it are not refused: they come from
+/// wasmtime's on-demand allocator instead, with the same limits and the same results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pool {
+    /// Instances alive at once that the pool holds; `0` turns pooling off.
+    pub instances: u32,
+    /// Dirty bytes of a used slot's memory (and table) reset in place when its instance
+    /// is dropped, rather than handed back to the kernel: the next match in the slot then
+    /// takes no page faults for them. Linux finds the dirty pages (`PAGEMAP_SCAN`); beyond
+    /// this many the rest is decommitted. It bounds the memory an idle slot keeps.
+    pub keep_resident: usize,
+}
+
+impl Pool {
+    /// Room for `games` matches at once, two wasm seats each, plus spares for what runs
+    /// beside them (an `arena check` trial game, a test's extra player).
+    pub fn for_parallel_games(games: usize) -> Pool {
+        let games = u32::try_from(games).unwrap_or(u32::MAX / 4);
+        Pool {
+            instances: games.saturating_mul(2).saturating_add(POOL_SPARE),
+            keep_resident: KEEP_RESIDENT,
+        }
+    }
+
+    /// No pooling: every instance from wasmtime's on-demand allocator.
+    pub fn none() -> Pool {
+        Pool {
+            instances: 0,
+            keep_resident: 0,
+        }
+    }
+}
+
+/// A sample bot dirties well under a megabyte in a match (Rust: its stack's top, its data
+/// and the start of its heap); more is decommitted.
+const KEEP_RESIDENT: usize = 4 << 20;
+
+/// Slots beyond two per parallel game.
+const POOL_SPARE: u32 = 8;
+
+impl Default for Pool {
+    /// One match per core at once.
+    fn default() -> Self {
+        Pool::for_parallel_games(std::thread::available_parallelism().map_or(4, |n| n.get()))
+    }
+}
+
+/// The pool's admission count, shared with the bots holding a slot.
+#[derive(Debug)]
+struct PoolSlots {
+    capacity: u32,
+    taken: AtomicU32,
+}
+
+/// One slot of the pool, held by a [`WasmBot`] until its store (and so its instance) is
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct PoolSlot(Arc<PoolSlots>);
+
+impl Drop for PoolSlot {
+    fn drop(&mut self) {
+        self.0.taken.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The engine and linker of one allocation strategy.
+pub(crate) struct Runtime {
+    pub(crate) engine: Engine,
+    pub(crate) linker: wasmtime::Linker<bot::BotState>,
+}
+
+impl Runtime {
+    fn new(config: &Config) -> Result<Runtime, SetupError> {
+        let engine = Engine::new(config).map_err(|e| SetupError(format!("{e:#}")))?;
+        let linker = bot::linker(&engine).map_err(|e| SetupError(format!("{e:#}")))?;
+        Ok(Runtime { engine, linker })
+    }
+}
+
 /// A wasmtime engine configured for bots, with its limits and module cache.
 pub struct Sandbox {
     engine: Engine,
@@ -112,6 +198,9 @@ pub struct Sandbox {
     cache: Option<ModuleCache>,
     compiler: Compiler,
     linker: wasmtime::Linker<bot::BotState>,
+    /// With pooling: the admission count of the pool, and the on-demand runtime that
+    /// takes the instances the pool has no slot for.
+    pool: Option<(Arc<PoolSlots>, Runtime)>,
     ticker_stop: Arc<AtomicBool>,
 }
 
@@ -132,30 +221,91 @@ pub struct SetupError(String);
 
 impl Sandbox {
     /// A sandbox with `limits`, caching compiled modules in `cache` if given, compiling
-    /// with [`Compiler::default`].
+    /// with [`Compiler::default`], its instance pool sized by [`Pool::default`].
     pub fn new(limits: Limits, cache: Option<ModuleCache>) -> Result<Self, SetupError> {
-        let engine = Engine::new(&engine_config(limits.stack_bytes))
-            .map_err(|e| SetupError(format!("{e:#}")))?;
-        let linker = bot::linker(&engine).map_err(|e| SetupError(format!("{e:#}")))?;
+        Sandbox::with_pool(limits, cache, Pool::default())
+    }
+
+    /// Like [`Sandbox::new`] with an instance pool of the given size.
+    pub fn with_pool(
+        limits: Limits,
+        cache: Option<ModuleCache>,
+        pool: Pool,
+    ) -> Result<Self, SetupError> {
+        let on_demand = engine_config(limits.stack_bytes);
+        let (primary, pool) = if pool.instances == 0 {
+            (Runtime::new(&on_demand)?, None)
+        } else {
+            let mut pooled = on_demand.clone();
+            pooled.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(
+                &limits, &pool,
+            )));
+            let slots = Arc::new(PoolSlots {
+                capacity: pool.instances,
+                taken: AtomicU32::new(0),
+            });
+            match Runtime::new(&pooled) {
+                Ok(runtime) => (runtime, Some((slots, Runtime::new(&on_demand)?))),
+                // The pool reserves its address space up front; where that is refused (a
+                // `ulimit -v`), bots still run, each instance allocated on demand.
+                Err(SetupError(why)) => {
+                    tracing::warn!(
+                        instances = pool.instances,
+                        "cannot reserve the instance pool, allocating instances on demand: {why}"
+                    );
+                    (Runtime::new(&on_demand)?, None)
+                }
+            }
+        };
         let ticker_stop = Arc::new(AtomicBool::new(false));
-        let (ticking, stop) = (engine.clone(), ticker_stop.clone());
+        let mut ticking = vec![primary.engine.clone()];
+        ticking.extend(pool.as_ref().map(|(_, fallback)| fallback.engine.clone()));
+        let stop = ticker_stop.clone();
         std::thread::Builder::new()
             .name("arena-epoch".into())
             .spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(EPOCH_TICK);
-                    ticking.increment_epoch();
+                    for engine in &ticking {
+                        engine.increment_epoch();
+                    }
                 }
             })
             .map_err(|e| SetupError(format!("cannot start the epoch thread: {e}")))?;
         Ok(Sandbox {
-            engine,
+            engine: primary.engine,
             limits,
             cache,
             compiler: Compiler::default(),
-            linker,
+            linker: primary.linker,
+            pool,
             ticker_stop,
         })
+    }
+
+    /// A slot of the pool if one is free: `None` without pooling or when every slot is
+    /// taken (the instance then comes from the on-demand runtime).
+    pub(crate) fn take_slot(&self) -> Option<PoolSlot> {
+        let (slots, _) = self.pool.as_ref()?;
+        slots
+            .taken
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |taken| {
+                (taken < slots.capacity).then_some(taken + 1)
+            })
+            .ok()
+            .map(|_| PoolSlot(slots.clone()))
+    }
+
+    /// The runtime for instances the pool has no slot for (`None` without pooling).
+    pub(crate) fn fallback(&self) -> Option<&Runtime> {
+        self.pool.as_ref().map(|(_, runtime)| runtime)
+    }
+
+    /// The pool's size and how many of its slots are taken now (`None` without pooling).
+    pub fn pool_usage(&self) -> Option<(u32, u32)> {
+        self.pool
+            .as_ref()
+            .map(|(slots, _)| (slots.capacity, slots.taken.load(Ordering::Acquire)))
     }
 
     /// Compile untrusted modules with `compiler` instead of the default.
@@ -207,6 +357,39 @@ pub(crate) fn engine_config(stack_bytes: usize) -> Config {
         .max_wasm_stack(stack_bytes);
     config
 }
+
+/// The pooling allocator for `instances` bots alive at once under `limits`. Its per-slot
+/// limits are at least the sandbox's own, so the [`Limits`] (checked at load and by the
+/// store's limiter, with the same messages) decide every refusal, never the pool: a module
+/// that loads runs the same pooled or not.
+fn pooling_config(limits: &Limits, size: &Pool) -> PoolingAllocationConfig {
+    let instances = size.instances;
+    let tables = limits.structure.tables.max(1);
+    let memories = limits.structure.memories.max(1);
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_core_instances(instances)
+        .total_memories(instances.saturating_mul(memories))
+        .total_tables(instances.saturating_mul(tables))
+        .max_memories_per_module(memories)
+        .max_tables_per_module(tables)
+        .table_elements(limits.table_elements.max(1))
+        // The `VMContext` grows with functions, globals and imports; the structural
+        // limits bound those, and this bound is far above what they allow.
+        .max_core_instance_size(8 << 20)
+        // A slot stays mapped to the module it last held, so the next match of the same
+        // bot reuses its copy-on-write image; keep as many warm as there are slots.
+        .max_unused_warm_slots(instances)
+        // Returning a used slot's pages in batches saves a system call per instance.
+        .decommit_batch_size(DECOMMIT_BATCH)
+        .linear_memory_keep_resident(size.keep_resident)
+        .table_keep_resident(size.keep_resident)
+        // Without it, keeping memory resident means `memset`ting all of it, dirty or not.
+        .pagemap_scan(Enabled::Auto);
+    pool
+}
+
+/// Instances whose memory is returned to the system in one batch.
+const DECOMMIT_BATCH: usize = 8;
 
 impl Drop for Sandbox {
     fn drop(&mut self) {

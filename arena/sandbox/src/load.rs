@@ -4,6 +4,7 @@ use crate::Sandbox;
 use crate::bot::{BotState, WasmBot};
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use wasmtime::{ExternType, FuncType, InstancePre, Module, ValType};
 
@@ -104,6 +105,9 @@ pub struct LoadedBot {
     name: String,
     info: ModuleInfo,
     pre: InstancePre<BotState>,
+    /// The same module in the sandbox's on-demand runtime, made the first time the pool
+    /// is full when this bot starts a match.
+    fallback: Arc<OnceLock<Result<InstancePre<BotState>, String>>>,
 }
 
 impl std::fmt::Debug for LoadedBot {
@@ -126,10 +130,47 @@ impl LoadedBot {
         &self.info
     }
 
-    /// A fresh player for one match (instantiated when the match starts).
+    /// A fresh player for one match (instantiated when the match starts): in a slot of
+    /// the sandbox's instance pool, or from its on-demand allocator when every slot is
+    /// taken (same limits, same results).
     pub fn player(&self, sandbox: &Sandbox) -> WasmBot {
-        WasmBot::new(self.pre.clone(), sandbox)
+        if let Some(slot) = sandbox.take_slot() {
+            return WasmBot::new(self.pre.clone(), &sandbox.engine, Some(slot), sandbox);
+        }
+        let Some(fallback) = sandbox.fallback() else {
+            return WasmBot::new(self.pre.clone(), &sandbox.engine, None, sandbox);
+        };
+        let pre = self.fallback.get_or_init(|| {
+            tracing::debug!(bot = %self.name, "instance pool full; instantiating on demand");
+            on_demand(self.pre.module(), fallback)
+        });
+        match pre {
+            Ok(pre) => WasmBot::new(pre.clone(), &fallback.engine, None, sandbox),
+            Err(why) => {
+                // Cannot happen short of a wasmtime bug (our own bytes, one compiler
+                // configuration). The pooled runtime without a slot is then the only one
+                // left: wasmtime refuses the instance if the pool is still full, and that
+                // becomes the seat's `instantiation` fault, never a hang.
+                tracing::error!(bot = %self.name, "cannot move the module to the on-demand runtime: {why}");
+                WasmBot::new(self.pre.clone(), &sandbox.engine, None, sandbox)
+            }
+        }
     }
+}
+
+/// `module` moved into the on-demand runtime: serialized by this process and deserialized
+/// at once (pooling does not change compiled code, so both engines accept it).
+fn on_demand(module: &Module, runtime: &crate::Runtime) -> Result<InstancePre<BotState>, String> {
+    let bytes = module.serialize().map_err(|e| format!("{e:#}"))?;
+    // SAFETY: these bytes were serialized just now, by this process, from a module that
+    // this sandbox compiled or verified; the two engines share one compiler configuration.
+    #[allow(unsafe_code)]
+    let module =
+        unsafe { Module::deserialize(&runtime.engine, &bytes) }.map_err(|e| format!("{e:#}"))?;
+    runtime
+        .linker
+        .instantiate_pre(&module)
+        .map_err(|e| format!("{e:#}"))
 }
 
 /// The ABI's exports: name and (params, results).
@@ -249,6 +290,7 @@ impl Sandbox {
             name: bot,
             info,
             pre,
+            fallback: Arc::default(),
         })
     }
 }

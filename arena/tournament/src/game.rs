@@ -178,17 +178,14 @@ fn play_typed<G: Ruleset + Builtins>(
     want_replay: bool,
 ) -> Result<GameResult, GameError> {
     let [a, b] = contestants;
-    let result = play_seats::<G>(
+    play_seats_keeping::<G>(
         spec,
         [Seat::Contestant(a), Seat::Contestant(b)],
         names,
         sandbox,
         None,
-    )?;
-    Ok(GameResult {
-        outcome: result.outcome,
-        replay: want_replay.then_some(result.replay).flatten(),
-    })
+        want_replay,
+    )
 }
 
 /// Who takes a seat in [`play_seats`]: a contestant, or a player the caller built itself
@@ -218,6 +215,19 @@ pub fn play_seats<G: Ruleset + Builtins>(
     sandbox: &Sandbox,
     observer: Option<&mut dyn Observer<G>>,
 ) -> Result<GameResult, GameError> {
+    play_seats_keeping(spec, seats, names, sandbox, observer, true)
+}
+
+/// [`play_seats`], turning the replay into JSON only when it is wanted: a tournament
+/// without `--replays` would otherwise build and drop a JSON tree per game.
+fn play_seats_keeping<G: Ruleset + Builtins>(
+    spec: &GameSpec,
+    seats: [Seat<'_, G>; 2],
+    names: [&str; 2],
+    sandbox: &Sandbox,
+    observer: Option<&mut dyn Observer<G>>,
+    want_replay: bool,
+) -> Result<GameResult, GameError> {
     let rules = parse_rules::<G>(&spec.rules)?;
     let [seat0, seat1] = seats;
     let (mut seat0, sha0) = seat_player(seat0, sandbox)?;
@@ -239,10 +249,11 @@ pub fn play_seats<G: Ruleset + Builtins>(
             sha256,
         };
     }
-    let replay = serde_json::to_value(&record.replay).expect("replays serialize");
+    let replay =
+        want_replay.then(|| serde_json::to_value(&record.replay).expect("replays serialize"));
     Ok(GameResult {
         outcome: record.outcome,
-        replay: Some(replay),
+        replay,
     })
 }
 

@@ -6,7 +6,7 @@ use crate::config::Tournament;
 use crate::game::{self, GameError, GameSpec};
 use crate::plan::{Plan, PlannedGame, Shard};
 use crate::results::{self, GameLine, ResultsError, ResultsWriter, SavedPlan};
-use arena_sandbox::{ModuleCache, Sandbox};
+use arena_sandbox::{ModuleCache, Pool, Sandbox};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -198,7 +198,12 @@ pub fn run(
         });
     }
 
-    let sandbox = Sandbox::new(tournament.limits.limits(), options.cache.clone())?;
+    // Two seats per parallel game: the pool has a slot for every instance alive at once.
+    let sandbox = Sandbox::with_pool(
+        tournament.limits.limits(),
+        options.cache.clone(),
+        Pool::for_parallel_games(options.jobs.max(1)),
+    )?;
     let contestants = contestants(tournament, &sandbox, options.jobs)?;
     let mut writer = ResultsWriter::open(&results_file)?;
     if options.replays {
@@ -215,7 +220,9 @@ pub fn run(
         .chain(todo.iter().map(|g| (*g, false)))
         .collect();
     let next = AtomicUsize::new(0);
-    type Done = (GameLine, Option<serde_json::Value>, bool);
+    // A worker plays a game and writes its replay (serializing and syncing it is per-game
+    // work, done in parallel); this thread appends the lines in the order games finish.
+    type Done = (GameLine, bool);
     let (sender, receiver) = mpsc::channel::<Result<Done, RunError>>();
     let jobs = options.jobs.clamp(1, todo.len());
     let mut played = 0;
@@ -237,7 +244,16 @@ pub fn run(
                         sandbox,
                         options.replays,
                     )
-                    .map(|(line, replay)| (line, replay, replay_only));
+                    .and_then(|(line, replay)| {
+                        // The replay first, whole: a kill between the two writes leaves
+                        // a replay without its line (the game is played again), never a
+                        // game without replay.
+                        if let Some(replay) = replay {
+                            let bytes = serde_json::to_vec(&replay).expect("replays serialize");
+                            results::write_atomic(&replay_path(&options.out, line.game), &bytes)?;
+                        }
+                        Ok((line, replay_only))
+                    });
                     let failed = result.is_err();
                     if sender.send(result).is_err() || failed {
                         break;
@@ -247,7 +263,7 @@ pub fn run(
         }
         drop(sender);
         for result in receiver {
-            let (line, replay, replay_only) = match result {
+            let (line, replay_only) = match result {
                 Ok(done) => done,
                 Err(error) => {
                     // Stop handing out games; the workers finish the ones they hold.
@@ -255,12 +271,6 @@ pub fn run(
                     return Err(error);
                 }
             };
-            // The replay first, whole: a kill between the two writes leaves a replay
-            // without its line (the game is played again), never a game without replay.
-            if let Some(replay) = replay {
-                let bytes = serde_json::to_vec(&replay).expect("replays serialize");
-                results::write_atomic(&replay_path(&options.out, line.game), &bytes)?;
-            }
             if replay_only {
                 if finished.get(&line.game) != Some(&line) {
                     tracing::warn!(
