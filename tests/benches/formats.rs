@@ -11,15 +11,23 @@
 //! through the game): `encode-*` is the host's encoding into a reused buffer, `decode-*` the
 //! native decoding into the SDK's owned types, as a Rust bot does it.
 //!
+//! `fuel/<mode>` (printed by the setup, fuel is deterministic): where a sample bot's fuel per
+//! turn goes when it replays the same game in the sandbox — the `decode-only` bench bot
+//! (`tests/bench-bots/decode-only`: the SDK's decoding and answering, a fixed action, no
+//! decision) against the sample bot, in each encoding; turn 0 is left out (decode-only
+//! decides there).
+//!
 //! Run with `cargo bench --profile dev --workspace --bench formats` (docs/performance.md,
 //! "Binary encoding").
 
 use arena_builtins::Builtins;
+use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
 use arena_sdk::protocol::{Request, RequestRef, to_binary};
-use arena_tests::transcript;
+use arena_tests::{bots, transcript};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::fmt;
 use std::hint::black_box;
+use std::path::Path;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +180,71 @@ fn formats_of<G: Builtins + arena_engine::Ruleset>(c: &mut Criterion, builtins: 
     group.finish();
 }
 
+/// Mean fuel per turn (turns 1 on) of `bot` replaying seat 0's game in `policy`'s encoding.
+fn fuel_per_turn<G: arena_sdk::Game>(
+    bot: &str,
+    game: &arena_tests::Transcript<G>,
+    policy: EncodingPolicy,
+) -> u64 {
+    use arena_engine::Player;
+    let sandbox = Sandbox::new(
+        Limits {
+            encoding: policy,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let loaded = sandbox.load(Path::new(bot)).expect("load the bot");
+    let mut player = loaded.player(&sandbox);
+    Player::<G>::start(&mut player, &game.start).expect("start");
+    Player::<G>::setup(&mut player, &game.setup).expect("setup");
+    let mut fuel = 0;
+    for (turn, (observation, _)) in game.turns.iter().enumerate() {
+        Player::<G>::act(&mut player, observation).expect("act");
+        let used = Player::<G>::last_call(&mut player).fuel;
+        if turn > 0 {
+            fuel += used;
+        }
+    }
+    fuel / (game.turns.len() as u64 - 1).max(1)
+}
+
+/// The `fuel/<mode>` line: decode-only and the sample bot, in JSON and binary.
+fn fuel_of<G: Builtins + arena_engine::Ruleset>(sample: &str, builtins: [&str; 2]) {
+    let game = transcript::<G>(builtins[0], builtins[1], 3);
+    let name = Path::new(sample)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .replace('_', "-");
+    let mut line = format!("fuel/{}: {} turns;", G::MODE.name(), game.turns.len());
+    for policy in [EncodingPolicy::Json, EncodingPolicy::Fastest] {
+        let reading = fuel_per_turn(bots::DECODE_ONLY, &game, policy);
+        let whole = fuel_per_turn(sample, &game, policy);
+        let encoding = if policy == EncodingPolicy::Json {
+            "json"
+        } else {
+            "binary"
+        };
+        line += &format!(
+            " {encoding}: decode-only {reading}, {name} {whole} (thinking {})",
+            whole.saturating_sub(reading)
+        );
+    }
+    eprintln!("{line}");
+}
+
+fn fuel(_: &mut Criterion) {
+    use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    fuel_of::<Battle>(bots::BATTLE_STRONG, ["strong", "heuristic"]);
+    fuel_of::<Tcg>(bots::TCG_PLANNER, ["planner", "random"]);
+    fuel_of::<Grid>(bots::GRID_COMMANDER, ["commander", "random-walker"]);
+    fuel_of::<Dungeon>(bots::DUNGEON_STRONG, ["strong", "random"]);
+    fuel_of::<Conquest>(bots::CONQUEST_STRONG, ["strong", "random"]);
+    fuel_of::<Conquest>(bots::CONQUEST_STARTER, ["strong", "random"]);
+}
+
 fn formats(c: &mut Criterion) {
     use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
     formats_of::<Battle>(c, ["strong", "heuristic"]);
@@ -181,5 +254,5 @@ fn formats(c: &mut Criterion) {
     formats_of::<Conquest>(c, ["strong", "random"]);
 }
 
-criterion_group!(benches, formats);
+criterion_group!(benches, fuel, formats);
 criterion_main!(benches);
