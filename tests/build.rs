@@ -16,6 +16,7 @@ fn main() {
     for dir in [
         "Cargo.toml",
         "sample-bots",
+        "tests/bench-bots",
         "sdk/src",
         "sdk/c",
         "arena/builtins/src",
@@ -35,6 +36,8 @@ fn main() {
     for (package, _) in &crates {
         build.args(["-p", package]);
     }
+    // The `formats` bench's bot that decodes and answers without deciding.
+    build.args(["-p", "decode-only"]);
     // The outer build's flags are for the host; the bots get a clean environment.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",
@@ -51,7 +54,15 @@ fn main() {
         "building the sample bots for {TARGET} failed"
     );
 
-    let mut consts = String::new();
+    let mut consts = format!(
+        "/// `tests/bench-bots/decode-only` built to wasm.\npub const DECODE_ONLY: &str = {:?};\n",
+        target_dir
+            .join(TARGET)
+            .join("release")
+            .join("decode_only.wasm")
+            .display()
+            .to_string()
+    );
     for (package, _) in &crates {
         let wasm = target_dir
             .join(TARGET)

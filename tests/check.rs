@@ -91,3 +91,41 @@ fn check_of_a_missing_file_names_it() {
         stdout(&out)
     );
 }
+
+#[test]
+fn check_reports_the_encoding_each_bot_chose() {
+    let cache = tempfile::tempdir().unwrap();
+    // The Rust SDK and the C sample offer `arena_encoding` and take the binary encoding;
+    // the WAT bot has no such export and is spoken to in JSON.
+    for (bot, line) in [
+        (
+            bots::BATTLE_RANDOM,
+            "encoding: binary (chosen by arena_encoding)",
+        ),
+        (bots::C_BOT, "encoding: binary (chosen by arena_encoding)"),
+        (bots::WAT_BOT, "encoding: json (no arena_encoding export)"),
+    ] {
+        let out = arena(cache.path(), &["check", bot]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{bot}: {text}");
+        assert!(text.contains(line), "{bot}: expected `{line}` in:\n{text}");
+    }
+    let json = |args: &[&str]| {
+        let out = arena(cache.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", stdout(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let rust = json(&["check", "--json", bots::BATTLE_RANDOM]);
+    assert_eq!(rust["encoding"], "binary");
+    // Every mode's instance chose, also those the bot refuses to play.
+    for mode in rust["modes"].as_array().unwrap() {
+        assert_eq!(mode["encoding"], "binary", "{mode}");
+    }
+    let wat = json(&["check", "--json", bots::WAT_BOT]);
+    assert_eq!(wat["encoding"], "json");
+    assert_eq!(wat["modes"][0]["encoding"], "json");
+    // `--encoding json` offers only JSON: the SDK bot takes it.
+    let forced = json(&["--encoding", "json", "check", "--json", bots::BATTLE_RANDOM]);
+    assert_eq!(forced["encoding"], "json");
+    assert_eq!(forced["modes"][0]["encoding"], "json");
+}

@@ -98,6 +98,20 @@ enum StartPeek {
 }
 
 impl StartPeek {
+    /// Whether `input` can be a start request, without parsing it: a turn request then
+    /// skips the trial parse (in JSON its failure formats an error message, every turn).
+    fn may_be(input: &[u8], encoding: Encoding) -> bool {
+        match encoding {
+            // The variant index of `start` is 0.
+            Encoding::Binary => input.first() == Some(&0),
+            Encoding::Json => {
+                let text = input.trim_ascii_start();
+                let key = text.strip_prefix(b"{").map(<[u8]>::trim_ascii_start);
+                key.is_none_or(|key| key.starts_with(b"\"start\"") || key.starts_with(b"\"\\"))
+            }
+        }
+    }
+
     fn read(input: &[u8], encoding: Encoding) -> Option<Mode> {
         let peek = match encoding {
             Encoding::Json => serde_json::from_slice::<StartPeek>(input).ok(),
@@ -143,8 +157,11 @@ pub fn alloc(len: i32) -> i32 {
         return 0;
     };
     STATE.with_borrow_mut(|state| {
-        state.input.clear();
-        state.input.resize(len, 0);
+        // Zeroed only when it grows: the host overwrites the first `len` bytes before
+        // `arena_call`, so clearing the whole buffer on every request is wasted fuel.
+        if state.input.len() < len {
+            state.input.resize(len, 0);
+        }
         state.input.as_mut_ptr() as usize as i32
     })
 }
@@ -163,7 +180,9 @@ pub fn call(len: i32, new_session: fn(Mode) -> Option<Box<dyn Session>>) -> i64 
         output.clear();
         let len = usize::try_from(len).unwrap_or(0).min(input.len());
         let input = &input[..len];
-        if let Some(mode) = StartPeek::read(input, encoding) {
+        if StartPeek::may_be(input, encoding)
+            && let Some(mode) = StartPeek::read(input, encoding)
+        {
             install_panic_hook();
             *session = new_session(mode);
             if session.is_none() {
@@ -277,4 +296,50 @@ macro_rules! export_bot {
     (@game grid) => { $crate::grid::Grid };
     (@game dungeon) => { $crate::dungeon::Dungeon };
     (@game conquest) => { $crate::conquest::Conquest };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{MatchEnd, MatchResult, MatchStart, RequestRef};
+    use crate::tcg::Tcg;
+
+    fn encoded(request: RequestRef<'_, Tcg>, encoding: Encoding) -> Vec<u8> {
+        let mut out = Vec::new();
+        match encoding {
+            Encoding::Json => serde_json::to_writer(&mut out, &request).unwrap(),
+            Encoding::Binary => to_binary(&request, &mut out).unwrap(),
+        }
+        out
+    }
+
+    #[test]
+    fn only_a_start_request_is_peeked_at() {
+        let start = MatchStart::<Tcg> {
+            abi: crate::ABI_VERSION,
+            mode: Mode::Tcg,
+            seat: 1,
+            seed: 7,
+            rules: Default::default(),
+        };
+        let end = MatchEnd {
+            result: MatchResult::Loss,
+            reason: "start".to_owned(),
+        };
+        for encoding in Encoding::ALL {
+            let start = encoded(RequestRef::Start(&start), encoding);
+            assert!(StartPeek::may_be(&start, encoding), "{encoding}");
+            assert_eq!(StartPeek::read(&start, encoding), Some(Mode::Tcg));
+            // An end request whose reason says "start" is not one.
+            let end = encoded(RequestRef::End(&end), encoding);
+            assert!(!StartPeek::may_be(&end, encoding), "{encoding}");
+        }
+        // JSON from another host: spaces, an escaped key and garbage are parsed to decide.
+        for text in [" { \"start\": {} }", "{\"\\u0073tart\": {}}", "[1]", ""] {
+            assert!(StartPeek::may_be(text.as_bytes(), Encoding::Json), "{text}");
+        }
+        assert!(!StartPeek::may_be(b"{\"turn\": {}}", Encoding::Json));
+        assert!(!StartPeek::may_be(&[2, 0], Encoding::Binary));
+        assert!(!StartPeek::may_be(&[], Encoding::Binary));
+    }
 }

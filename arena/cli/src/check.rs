@@ -5,7 +5,7 @@ use crate::SandboxArgs;
 use anyhow::{Context, Result};
 use arena_engine::FaultKind;
 use arena_sandbox::LoadedBot;
-use arena_sdk::Mode;
+use arena_sdk::{Encoding, Mode};
 use arena_tournament::check::{self, ModeCheck};
 use clap::Args;
 use serde::Serialize;
@@ -29,6 +29,9 @@ struct Report<'a> {
     /// Things that work but should be fixed (a debug build).
     warnings: Vec<String>,
     module: Option<&'a arena_sandbox::ModuleInfo>,
+    /// The encoding the bot chose (`json`, `binary`): the same in every mode, as
+    /// `arena_encoding` is asked before the mode is known; `None` if no mode instantiated.
+    encoding: Option<&'static str>,
     modes: Vec<ModeCheck>,
 }
 
@@ -67,12 +70,14 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         }
         _ => Vec::new(),
     };
+    let encoding = modes.iter().find_map(|m| m.encoding).map(Encoding::name);
     let report = Report {
         bot: args.bot.display().to_string(),
         ok,
         error,
         warnings,
         module: loaded.as_ref().ok().map(LoadedBot::info),
+        encoding,
         modes,
     };
     if args.json {
@@ -157,6 +162,19 @@ fn print_report(report: &Report<'_>) -> Result<()> {
         _ = writeln!(out, "exports:");
         for export in &info.exports {
             _ = writeln!(out, "  {export}");
+        }
+        let chooses = info
+            .exports
+            .iter()
+            .any(|e| e.starts_with("arena_encoding:"));
+        match (report.encoding, chooses) {
+            (Some(encoding), true) => {
+                _ = writeln!(out, "encoding: {encoding} (chosen by arena_encoding)")
+            }
+            (Some(encoding), false) => {
+                _ = writeln!(out, "encoding: {encoding} (no arena_encoding export)")
+            }
+            (None, _) => _ = writeln!(out, "encoding: none (the bot was not instantiated)"),
         }
     }
     for check in &report.modes {

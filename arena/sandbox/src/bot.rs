@@ -250,6 +250,12 @@ impl WasmBot {
         self.slot.is_some()
     }
 
+    /// The encoding this match speaks, once the bot is instantiated (`arena check` reports
+    /// it); `None` before, or when instantiation failed.
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.exports.as_ref().map(|_| self.encoding)
+    }
+
     /// Arm the limits for one call; a timeout fault if the match's wall-clock budget is
     /// spent.
     fn arm(&mut self, fuel: u64) -> Result<(), Fault> {

@@ -7,7 +7,7 @@ use crate::game::{self, GameError};
 use crate::modes;
 use arena_engine::Fault;
 use arena_sandbox::{LoadedBot, ModuleInfo, Sandbox};
-use arena_sdk::Mode;
+use arena_sdk::{Encoding, Mode};
 use serde::Serialize;
 
 /// The start request in one mode, and the trial game when the start was accepted.
@@ -23,6 +23,10 @@ pub struct ModeCheck {
     pub fault: Option<Fault>,
     /// What the bot logged during the start.
     pub log: String,
+    /// The encoding the bot chose for this mode's match (`json`, `binary`); `None` when it
+    /// could not be instantiated.
+    #[serde(serialize_with = "encoding_name")]
+    pub encoding: Option<Encoding>,
     /// A trial game against the mode's weakest built-in, when the start was accepted.
     pub trial: Option<Trial>,
 }
@@ -129,6 +133,7 @@ pub fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCh
         fuel: check.fuel,
         fault: check.answer.err(),
         log: check.log,
+        encoding: check.encoding,
         trial: None,
     })
 }
@@ -214,4 +219,11 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
             fuels.iter().sum::<u64>() / fuels.len() as u64
         },
     })
+}
+
+fn encoding_name<S: serde::Serializer>(
+    encoding: &Option<Encoding>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&encoding.map(Encoding::name), serializer)
 }

@@ -10,7 +10,7 @@ use crate::for_mode;
 use crate::game::{GameError, parse_rules};
 use arena_engine::{Fault, FaultKind, Player};
 use arena_sandbox::{LoadedBot, Sandbox};
-use arena_sdk::{ABI_VERSION, MatchStart, Mode};
+use arena_sdk::{ABI_VERSION, Encoding, MatchStart, Mode};
 
 /// A bot's answer to one mode's start request.
 #[derive(Debug, Clone)]
@@ -23,6 +23,9 @@ pub struct StartCheck {
     pub fuel: u64,
     /// What the bot logged.
     pub log: String,
+    /// The encoding the bot chose (docs/abi.md, "Encodings"); `None` when it was not
+    /// instantiated.
+    pub encoding: Option<Encoding>,
 }
 
 /// Send `bot` the start request of `mode` with `rules` (JSON; `null` for the defaults).
@@ -38,7 +41,8 @@ pub fn start(
         let request = MatchStart::<G> { abi: ABI_VERSION, mode, seat: 0, seed: 1, rules };
         let answer = Player::<G>::start(&mut player, &request);
         let report = Player::<G>::last_call(&mut player);
-        Ok(StartCheck { mode, answer, fuel: report.fuel, log: report.log })
+        let encoding = player.encoding();
+        Ok(StartCheck { mode, answer, fuel: report.fuel, log: report.log, encoding })
     })
 }
 
