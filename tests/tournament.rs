@@ -245,11 +245,15 @@ fn shard_index_comes_from_the_cluster_environment() {
     assert_eq!(games, vec![2, 3, 6, 7]);
 }
 
+/// Games in [`slow_tournament`]: enough that a run is still going a few games in (a game
+/// takes a few milliseconds since the binary encoding and pooled instances).
+const SLOW_GAMES: usize = 80;
+
 /// A tournament slow enough to interrupt: wasm grid bots playing full 1250-turn games.
 fn slow_tournament(dir: &Path) -> PathBuf {
     let file = dir.join("slow.toml");
     let text = format!(
-        "name = \"slow\"\nseed = 11\ngames_per_pairing = 12\n[modes.grid]\n\
+        "name = \"slow\"\nseed = 11\ngames_per_pairing = {SLOW_GAMES}\n[modes.grid]\n\
          [[bots]]\nname = \"starter\"\nbot = {:?}\n[[bots]]\nname = \"commander\"\nbot = {:?}\n",
         bots::GRID_STARTER,
         bots::GRID_COMMANDER
@@ -293,12 +297,12 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
             child.try_wait().unwrap().is_none(),
             "the run ended before it could be interrupted"
         );
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = finished(&results);
-    assert!(before < 12, "interrupted mid-run");
+    assert!(before < SLOW_GAMES, "interrupted mid-run");
     // A torn line, as if the kill had landed mid-write.
     let mut text = std::fs::read_to_string(&results).unwrap();
     text.push_str("{\"fingerprint\":\"abc\",\"game\":");
@@ -307,8 +311,8 @@ fn a_killed_run_resumes_with_nothing_lost_or_counted_twice() {
     let output = run(dir.path(), &file, &out, &["--jobs", "2", "--quiet"]);
     assert!(
         stderr(&output).contains(&format!(
-            "this run played {} games; {before} were finished earlier; 12 of the 12 games",
-            12 - before
+            "this run played {} games; {before} were finished earlier; {SLOW_GAMES} of the {SLOW_GAMES} games",
+            SLOW_GAMES - before
         )),
         "{}",
         stderr(&output)

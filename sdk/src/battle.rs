@@ -504,10 +504,16 @@ mod tests {
             ..Rules::default()
         };
         let json = serde_json::to_string(&own).unwrap();
-        assert!(json.contains(r#""roster1":["tank","nurse","doctor"]"#), "{json}");
+        assert!(
+            json.contains(r#""roster1":["tank","nurse","doctor"]"#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), own);
         assert_eq!(own.roster_of(0), BotType::ALL);
-        assert_eq!(own.roster_of(1), [BotType::Tank, BotType::Nurse, BotType::Doctor]);
+        assert_eq!(
+            own.roster_of(1),
+            [BotType::Tank, BotType::Nurse, BotType::Doctor]
+        );
         for rules in [shared, own] {
             let mut binary = Vec::new();
             crate::protocol::to_binary(&rules, &mut binary).unwrap();

@@ -953,11 +953,12 @@ fn play_typed<G: Interactive + Builtins>(
 }
 
 /// Step through a replay file's game (`arena replay show --step`), verified first.
-pub fn show_replay(json: &serde_json::Value, pace: Pace) -> anyhow::Result<()> {
+pub fn show_replay(json: &serde_json::Value, pace: Pace, rolls: bool) -> anyhow::Result<()> {
     arena_tournament::for_mode!(game::replay_mode(json)?, G => {
         let replay = game::verified::<G>(json)?;
-        Live::<G>::new(replay.mode, &replay.bots, replay.seed, pace, [false, false])
-            .replay(&replay)?;
+        let mut live = Live::<G>::new(replay.mode, &replay.bots, replay.seed, pace, [false, false]);
+        live.show_rolls(rolls);
+        live.replay(&replay)?;
         outln!("{}", escape(&game::result_line(&replay.outcome, &replay.bots)))
     })
 }

@@ -1,11 +1,14 @@
 //! Standard input one line at a time, with an optional time limit (`arena play --clock`).
 //!
 //! A reader thread owns standard input and hands its lines over a channel, so a wait can
-//! give up when the clock runs out; the line typed late then answers the next question.
+//! give up when the clock runs out. On a terminal, what was typed after a timeout and before
+//! the next question is thrown away, so a late answer never answers the next question;
+//! piped input (scripts, tests) is read as it comes.
 //! Everything that reads the terminal (a person's answers, `--step`'s Enter) reads here, so
 //! no line is lost between two readers.
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -20,6 +23,9 @@ pub enum Line {
     /// The deadline passed first.
     Late,
 }
+
+/// The last wait ran out of time: lines typed since were meant for that question.
+static LATE: AtomicBool = AtomicBool::new(false);
 
 fn lines() -> &'static Mutex<Receiver<String>> {
     static LINES: OnceLock<Mutex<Receiver<String>>> = OnceLock::new();
@@ -50,13 +56,19 @@ fn lines() -> &'static Mutex<Receiver<String>> {
 pub fn read_line(deadline: Option<Instant>) -> Line {
     // A poisoned lock only means another reader panicked: the channel is still sound.
     let receiver = lines().lock().unwrap_or_else(|e| e.into_inner());
+    if LATE.swap(false, Ordering::Relaxed) && std::io::stdin().is_terminal() {
+        while receiver.try_recv().is_ok() {}
+    }
     match deadline {
         None => receiver.recv().map_or(Line::End, Line::Text),
         Some(deadline) => {
             let left = deadline.saturating_duration_since(Instant::now());
             match receiver.recv_timeout(left) {
                 Ok(text) => Line::Text(text),
-                Err(RecvTimeoutError::Timeout) => Line::Late,
+                Err(RecvTimeoutError::Timeout) => {
+                    LATE.store(true, Ordering::Relaxed);
+                    Line::Late
+                }
                 Err(RecvTimeoutError::Disconnected) => Line::End,
             }
         }

@@ -152,7 +152,23 @@ impl<G: Interactive> Live<G> {
         let picture = self.renderer.picture().unwrap_or("").to_owned();
         // A screen taller than the terminal would scroll and the next one would not start
         // at the top: keep the step's last lines that fit (a line is left for the prompt).
-        let mut shown: Vec<String> = lines.to_vec();
+        // One row per line of text: a bot's log or a fault message may hold several, whose
+        // continuation rows are indented so they cannot pass for the view's own lines.
+        let mut shown: Vec<String> = lines
+            .iter()
+            .flat_map(|line| {
+                line.split('\n')
+                    .enumerate()
+                    .map(|(i, row)| {
+                        if i == 0 {
+                            row.to_owned()
+                        } else {
+                            format!("    {row}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         if let Some(rows) = self.rows {
             let room = rows.saturating_sub(picture.lines().count() + 3);
             if shown.len() > room {
@@ -174,6 +190,11 @@ impl<G: Interactive> Live<G> {
         }
         screen += "\u{1b}[J";
         out!("{screen}")
+    }
+
+    /// Also draw the roll records (`replay show --rolls`).
+    pub fn show_rolls(&mut self, rolls: bool) {
+        self.renderer.show_rolls(rolls);
     }
 
     fn pause(&mut self) -> anyhow::Result<()> {

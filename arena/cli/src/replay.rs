@@ -66,10 +66,14 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         ReplayCommand::Show {
-            file, step, delay, ..
+            file,
+            step,
+            delay,
+            rolls,
+            ..
         } if step || delay.is_some() => {
             let json = read(&file)?;
-            crate::human::show_replay(&json, crate::live::Pace::new(delay, step))
+            crate::human::show_replay(&json, crate::live::Pace::new(delay, step), rolls)
                 .with_context(|| file.display().to_string())?;
             Ok(ExitCode::SUCCESS)
         }

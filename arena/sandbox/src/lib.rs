@@ -384,8 +384,24 @@ fn pooling_config(limits: &Limits, size: &Pool) -> PoolingAllocationConfig {
         .linear_memory_keep_resident(size.keep_resident)
         .table_keep_resident(size.keep_resident)
         // Without it, keeping memory resident means `memset`ting all of it, dirty or not.
-        .pagemap_scan(Enabled::Auto);
+        .pagemap_scan(pagemap_scan(
+            std::fs::read_to_string("/proc/swaps").ok().as_deref(),
+        ));
     pool
+}
+
+/// Whether to find a used slot's dirty pages with Linux's `PAGEMAP_SCAN`, given the text of
+/// `/proc/swaps`. Only where nothing can be swapped out: wasmtime 48's scan resets the
+/// pages that are written *and present*, so a written page the kernel had swapped out
+/// would keep the last match's bytes for the next bot in the slot — one bot's memory seen
+/// by another, and results that depend on memory pressure. With swap (or when it cannot be
+/// told) every kept page is cleared instead: slower starts, never a leak.
+fn pagemap_scan(swaps: Option<&str>) -> Enabled {
+    match swaps {
+        // The header line alone: no swap area is active.
+        Some(swaps) if swaps.lines().skip(1).all(|l| l.trim().is_empty()) => Enabled::Auto,
+        _ => Enabled::No,
+    }
 }
 
 /// Instances whose memory is returned to the system in one batch.
@@ -394,5 +410,19 @@ const DECOMMIT_BATCH: usize = 8;
 impl Drop for Sandbox {
     fn drop(&mut self) {
         self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dirty_pages_are_found_by_scan_only_without_swap() {
+        let header = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n";
+        assert!(matches!(pagemap_scan(Some(header)), Enabled::Auto));
+        let swap = format!("{header}/dev/vda2  partition\t8388604\t0\t-2\n");
+        assert!(matches!(pagemap_scan(Some(&swap)), Enabled::No));
+        assert!(matches!(pagemap_scan(None), Enabled::No));
     }
 }
