@@ -179,7 +179,7 @@ pub fn tables(_rules: &Rules) -> Tables {
         nurse_repair_pct: NURSE_REPAIR_PCT,
         continuous_repair_pct: CONTINUOUS_REPAIR_PCT,
         // The draw's threshold as a share of all draws (2^63 of 2^64: 50).
-        continuous_repair_chance_pct: (CONTINUOUS_REPAIR_BELOW / (u64::MAX / 100 + 1)) as i32,
+        continuous_repair_chance_pct: ((u128::from(CONTINUOUS_REPAIR_BELOW) * 100) >> 64) as i32,
         doctor_repair_pct: DOCTOR_REPAIR_PCT,
     }
 }
