@@ -2,35 +2,21 @@
 
 use crate::arena_bin;
 use arena_tests::{stderr, stdout};
-use std::io::Write;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 /// Run `arena play --mode MODE A B --replay DIR/MODE.json` with `input` on standard input.
 fn play(dir: &Path, mode: &str, seats: [&str; 2], input: &str) -> (Output, serde_json::Value) {
     let replay = dir.join(format!("{mode}.json"));
-    let mut child = Command::new(arena_bin())
-        .args([
-            "play", "--mode", mode, seats[0], seats[1], "--seed", "3", "--replay",
-        ])
-        .arg(&replay)
-        .env("ARENA_CACHE_DIR", dir)
-        .env_remove("ARENA_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arena");
-    let mut stdin = child.stdin.take().expect("piped");
-    // Written from a thread: the game prints while it reads, and a full output pipe
-    // would otherwise block both sides. It may end before reading everything: a closed
-    // pipe is fine.
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("arena ends");
-    writer.join().expect("the writer does not panic");
+    let replay_arg = replay.to_str().expect("a UTF-8 temporary path");
+    let out = crate::arena_with_input(
+        dir,
+        &[
+            "play", "--mode", mode, seats[0], seats[1], "--seed", "3", "--replay", replay_arg,
+        ],
+        input,
+    );
     assert!(
         out.status.success(),
         "stdout: {}\nstderr: {}",

@@ -3,30 +3,14 @@
 
 use crate::{arena, arena_bin};
 use arena_tests::{stderr, stdout};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Run `arena ARGS` with `input` on standard input.
+/// Run `arena ARGS` with `input` on standard input; it must succeed.
 fn with_input(cache: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(arena_bin())
-        .args(args)
-        .env("ARENA_CACHE_DIR", cache)
-        .env_remove("ARENA_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arena");
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = input.to_owned();
-    // From a thread: the game prints while it reads (a full pipe would block both sides).
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("arena ends");
-    writer.join().expect("the writer does not panic");
+    let out = crate::arena_with_input(cache, args, input);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     out
 }

@@ -2,8 +2,9 @@
 //! It is registered as a test of `arena-cli` (see its Cargo.toml), so cargo builds the
 //! `arena` binary for it; the sample bots come from the `arena-tests` crate.
 
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The `arena` binary built for this test run.
 pub fn arena_bin() -> &'static Path {
@@ -18,6 +19,30 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
         .env_remove("ARENA_LOG")
         .output()
         .expect("run arena")
+}
+
+/// Run `arena` with `args`, a private module cache in `cache` and `input` on standard input.
+pub fn arena_with_input(cache: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(arena_bin())
+        .args(args)
+        .env("ARENA_CACHE_DIR", cache)
+        .env_remove("ARENA_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arena");
+    let mut stdin = child.stdin.take().expect("piped");
+    // Written from a thread: the game prints while it reads, and a full output pipe would
+    // otherwise block both sides. It may end before reading everything: a closed pipe is
+    // fine.
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("arena ends");
+    writer.join().expect("the writer does not panic");
+    out
 }
 
 mod check;
