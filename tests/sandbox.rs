@@ -189,6 +189,45 @@ fn a_full_pool_falls_back_to_on_demand_instances() {
     );
 }
 
+/// A bot whose answer counts its calls in memory that no data segment initializes: the
+/// target it attacks is the number of calls before this one.
+const CALL_COUNTER: &str = r#"(module
+  (memory (export "memory") 1)
+  (data (i32.const 0) "{\"attack\":{\"target\":0}}")
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 2048))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (i32.store8 (i32.const 20) (i32.add (i32.const 48) (i32.load8_u (i32.const 1000))))
+    (i32.store8 (i32.const 1000) (i32.add (i32.load8_u (i32.const 1000)) (i32.const 1)))
+    (i64.const 23)))
+"#;
+
+/// A pool slot is reused by the next match, its memory is not: what one match wrote is gone
+/// when the next instance starts in the same slot (the page-map scan without swap, clearing
+/// with it; see `arena-sandbox`'s `pagemap_scan`).
+#[test]
+fn a_reused_pool_slot_starts_with_fresh_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("counter.wat");
+    std::fs::write(&path, CALL_COUNTER).unwrap();
+    let pool = Pool {
+        instances: 1,
+        ..Pool::default()
+    };
+    let sandbox = Sandbox::with_pool(Limits::default(), None, pool).unwrap();
+    let bot = sandbox.load(&path).unwrap();
+    for round in 0..3 {
+        let mut player = bot.player(&sandbox);
+        assert!(player.pooled(), "round {round}: the one slot, again");
+        Player::<Battle>::start(&mut player, &start()).unwrap();
+        // The start was call 0 of this match: turns see 1, 2, 3 — never a count carried over.
+        for expected in 1..=3u8 {
+            let action = Player::<Battle>::act(&mut player, &observation()).unwrap();
+            assert_eq!(action, Action::Attack { target: expected }, "round {round}");
+        }
+    }
+}
+
 /// Where the address space is capped too low for the instance pool's reservation, bots
 /// still play: instances are allocated on demand, and the run says why.
 #[cfg(target_os = "linux")]
