@@ -8,8 +8,8 @@ use crate::plan::{Plan, PlannedGame, Shard};
 use crate::results::{self, GameLine, ResultsError, ResultsWriter, SavedPlan};
 use arena_sandbox::{ModuleCache, Pool, Sandbox};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -109,7 +109,7 @@ pub fn contestants(
         }
     }
     let next = AtomicUsize::new(0);
-    let slots = std::sync::Mutex::new(slots);
+    let slots = Mutex::new(slots);
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, tournament.bots.len().max(1)) {
             scope.spawn(|| {
@@ -205,7 +205,7 @@ pub fn run(
         Pool::for_parallel_games(options.jobs.max(1)),
     )?;
     let contestants = contestants(tournament, &sandbox, options.jobs)?;
-    let mut writer = ResultsWriter::open(&results_file)?;
+    let writer = ResultsWriter::open(&results_file)?;
     if options.replays {
         let dir = options.out.join("replays");
         std::fs::create_dir_all(&dir).map_err(|source| ResultsError::Io {
@@ -220,16 +220,20 @@ pub fn run(
         .chain(todo.iter().map(|g| (*g, false)))
         .collect();
     let next = AtomicUsize::new(0);
-    // A worker plays a game and writes its replay (serializing and syncing it is per-game
-    // work, done in parallel); this thread appends the lines in the order games finish.
-    type Done = (GameLine, bool);
-    let (sender, receiver) = mpsc::channel::<Result<Done, RunError>>();
+    // A worker plays a game, writes its replay (serializing and syncing it is per-game work,
+    // done in parallel), then appends the game's line under the log's lock, so lines come
+    // in the order games finish. No writer thread: on two cores a thread woken once per
+    // game preempts a worker every time.
+    let log = Mutex::new(Log {
+        writer,
+        played: 0,
+        error: None,
+    });
     let jobs = options.jobs.clamp(1, todo.len());
-    let mut played = 0;
-    let outcome = std::thread::scope(|scope| -> Result<(), RunError> {
+    std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let sender = sender.clone();
-            let (next, todo, contestants, sandbox) = (&next, &todo, &contestants, &sandbox);
+            let (next, todo, contestants, sandbox, log, finished) =
+                (&next, &todo, &contestants, &sandbox, &log, &finished);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -252,52 +256,61 @@ pub fn run(
                             let bytes = serde_json::to_vec(&replay).expect("replays serialize");
                             results::write_atomic(&replay_path(&options.out, line.game), &bytes)?;
                         }
-                        Ok((line, replay_only))
+                        Ok(line)
                     });
-                    let failed = result.is_err();
-                    if sender.send(result).is_err() || failed {
+                    // A poisoned lock means another worker panicked, which the scope
+                    // re-raises; the log itself is whole (lines are written in one call).
+                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                    let appended = result.and_then(|line| {
+                        if replay_only {
+                            if finished.get(&line.game) != Some(&line) {
+                                tracing::warn!(
+                                    game = line.game,
+                                    "the game played again for its replay ended differently from its results line"
+                                );
+                            }
+                            return Ok(());
+                        }
+                        log.writer.append(&line)?;
+                        log.played += 1;
+                        tracing::debug!(game = line.game, mode = %line.mode, winner = ?line.winner, reason = %line.reason, "finished");
+                        progress(Progress {
+                            done: log.played,
+                            total: to_play,
+                            skipped,
+                        });
+                        Ok(())
+                    });
+                    if let Err(error) = appended {
+                        // Stop handing out games; the workers finish (and log) the ones
+                        // they hold.
+                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                        log.error.get_or_insert(error);
                         break;
                     }
                 }
             });
         }
-        drop(sender);
-        for result in receiver {
-            let (line, replay_only) = match result {
-                Ok(done) => done,
-                Err(error) => {
-                    // Stop handing out games; the workers finish the ones they hold.
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
-                    return Err(error);
-                }
-            };
-            if replay_only {
-                if finished.get(&line.game) != Some(&line) {
-                    tracing::warn!(
-                        game = line.game,
-                        "the game played again for its replay ended differently from its results line"
-                    );
-                }
-                continue;
-            }
-            writer.append(&line)?;
-            played += 1;
-            tracing::debug!(game = line.game, mode = %line.mode, winner = ?line.winner, reason = %line.reason, "finished");
-            progress(Progress {
-                done: played,
-                total: to_play,
-                skipped,
-            });
-        }
-        Ok(())
     });
-    outcome?;
+    let log = log.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(error) = log.error {
+        return Err(error);
+    }
+    let played = log.played;
     Ok(RunSummary {
         planned: slice.len(),
         skipped,
         played,
         results_file,
     })
+}
+
+/// The results log shared by a run's workers.
+struct Log {
+    writer: ResultsWriter,
+    played: usize,
+    /// The first error; the run stops handing out games.
+    error: Option<RunError>,
 }
 
 /// Where the replay of `game` goes.
