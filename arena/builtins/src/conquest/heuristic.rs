@@ -86,23 +86,11 @@ impl Bot<Conquest> for Heuristic {
             if !turn.stock.covers(wanted.price()) {
                 continue;
             }
-            let spot = turn
-                .board
-                .recruit_spots(turn.seat)
-                .into_iter()
-                .min_by_key(|p| p.manhattan(threat.pos));
-            if let Some(at) = spot {
-                turn.recruit(wanted, at);
-            }
+            turn.recruit_nearest(wanted, threat.pos);
         }
         // Then collectors, or attackers once the map is bare.
-        let resources_left = turn.board.resources().len();
         let enemies = turn.enemies();
-        let wanted_armies = if resources_left == 0 {
-            usize::MAX
-        } else {
-            resources_left.min(3)
-        };
+        let wanted_armies = turn.armies_wanted(3);
         while turn.movable().len() < wanted_armies {
             let Some(kind) = affordable(turn.stock, best_counter(&enemies)) else {
                 break;

@@ -153,6 +153,25 @@ impl Turn {
         true
     }
 
+    /// Recruit `kind` on our free recruiting spot nearest `target`; whether it did.
+    pub fn recruit_nearest(&mut self, kind: Kind, target: Pos) -> bool {
+        let spot = self
+            .board
+            .recruit_spots(self.seat)
+            .into_iter()
+            .min_by_key(|p| p.manhattan(target));
+        spot.is_some_and(|at| self.recruit(kind, at))
+    }
+
+    /// The armies worth having on the board: one per resource tile left, at most `cap`;
+    /// as many as can be paid once the map is bare (then they attack).
+    pub fn armies_wanted(&self, cap: usize) -> usize {
+        match self.board.resources().len() {
+            0 => usize::MAX,
+            left => left.min(cap),
+        }
+    }
+
     /// Order `army` to `to` and carry it out on the planning board (the same steps as the
     /// engine). Returns false (and orders nothing) if the move is illegal.
     pub fn order(&mut self, army: &Army, to: Pos) -> bool {

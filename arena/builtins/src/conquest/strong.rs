@@ -92,22 +92,11 @@ impl Strong {
             if covered || !turn.stock.covers(wanted.price()) {
                 continue;
             }
-            let spot = turn
-                .board
-                .recruit_spots(turn.seat)
-                .into_iter()
-                .min_by_key(|p| p.manhattan(threat.pos));
-            if let Some(at) = spot {
-                turn.recruit(wanted, at);
-            }
+            turn.recruit_nearest(wanted, threat.pos);
         }
         let resources_left = turn.board.resources().len();
         let enemies = turn.enemies();
-        let wanted_armies = if resources_left == 0 {
-            usize::MAX
-        } else {
-            resources_left.min(4)
-        };
+        let wanted_armies = turn.armies_wanted(4);
         while turn.movable().len() < wanted_armies {
             let want = best_counter(&enemies);
             let Some(kind) = affordable(turn.stock, want) else {
