@@ -3,7 +3,7 @@
 //! alone.
 
 use crate::arena;
-use arena_tests::{bots, stderr, stdout};
+use arena_tests::{bots, stdout};
 
 const FOREIGN: [(&str, &str); 4] = [
     ("c-bot", bots::C_BOT),
@@ -49,19 +49,7 @@ fn a_tournament_of_them_without_modes_schedules_battle_only() {
     }
     std::fs::write(&file, text).unwrap();
     let out = dir.path().join("results");
-    let run = arena(
-        dir.path(),
-        &[
-            "tournament",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    );
-    assert!(run.status.success(), "{}", stderr(&run));
+    let run = crate::tournament_run(dir.path(), &file, &out, &["--format", "json"]);
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let modes = report["modes"].as_array().unwrap();
     assert_eq!(modes.len(), 1, "battle only: {report}");

@@ -42,19 +42,7 @@ fn a_wasm_bot_without_modes_plays_only_the_modes_it_accepts() {
         }
     }
     let out = dir.path().join("results");
-    let run = arena(
-        dir.path(),
-        &[
-            "tournament",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    );
-    assert!(run.status.success(), "{}", stderr(&run));
+    let run = crate::tournament_run(dir.path(), &file, &out, &["--format", "json"]);
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     for mode in report["modes"].as_array().unwrap() {
         for row in mode["rows"].as_array().unwrap() {
@@ -203,19 +191,7 @@ fn maps_rotate_pair_by_pair_in_a_tournament() {
     assert_eq!(text.matches("arena-8x8.map").count(), 2, "{text}");
     assert_eq!(text.matches("open-16x16.map").count(), 2, "{text}");
     let out = dir.path().join("results");
-    let run = arena(
-        dir.path(),
-        &[
-            "tournament",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--replays",
-            "--quiet",
-        ],
-    );
-    assert!(run.status.success(), "{}", stderr(&run));
+    crate::tournament_run(dir.path(), &file, &out, &["--replays", "--quiet"]);
     let map_of = |game: u32| {
         let replay: serde_json::Value = serde_json::from_slice(
             &std::fs::read(out.join(format!("replays/game-{game:06}.json"))).unwrap(),

@@ -45,6 +45,27 @@ pub fn arena_with_input(cache: &Path, args: &[&str], input: &str) -> Output {
     out
 }
 
+/// `arena tournament run FILE --out OUT EXTRA…` with a private module cache in `cache`;
+/// it must succeed.
+pub fn tournament_run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tournament",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let output = arena(cache, &args);
+    assert!(
+        output.status.success(),
+        "{args:?}\n{}\n{}",
+        arena_tests::stdout(&output),
+        arena_tests::stderr(&output)
+    );
+    output
+}
+
 mod check;
 mod conquest;
 mod deploy;

@@ -1,6 +1,7 @@
 //! Tournaments through the binary: end to end, determinism across jobs and shards,
 //! resuming after `kill -9`, malformed files, hostile bots, gauntlets.
 
+use crate::tournament_run as run;
 use crate::{arena, arena_bin};
 use arena_tests::{bots, hostile, root, stderr, stdout};
 use std::path::{Path, PathBuf};
@@ -18,25 +19,6 @@ fn sorted_lines(dir: &Path) -> String {
     }
     lines.sort();
     lines.into_iter().map(|(_, l)| l + "\n").collect()
-}
-
-fn run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "tournament",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let output = arena(cache, &args);
-    assert!(
-        output.status.success(),
-        "{args:?}\n{}\n{}",
-        stdout(&output),
-        stderr(&output)
-    );
-    output
 }
 
 fn small() -> PathBuf {
@@ -476,18 +458,7 @@ fn grid_reports_show_each_heros_statistics_beside_the_team_totals() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let run = arena(
-        dir.path(),
-        &[
-            "tournament",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ],
-    );
-    assert!(run.status.success(), "{}", stderr(&run));
+    crate::tournament_run(dir.path(), &file, &out, &["--quiet"]);
     let report = arena(dir.path(), &["tournament", "report", out.to_str().unwrap()]);
     let text = stdout(&report);
     assert!(report.status.success(), "{}", stderr(&report));
