@@ -334,6 +334,41 @@ fn bad_requests_get_json_errors_with_status_codes() {
     assert_eq!(status, 403, "registration is closed by default: {body}");
 }
 
+/// Open registration creates accounts, but no more than `registrations_per_hour` an hour
+/// for everyone together; a new token works at once.
+#[test]
+fn open_registration_is_rate_limited() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "ladder = false\nopen_registration = true\nregistrations_per_hour = 2\n",
+    );
+    let register = |name: &str| {
+        request(
+            ureq_agent()
+                .post(format!("{}/api/users", server.url))
+                .send_json(serde_json::json!({ "name": name })),
+        )
+    };
+    let (status, body) = register("alice");
+    assert_eq!(status, 201, "{body}");
+    let token = serde_json::from_str::<Value>(&body).unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = register("bob");
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = register("carol");
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("registrations_per_hour = 2"), "{body}");
+    // The token is found by its hash: alice uploads a bot.
+    let wasm = std::fs::read(bots::BATTLE_RANDOM).unwrap();
+    let (status, body) = server.upload(Some(&token), "first", &wasm);
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = server.upload(Some(&"0".repeat(64)), "second", &wasm);
+    assert_eq!(status, 401);
+}
+
 #[test]
 fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
     let dir = tempfile::tempdir().unwrap();

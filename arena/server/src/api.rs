@@ -386,6 +386,15 @@ async fn register(
         ));
     }
     let axum::Json(registration) = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    if !app.allow_registration() {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many new accounts this hour (registrations_per_hour = {}): try again later",
+                app.config.registrations_per_hour
+            ),
+        ));
+    }
     let store = Arc::clone(app.store());
     let (user, token) = blocking(move || {
         accounts::add_user(&store, &registration.name, false).map_err(|e| match e {

@@ -26,6 +26,10 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
     pub uploads_per_hour: usize,
+    /// Accounts `POST /api/users` may create per hour, all callers together (open
+    /// registration only): without it one caller could mint tokens to escape the
+    /// per-token upload limit.
+    pub registrations_per_hour: usize,
     /// Whether the ladder plays games.
     pub ladder: bool,
     /// The ladder's seed: game seeds derive from it and the job number.
@@ -52,6 +56,7 @@ impl Default for ServerConfig {
             max_upload_bytes: 4 << 20,
             max_body_bytes: 256 << 10,
             uploads_per_hour: 30,
+            registrations_per_hour: 20,
             ladder: true,
             seed: 2026,
             max_faults: 3,

@@ -33,7 +33,7 @@ pub mod tournament;
 use crate::config::ServerConfig;
 use crate::ladder::Ladder;
 use crate::store::Store;
-use arena_sandbox::{ModuleCache, Sandbox};
+use arena_sandbox::{ModuleCache, Pool, Sandbox};
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -73,6 +73,8 @@ pub struct App {
     pub ladder: Arc<Ladder>,
     /// Recent upload times per user, for the rate limit.
     uploads: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Recent open registrations, for their rate limit.
+    registrations: Mutex<VecDeque<Instant>>,
     /// Bounds how many uploads are checked at once (each check plays games).
     checks: tokio::sync::Semaphore,
     /// Tournaments running now (at most one at a time: each uses every worker).
@@ -90,27 +92,47 @@ impl App {
     /// Count an upload by `user`; false when they are over the hourly limit.
     pub(crate) fn allow_upload(&self, user: i64) -> bool {
         let mut uploads = self.uploads.lock().unwrap_or_else(|e| e.into_inner());
-        let recent = uploads.entry(user).or_default();
-        let now = Instant::now();
-        while recent
-            .front()
-            .is_some_and(|t| now.duration_since(*t).as_secs() >= 3600)
-        {
-            recent.pop_front();
-        }
-        if recent.len() >= self.config.uploads_per_hour {
-            return false;
-        }
-        recent.push_back(now);
-        true
+        within_hour(
+            uploads.entry(user).or_default(),
+            self.config.uploads_per_hour,
+        )
     }
+
+    /// Count an open registration; false when the server is over its hourly limit.
+    pub(crate) fn allow_registration(&self) -> bool {
+        let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
+        within_hour(&mut recent, self.config.registrations_per_hour)
+    }
+}
+
+/// Count one more event in `recent` (the times of the last hour's) if fewer than `limit`
+/// happened in the last hour; whether it was counted.
+fn within_hour(recent: &mut VecDeque<Instant>, limit: usize) -> bool {
+    let now = Instant::now();
+    while recent
+        .front()
+        .is_some_and(|t| now.duration_since(*t).as_secs() >= 3600)
+    {
+        recent.pop_front();
+    }
+    if recent.len() >= limit {
+        return false;
+    }
+    recent.push_back(now);
+    true
 }
 
 /// Open the database and the sandbox of a configuration.
 pub fn open(config: &ServerConfig) -> Result<(Arc<Store>, Arc<Sandbox>), ServerError> {
     let store = Arc::new(Store::open(&config.db)?);
     let cache = ModuleCache::new(config.cache_dir());
-    let sandbox = Arc::new(Sandbox::new(config.limits.limits(), Some(cache))?);
+    // Instances alive at once: the ladder's `jobs` games and up to `jobs` upload checks
+    // (a check plays its trial games one at a time), two seats each.
+    let sandbox = Arc::new(Sandbox::with_pool(
+        config.limits.limits(),
+        Some(cache),
+        Pool::for_parallel_games(config.jobs.max(1).saturating_mul(2)),
+    )?);
     Ok((store, sandbox))
 }
 
@@ -157,6 +179,7 @@ impl Server {
             config,
             ladder,
             uploads: Mutex::new(HashMap::new()),
+            registrations: Mutex::new(VecDeque::new()),
             tournament_running: Mutex::new(false),
             base_url,
         });

@@ -320,25 +320,21 @@ impl Store {
             .map_err(ctx("find user"))
     }
 
-    /// Every user with their token hash, for the constant-time comparison in
-    /// [`crate::accounts`] (looking a hash up by value would leak timing through the index).
-    pub fn token_hashes(&self) -> Result<Vec<(User, Vec<u8>)>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached("SELECT id, name, admin, token_hash FROM users ORDER BY id")
-            .map_err(ctx("list users"))?;
-        stmt.query_map([], |row| {
-            Ok((
-                User {
-                    id: row.get(0)?,
-                    name: row.get(1)?,
-                    admin: row.get(2)?,
-                },
-                row.get(3)?,
-            ))
-        })
-        .and_then(Iterator::collect)
-        .map_err(ctx("list users"))
+    /// The user whose token hashes to `token_hash`, found through the column's unique index.
+    pub fn user_by_token_hash(&self, token_hash: &[u8]) -> Result<Option<User>, StoreError> {
+        self.conn()
+            .prepare_cached("SELECT id, name, admin FROM users WHERE token_hash = ?1")
+            .and_then(|mut stmt| {
+                stmt.query_row([token_hash], |row| {
+                    Ok(User {
+                        id: row.get(0)?,
+                        name: row.get(1)?,
+                        admin: row.get(2)?,
+                    })
+                })
+                .optional()
+            })
+            .map_err(ctx("find a token's user"))
     }
 
     // --- bots and versions
@@ -774,13 +770,23 @@ impl Store {
             )
             .optional()
             .map_err(ctx("read replay"))?;
-        Ok(deflated.and_then(|bytes| {
-            let mut json = Vec::new();
-            flate2::read::DeflateDecoder::new(&bytes[..])
-                .read_to_end(&mut json)
-                .ok()
-                .map(|_| json)
-        }))
+        let Some(bytes) = deflated else {
+            return Ok(None);
+        };
+        // A stored replay that does not inflate is damage to report (a 500 naming it), not
+        // a missing one.
+        let mut json = Vec::new();
+        flate2::read::DeflateDecoder::new(&bytes[..])
+            .read_to_end(&mut json)
+            .map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    0,
+                    rusqlite::types::Type::Blob,
+                    Box::new(e),
+                )
+            })
+            .map_err(ctx("inflate a stored replay"))?;
+        Ok(Some(json))
     }
 
     // --- rating history
