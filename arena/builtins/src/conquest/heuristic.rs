@@ -79,10 +79,7 @@ impl Bot<Conquest> for Heuristic {
         let threats = threats(&turn, home, 3);
         // Recruit: counters for the threats first.
         for (_, threat) in &threats {
-            let wanted = match threat.kind {
-                Kind::Scout => Kind::Spearman,
-                kind => kind.countered_by(),
-            };
+            let wanted = threat.kind.countered_by();
             if !turn.stock.covers(wanted.price()) {
                 continue;
             }

@@ -80,10 +80,7 @@ impl Strong {
         }
         // Approaching threats: a counter on the home tile nearest each.
         for (_, threat) in threats(turn, home, 2) {
-            let wanted = match threat.kind {
-                Kind::Scout => Kind::Spearman,
-                k => k.countered_by(),
-            };
+            let wanted = threat.kind.countered_by();
             let covered = turn.board.armies().iter().any(|a| {
                 a.owner == turn.seat
                     && a.pos.manhattan(home) <= 2
