@@ -149,6 +149,29 @@ fn invalid_input_re_prompts_with_the_reason() {
     }
 }
 
+/// A line that is not UTF-8 is an answer not understood (re-prompted), not the end of input.
+#[test]
+fn a_line_that_is_not_utf8_is_re_prompted_not_taken_for_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::arena_with_input(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "human",
+            "builtin:random",
+            "--seed",
+            "3",
+        ],
+        b"\xff\xfe\n1 2 3\nQUIT\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("the player typed QUIT"), "{text}");
+    assert!(!text.contains("input ended"), "{text}");
+}
+
 #[test]
 fn quit_and_end_of_input_forfeit_and_still_write_the_replay() {
     let dir = tempfile::tempdir().unwrap();

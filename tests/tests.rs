@@ -22,7 +22,7 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
 }
 
 /// Run `arena` with `args`, a private module cache in `cache` and `input` on standard input.
-pub fn arena_with_input(cache: &Path, args: &[&str], input: &str) -> Output {
+pub fn arena_with_input(cache: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(arena_bin())
         .args(args)
         .env("ARENA_CACHE_DIR", cache)
@@ -36,9 +36,9 @@ pub fn arena_with_input(cache: &Path, args: &[&str], input: &str) -> Output {
     // Written from a thread: the game prints while it reads, and a full output pipe would
     // otherwise block both sides. It may end before reading everything: a closed pipe is
     // fine.
-    let input = input.to_owned();
+    let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().expect("arena ends");
     writer.join().expect("the writer does not panic");

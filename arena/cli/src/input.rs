@@ -33,14 +33,18 @@ fn lines() -> &'static Mutex<Receiver<String>> {
         let (send, receive) = channel();
         std::thread::spawn(move || {
             let stdin = std::io::stdin();
-            let mut line = String::new();
+            let mut line = Vec::new();
             loop {
                 line.clear();
-                // End of input or an error drops the sender: the reader sees `End`.
-                match stdin.lock().read_line(&mut line) {
+                // End of input or a read error drops the sender: the reader sees `End`.
+                // Bytes that are not UTF-8 are a typo to answer, not the end of the game:
+                // they become U+FFFD and the prompt says the answer is not understood.
+                match stdin.lock().read_until(b'\n', &mut line) {
                     Ok(0) | Err(_) => return,
                     Ok(_) => {
-                        let text = line.trim_end_matches(['\n', '\r']).to_owned();
+                        let text = String::from_utf8_lossy(&line)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_owned();
                         if send.send(text).is_err() {
                             return;
                         }

@@ -137,7 +137,10 @@ pub fn html_page(json: &serde_json::Value, fuel_per_turn: u64) -> Result<String>
 /// Write the viewer page of a replay to `out`.
 pub fn write_html(json: &serde_json::Value, out: &Path, fuel_per_turn: u64) -> Result<()> {
     let page = html_page(json, fuel_per_turn)?;
-    std::fs::write(out, page).with_context(|| format!("cannot write {}", out.display()))
+    // Whole or not at all: a tournament's `--html` skips pages that exist, so a page torn
+    // by a kill would never be written again.
+    arena_tournament::results::write_atomic(out, page.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// The text of `arena replay verify`: what was re-simulated and found identical, then the

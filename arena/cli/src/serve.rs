@@ -8,6 +8,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// The server relays what a bot wrote (its `{"error": …}`, its faults): terminal text.
+use crate::terminal::escape;
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     #[command(subcommand)]
@@ -246,7 +249,7 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
     } else {
         println!(
             "REJECTED ({status}): {}",
-            body["error"].as_str().unwrap_or("no reason given")
+            escape(body["error"].as_str().unwrap_or("no reason given"))
         );
         Ok(ExitCode::FAILURE)
     }
@@ -260,10 +263,12 @@ fn print_check(check: &Value) {
             None => println!("start ({name}): ok, {} fuel", mode["fuel"]),
             Some(fault) => println!(
                 "start ({name}): not played — {}",
-                fault
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("fault")
+                escape(
+                    fault
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("fault")
+                )
             ),
         }
         if let Some(trial) = mode["trial"].as_object() {
@@ -276,7 +281,7 @@ fn print_check(check: &Value) {
                 trial["faults"]
             );
             if let Some(fault) = trial["first_fault"].as_str() {
-                println!("  first fault: {fault}");
+                println!("  first fault: {}", escape(fault));
             }
         }
     }

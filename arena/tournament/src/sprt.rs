@@ -48,10 +48,8 @@ pub struct EloEstimate {
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// The game score of an Elo difference (logistic).
-pub fn elo_to_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
+/// The game score of an Elo difference (logistic): [`crate::ratings::expected_score`].
+pub use crate::ratings::expected_score as elo_to_score;
 
 /// The Elo difference of a game score (logistic).
 pub fn score_to_elo(score: f64) -> f64 {
