@@ -11,7 +11,6 @@ use arena_sdk::Mode;
 use arena_tournament::check::CheckReport;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -63,16 +62,15 @@ fn json_ok(value: impl serde::Serialize) -> ApiResult {
 
 /// The app's routes.
 pub fn router(app: Arc<App>) -> Router {
-    let upload_limit = app.config.max_upload_bytes;
     let body_limit = app.config.max_body_bytes;
     let api = Router::new()
         .route(
             "/api/bots",
             post(upload)
                 .get(list_bots)
-                // The check reports an oversized upload itself (JSON, 413): let a little
-                // more through than the cap so the handler sees it.
-                .layer(DefaultBodyLimit::max(upload_limit + 1)),
+                // The handler reads the module itself (`read_upload`): at most the cap is
+                // kept, an oversized one is drained (bounded) and answered with JSON 413.
+                .layer(DefaultBodyLimit::disable()),
         )
         .route("/api/bots/{id}", get(bot).delete(retire))
         .route("/api/leaderboard/{mode}", get(leaderboard))
@@ -128,13 +126,49 @@ struct UploadQuery {
     name: Option<String>,
 }
 
+/// An upload's bytes if there are at most `cap` (`None` beyond). Past the cap the body is
+/// still read, and dropped, up to [`DRAIN_FACTOR`] times the cap: a client that sends the
+/// whole body before reading the answer would otherwise have its connection closed under
+/// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept.
+async fn read_upload(mut body: axum::body::Body, cap: usize) -> Result<Option<Bytes>, ApiError> {
+    use http_body_util::BodyExt;
+    let drain = cap.saturating_mul(DRAIN_FACTOR);
+    let mut kept = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("the upload could not be read: {e}"),
+            )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        total = total.saturating_add(data.len());
+        if total <= cap {
+            kept.extend_from_slice(&data);
+        } else if total > drain {
+            break;
+        }
+    }
+    Ok((total <= cap).then(|| Bytes::from(kept)))
+}
+
+/// How far past the upload cap an oversized body is read (and dropped) before the 413.
+const DRAIN_FACTOR: usize = 4;
+
 /// `POST /api/bots?name=NAME` with the module as the body.
 async fn upload(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
     query: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
+    body: axum::body::Body,
 ) -> ApiResult {
+    // The body first, whatever the answer: a client that sends it all before reading gets
+    // its answer, not a broken pipe.
+    let cap = app.config.max_upload_bytes;
+    let upload = read_upload(body, cap).await?;
     let user = authenticate(&app, &headers).await?;
     let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
         ApiError::new(
@@ -143,21 +177,13 @@ async fn upload(
         )
     })?;
     check_name("bot", &name).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
-    let cap = app.config.max_upload_bytes;
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the module is larger than the server's upload limit of {cap} bytes"),
         )
     };
-    let wasm = match body {
-        Ok(bytes) if bytes.len() > cap => return Err(too_large()),
-        Ok(bytes) => bytes,
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Err(too_large());
-        }
-        Err(rejection) => return Err(ApiError::new(rejection.status(), rejection.body_text())),
-    };
+    let wasm = upload.ok_or_else(too_large)?;
     if wasm.is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
