@@ -38,6 +38,11 @@ fn main() {
     }
     // The `formats` bench's bot that decodes and answers without deciding.
     build.args(["-p", "decode-only"]);
+    // As the arena builds bot crates (`arena_tournament::bots::BOT_PROFILE`): link-time
+    // optimization in one codegen unit.
+    build
+        .env("CARGO_PROFILE_RELEASE_LTO", "fat")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1");
     // The outer build's flags are for the host; the bots get a clean environment.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",

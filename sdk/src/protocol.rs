@@ -214,12 +214,20 @@ pub fn to_binary<T: Serialize + ?Sized>(
 /// place (postcard's own `Vec` outputs take ownership of a fresh one).
 struct Append<'a>(&'a mut Vec<u8>);
 
+// Inlined: postcard calls these once per value (a varint is a `try_extend` of 1–5 bytes), so
+// a call and a `memcpy` per field were most of the host's cost of encoding a request.
 impl postcard::ser_flavors::Flavor for Append<'_> {
     type Output = ();
+    #[inline]
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        self.0.extend_from_slice(data);
+        // Most varints are a single byte: a push, not a `memcpy` of unknown length.
+        match data {
+            [byte] => self.0.push(*byte),
+            _ => self.0.extend_from_slice(data),
+        }
         Ok(())
     }
+    #[inline]
     fn try_push(&mut self, data: u8) -> postcard::Result<()> {
         self.0.push(data);
         Ok(())

@@ -355,6 +355,12 @@ pub(crate) fn engine_config(stack_bytes: usize) -> Config {
         .wasm_multi_memory(false)
         .wasm_memory64(false)
         .max_wasm_stack(stack_bytes);
+    // For profiling the arena with `perf`: bots' compiled functions are named in
+    // `/tmp/perf-<pid>.map` (docs/performance.md, "Profiling"). Off by default: it writes a
+    // file per process and a line per function of every module loaded.
+    if std::env::var_os("ARENA_PERF_MAP").is_some_and(|v| v == "1") {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     config
 }
 

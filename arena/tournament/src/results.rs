@@ -198,6 +198,13 @@ pub fn encode_line(game: &GameLine) -> Vec<u8> {
     body
 }
 
+/// A game's results line as appended to the log: [`encode_line`] and its newline.
+pub fn line_of(game: &GameLine) -> Vec<u8> {
+    let mut line = encode_line(game);
+    line.push(b'\n');
+    line
+}
+
 /// Read one results line (without its newline), checking its checksum.
 pub fn decode_line(line: &[u8]) -> Result<GameLine, String> {
     let text = std::str::from_utf8(line).map_err(|e| format!("not UTF-8: {e}"))?;
@@ -359,9 +366,13 @@ impl ResultsWriter {
 
     /// Append one game and flush it to the operating system.
     pub fn append(&mut self, game: &GameLine) -> Result<(), ResultsError> {
-        let mut line = encode_line(game);
-        line.push(b'\n');
-        self.file.write_all(&line).map_err(io(&self.path))?;
+        self.append_line(&line_of(game))
+    }
+
+    /// Append a line made by [`line_of`]: the workers of a run encode their lines before
+    /// they take the writer's lock, and hold it only for the write.
+    pub fn append_line(&mut self, line: &[u8]) -> Result<(), ResultsError> {
+        self.file.write_all(line).map_err(io(&self.path))?;
         self.file.flush().map_err(io(&self.path))
     }
 }

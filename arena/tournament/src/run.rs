@@ -258,10 +258,14 @@ pub fn run(
                         }
                         Ok(line)
                     });
+                    let result = result.map(|line| {
+                        let bytes = results::line_of(&line);
+                        (line, bytes)
+                    });
                     // A poisoned lock means another worker panicked, which the scope
                     // re-raises; the log itself is whole (lines are written in one call).
                     let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                    let appended = result.and_then(|line| {
+                    let appended = result.and_then(|(line, bytes)| {
                         if replay_only {
                             if finished.get(&line.game) != Some(&line) {
                                 tracing::warn!(
@@ -271,7 +275,7 @@ pub fn run(
                             }
                             return Ok(());
                         }
-                        log.writer.append(&line)?;
+                        log.writer.append_line(&bytes)?;
                         log.played += 1;
                         tracing::debug!(game = line.game, mode = %line.mode, winner = ?line.winner, reason = %line.reason, "finished");
                         progress(Progress {
