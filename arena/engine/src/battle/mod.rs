@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 pub use arena_sdk::battle::{Battle, SetupRequest};
 pub use rules::{
     CONTINUOUS_REPAIR_BELOW, CONTINUOUS_REPAIR_PCT, DOCTOR_REPAIR_PCT, EffectTable, MAX_TURN_CAP,
-    NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, armor, bonus_pct, check_action,
-    check_team, damage, default_action, default_team, evasion, legal_targets, power, resistance,
-    setup_request, skill_ready, speed, tables,
+    NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, Whom, armor, bonus_pct, casts,
+    check_action, check_team, damage, default_action, default_team, evasion, legal_targets, power,
+    resistance, setup_request, skill_ready, speed, tables,
 };
 
 /// The full initial state: all six units with their full stats, seat 0's first (ids 0–2),

@@ -103,30 +103,23 @@ impl Offer {
 pub struct Tables {
     /// The cards a deck may hold under these rules.
     pub pool: Vec<arena_sdk::tcg::Card>,
-    /// The special rules and variations: name → on.
+    /// The special rules and variations (every on/off field of the rules): name → on.
     pub switches: std::collections::BTreeMap<String, bool>,
 }
 
-/// The tables in force under `rules`.
+/// The tables in force under `rules`. The switches are the rules' own on/off fields, read
+/// from their serialized form, so a new variation appears here without being listed again.
 pub fn tables(rules: &Rules) -> Tables {
-    let switches = [
-        ("second_player_extra_card", rules.second_player_extra_card),
-        ("random_first_player", rules.random_first_player),
-        ("bleeding_out", rules.bleeding_out),
-        ("overload", rules.overload),
-        ("separate_damage", rules.separate_damage),
-        ("healing", rules.healing),
-        ("any_card_heals", rules.any_card_heals),
-        ("card_drawers", rules.card_drawers),
-        ("minions", rules.minions),
-        ("custom_decks", rules.custom_decks),
-    ];
+    let switches = match serde_json::to_value(rules) {
+        Ok(serde_json::Value::Object(fields)) => fields
+            .into_iter()
+            .filter_map(|(name, value)| value.as_bool().map(|on| (name, on)))
+            .collect(),
+        _ => std::collections::BTreeMap::new(),
+    };
     Tables {
         pool: rules.card_pool().cards,
-        switches: switches
-            .into_iter()
-            .map(|(name, on)| (name.to_owned(), on))
-            .collect(),
+        switches,
     }
 }
 
