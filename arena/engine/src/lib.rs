@@ -83,10 +83,22 @@ pub trait Ruleset: Game {
         false
     }
 
-    /// A picture of the state after the events so far, for `--watch`; `None` where the
-    /// mode's events already tell everything.
-    fn picture(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<String> {
+    /// The state a terminal picture is drawn from, at `initial`, to be advanced one event
+    /// at a time (`replay show --pictures`, `--watch`); `None` where the mode's events
+    /// already tell everything.
+    fn sketch(_initial: &Self::Initial) -> Option<Box<dyn Sketch<Self::Event>>> {
         None
+    }
+
+    /// A picture of the state after `events` (the [`Ruleset::sketch`] folded over them);
+    /// `None` where the mode draws none, or nothing yet. A caller drawing after every step
+    /// keeps a sketch instead, so that each event is folded once.
+    fn picture(initial: &Self::Initial, events: &[Self::Event]) -> Option<String> {
+        let mut sketch = Self::sketch(initial)?;
+        for event in events {
+            sketch.apply(event);
+        }
+        sketch.draw()
     }
 
     /// The replay cut into steps with the drawable state after each, for the browser
@@ -94,6 +106,21 @@ pub trait Ruleset: Game {
     /// where the mode has no drawing yet.
     fn frames(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<frames::Frames> {
         None
+    }
+}
+
+/// A mode's drawable state, advanced one event at a time ([`Ruleset::sketch`]).
+pub trait Sketch<E>: Send {
+    /// The state after one more event.
+    fn apply(&mut self, event: &E);
+    /// The state as text; `None` when there is nothing to draw yet (dungeon before its
+    /// first run).
+    fn draw(&self) -> Option<String>;
+}
+
+impl<E> Debug for dyn Sketch<E> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sketch")
     }
 }
 

@@ -529,8 +529,8 @@ impl Ruleset for Dungeon {
         describe_event(event)
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        view::picture(initial, events)
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(view::Drawing::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

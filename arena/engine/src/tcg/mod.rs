@@ -297,8 +297,8 @@ impl Ruleset for Tcg {
         matches!(event, Event::FirstPlayer { .. } | Event::Shuffled { .. })
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::picture(initial, events))
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(State::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
