@@ -76,9 +76,16 @@ pub trait Ruleset: Game {
         serde_json::Value::Null
     }
 
+    /// The choices `offer` lists, each as text, and whether `answer` took it: what the
+    /// viewer shows next to a decision. Empty where the mode records no offer (conquest).
+    fn offered_choices(_offer: &Self::Offer, _answer: Option<&Self::Action>) -> Vec<Choice> {
+        Vec::new()
+    }
+
     /// Whether an event only records a random draw (a roll, an order, a pick) that other
     /// events already show the effect of: kept in the replay for auditors, left out of
-    /// `replay show` and the viewer's log so they do not drown in rolls.
+    /// `replay show` (without `--rolls`) and hidden in the viewer's log (until asked) so
+    /// they do not drown in rolls.
     fn is_roll(_event: &Self::Event) -> bool {
         false
     }
@@ -106,6 +113,24 @@ pub trait Ruleset: Game {
     /// where the mode has no drawing yet.
     fn frames(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<frames::Frames> {
         None
+    }
+}
+
+/// One of the legal choices a request offered ([`Ruleset::offered_choices`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The choice, as text (`attack #3`, `east`, `play 12 as minion`).
+    pub text: String,
+    /// Whether the answer was this choice.
+    pub chosen: bool,
+}
+
+impl Choice {
+    fn of<A: PartialEq>(text: impl Into<String>, choice: &A, answer: Option<&A>) -> Choice {
+        Choice {
+            text: text.into(),
+            chosen: answer == Some(choice),
+        }
     }
 }
 

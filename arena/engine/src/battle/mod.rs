@@ -328,6 +328,20 @@ impl Ruleset for Battle {
         serde_json::to_value(rules::tables(rules)).expect("the tables serialize")
     }
 
+    fn offered_choices(offer: &Offer, answer: Option<&Action>) -> Vec<crate::Choice> {
+        let attacks = offer.targets.iter().map(|&target| {
+            crate::Choice::of(
+                format!("attack #{target}"),
+                &Action::Attack { target },
+                answer,
+            )
+        });
+        let skill = offer
+            .skill
+            .then(|| crate::Choice::of("skill", &Action::Skill, answer));
+        attacks.chain(skill).collect()
+    }
+
     fn is_roll(event: &Event) -> bool {
         matches!(
             event,

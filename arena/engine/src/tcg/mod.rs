@@ -293,6 +293,29 @@ impl Ruleset for Tcg {
         serde_json::to_value(tables(rules)).expect("the tables serialize")
     }
 
+    fn offered_choices(offer: &Offer, answer: Option<&Action>) -> Vec<crate::Choice> {
+        let target = |target: Target| match target {
+            Target::Hero => "hero".to_owned(),
+            Target::Minion(id) => format!("minion {id}"),
+        };
+        // A damage spell's target is the bot's pick among all enemies: the offer names the
+        // card and how it is played, and so does the mark.
+        let plays = offer.plays.iter().map(|&(card, how)| crate::Choice {
+            text: format!("play {card} as {}", format!("{how:?}").to_lowercase()),
+            chosen: matches!(answer, Some(&Action::PlayCard { card: c, play_as, .. })
+                if c == card && play_as == how),
+        });
+        let attacks = offer.attacks.iter().map(|&(minion, to)| {
+            crate::Choice::of(
+                format!("minion {minion} → {}", target(to)),
+                &Action::Attack { minion, target: to },
+                answer,
+            )
+        });
+        let end = crate::Choice::of("end turn", &Action::EndTurn, answer);
+        plays.chain(attacks).chain([end]).collect()
+    }
+
     fn is_roll(event: &Event) -> bool {
         matches!(event, Event::FirstPlayer { .. } | Event::Shuffled { .. })
     }
