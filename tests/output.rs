@@ -111,3 +111,75 @@ fn a_run_off_a_terminal_prints_progress_lines_interim_standings_and_no_colour() 
         "{err}"
     );
 }
+
+/// `G`'s pictures of a replay as `replay show --pictures` draws them (before each answer
+/// and at the end, each only when it changed), every one re-derived from the start.
+fn pictures_from_scratch<G: arena_engine::Ruleset>(json: &serde_json::Value) -> Vec<String> {
+    use arena_engine::replay::{Entry, Replay};
+    let replay: Replay<G> = serde_json::from_value(json.clone()).expect("a replay");
+    let initial = replay.initial.as_ref().expect("played");
+    let mut events = Vec::new();
+    let mut pictures: Vec<String> = Vec::new();
+    let mut draw = |events: &[G::Event]| {
+        if let Some(p) = G::picture(initial, events)
+            && pictures.last() != Some(&p)
+        {
+            pictures.push(p);
+        }
+    };
+    for entry in &replay.log {
+        match entry {
+            Entry::Answer { .. } => draw(&events),
+            Entry::Event { event } => events.push(event.clone()),
+            Entry::Rejected { .. } => {}
+        }
+    }
+    draw(&events);
+    pictures
+}
+
+/// The pictures of `replay show --pictures` are kept up to date event by event; on long
+/// games they are exactly the pictures re-derived from every event so far.
+#[test]
+fn replay_show_draws_each_step_as_if_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, a, b, seed) in [
+        // 1400 unit turns: seat 0 picks at random and heals on and on.
+        ("battle", "builtin:random", "builtin:strong", "7"),
+        ("grid", "builtin:commander", "builtin:aggressor", "3"),
+        ("dungeon", "builtin:random", "builtin:strong", "2"),
+        ("tcg", "builtin:planner", "builtin:greedy", "4"),
+        ("conquest", "builtin:random", "builtin:strong", "1"),
+    ] {
+        let path = dir.path().join(format!("{mode}.json"));
+        let file = path.to_str().unwrap();
+        let play = crate::arena(
+            dir.path(),
+            &["play", "-m", mode, a, b, "--seed", seed, "--replay", file],
+        );
+        assert!(play.status.success(), "{}", stderr(&play));
+        let show = crate::arena(dir.path(), &["replay", "show", file, "--pictures"]);
+        assert!(show.status.success(), "{}", stderr(&show));
+        let shown = String::from_utf8(show.stdout).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let expected = match mode {
+            "battle" => pictures_from_scratch::<arena_sdk::battle::Battle>(&json),
+            "grid" => pictures_from_scratch::<arena_sdk::grid::Grid>(&json),
+            "dungeon" => pictures_from_scratch::<arena_sdk::dungeon::Dungeon>(&json),
+            "tcg" => pictures_from_scratch::<arena_sdk::tcg::Tcg>(&json),
+            _ => pictures_from_scratch::<arena_sdk::conquest::Conquest>(&json),
+        };
+        assert!(expected.len() > 5, "{mode}: {} pictures", expected.len());
+        let mut rest = shown.as_str();
+        for (i, picture) in expected.iter().enumerate() {
+            let at = rest.find(picture.as_str()).unwrap_or_else(|| {
+                panic!(
+                    "{mode}: picture {i} of {} missing or out of order:\n{picture}",
+                    expected.len()
+                )
+            });
+            rest = &rest[at + picture.len()..];
+        }
+    }
+}

@@ -556,3 +556,83 @@ fn a_tcg_bot_plays_its_own_deck_from_either_seat() {
         stderr(&out)
     );
 }
+
+/// Every reader of a deck file says the same: the file and, for a bad deck, the line.
+#[test]
+fn deck_errors_name_the_file_and_line_wherever_a_deck_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.deck");
+    std::fs::write(&bad, "4x spark\n\n4x nosuch\n").unwrap();
+    let missing = dir.path().join("missing.deck");
+    let said = |args: &[&str]| {
+        let out = arena(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}");
+        stderr(&out)
+    };
+    let (bad_s, missing_s) = (bad.to_str().unwrap(), missing.to_str().unwrap());
+    let bad_line = format!("deck {bad_s}: line 3: unknown card `nosuch`");
+    let unreadable = format!("deck {missing_s}: cannot read it");
+    for flag in ["--deck", "--deck0", "--deck1"] {
+        for (file, expected) in [(bad_s, &bad_line), (missing_s, &unreadable)] {
+            let text = said(&[
+                "play",
+                "-m",
+                "tcg",
+                "builtin:random",
+                "builtin:random",
+                flag,
+                file,
+            ]);
+            assert!(text.contains(expected.as_str()), "{flag}: {text}");
+        }
+    }
+    let text = said(&["deck", "check", bad_s]);
+    assert!(text.contains(&bad_line), "{text}");
+    // A tournament's deck_file and a bot's own deck, named relative to the file.
+    let file = dir.path().join("t.toml");
+    let bots = "[[bots]]\nname = \"a\"\nbot = \"builtin:random\"\n\
+                [[bots]]\nname = \"b\"\nbot = \"builtin:greedy\"\n";
+    for (table, bot) in [
+        ("deck_file = \"bad.deck\"\n", ""),
+        ("", "deck = \"bad.deck\"\n"),
+    ] {
+        std::fs::write(
+            &file,
+            format!("name = \"t\"\nseed = 1\n[modes.tcg]\n{table}{bots}{bot}"),
+        )
+        .unwrap();
+        let text = said(&["tournament", "plan", file.to_str().unwrap()]);
+        assert!(text.contains(&bad_line), "{text}");
+    }
+}
+
+/// A gauntlet that stops keeps its results and says where, to resume from.
+#[test]
+fn a_gauntlet_that_stops_says_where_its_results_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g");
+    // The results file cannot be written: a directory is in its place.
+    std::fs::create_dir_all(out.join("results.jsonl")).unwrap();
+    let run = arena(
+        dir.path(),
+        &[
+            "gauntlet",
+            bots::BATTLE_STARTER,
+            "--mode",
+            "battle",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(!run.status.success());
+    let said = stderr(&run);
+    let out = out.display();
+    assert!(
+        said.contains(&format!(
+            "the gauntlet stopped after playing 0 games; the results so far are kept in {out} (run again with --out {out} to resume)"
+        )),
+        "{said}"
+    );
+}

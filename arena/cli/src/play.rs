@@ -201,20 +201,15 @@ pub fn read_map(
     Ok((text, mode, summary))
 }
 
-/// Read and check a tcg deck file against the card pool of `rules`.
+/// Read and check a tcg deck file against the card pool of `rules` (the tournament's
+/// reader: the same errors everywhere).
 pub fn read_deck(
     path: &std::path::Path,
     rules: &serde_json::Value,
 ) -> Result<arena_sdk::tcg::Deck> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read deck {}", path.display()))?;
-    let rules: arena_sdk::tcg::Rules = if rules.as_object().is_some_and(|o| o.is_empty()) {
-        Default::default()
-    } else {
-        serde_json::from_value(rules.clone()).context("tcg rules")?
-    };
-    arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    let rules: arena_sdk::tcg::Rules =
+        serde_json::from_value(rules.clone()).context("tcg rules")?;
+    Ok(arena_tournament::config::read_deck(path, &rules)?)
 }
 
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
@@ -286,7 +281,7 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &args.html {
         let fuel = sandbox_args.limits_config().limits().fuel_per_turn;
-        crate::replay::write_html(replay, path, fuel)?;
+        crate::replay::write_html(replay, path, fuel, crate::replay::Trust::JustPlayed)?;
     }
     // Reported once the replay and page are written: a closed output ends the command
     // quietly, but not before the game is saved.

@@ -61,7 +61,8 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
         ReplayCommand::Html { file, out } => {
             let json = read(&file)?;
             let out = out.unwrap_or_else(|| file.with_extension("html"));
-            write_html(&json, &out, fuel_per_turn).with_context(|| file.display().to_string())?;
+            write_html(&json, &out, fuel_per_turn, Trust::Verify)
+                .with_context(|| file.display().to_string())?;
             println!("{}: viewer written to {}", file.display(), out.display());
             Ok(ExitCode::SUCCESS)
         }
@@ -116,27 +117,41 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
     }
 }
 
-/// The viewer page of a replay (verified first: what the page draws is what the engine
-/// reproduces). `fuel_per_turn` is drawn on the fuel charts as the limit.
-pub fn html_page(json: &serde_json::Value, fuel_per_turn: u64) -> Result<String> {
-    game::verify_replay(json)?;
-    let mode: arena_sdk::Mode = json["mode"]
-        .as_str()
-        .context("no `mode` field")?
-        .parse()
-        .map_err(anyhow::Error::msg)?;
+/// Where a replay comes from, which decides whether it is re-simulated before its page is
+/// written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// A file: verified first, so what the page draws is what the engine reproduces (a
+    /// hand-edited file cannot make a drawing index past a board).
+    Verify,
+    /// Played by this process a moment ago (`arena play --html`, the games of this
+    /// `tournament run --html`): the engine's own record, not re-simulated.
+    JustPlayed,
+}
+
+/// The viewer page of a replay. `fuel_per_turn` is drawn on the fuel charts as the limit.
+pub fn html_page(json: &serde_json::Value, fuel_per_turn: u64, trust: Trust) -> Result<String> {
+    let mode = game::replay_mode(json)?;
     let options = arena_viewer::Options {
         fuel_per_turn: Some(fuel_per_turn),
     };
     arena_tournament::for_mode!(mode, G => {
-        let replay: arena_engine::Replay<G> = serde_json::from_value(json.clone())?;
+        let replay: arena_engine::Replay<G> = match trust {
+            Trust::Verify => game::verified::<G>(json)?,
+            Trust::JustPlayed => serde_json::from_value(json.clone())?,
+        };
         Ok(arena_viewer::page(&replay, &options)?)
     })
 }
 
 /// Write the viewer page of a replay to `out`.
-pub fn write_html(json: &serde_json::Value, out: &Path, fuel_per_turn: u64) -> Result<()> {
-    let page = html_page(json, fuel_per_turn)?;
+pub fn write_html(
+    json: &serde_json::Value,
+    out: &Path,
+    fuel_per_turn: u64,
+    trust: Trust,
+) -> Result<()> {
+    let page = html_page(json, fuel_per_turn, trust)?;
     // Whole or not at all: a tournament's `--html` skips pages that exist, so a page torn
     // by a kill would never be written again.
     arena_tournament::results::write_atomic(out, page.as_bytes())
@@ -240,4 +255,32 @@ pub fn deck_of(path: &Path, seat: u8) -> Result<String> {
         replay.seed,
         deck.to_text()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file is re-simulated before its page is written; a game this process just played
+    /// is not.
+    #[test]
+    fn only_a_replay_from_a_file_is_verified_for_its_page() {
+        let spec = game::GameSpec {
+            mode: arena_sdk::Mode::Battle,
+            rules: serde_json::Value::Null,
+            seed: 3,
+            max_faults: 3,
+        };
+        let sandbox = arena_sandbox::Sandbox::new(Default::default(), None).unwrap();
+        let bots =
+            ["strong", "random"].map(|b| arena_tournament::bots::Contestant::Builtin(b.to_owned()));
+        let played = game::play(&spec, [&bots[0], &bots[1]], ["a", "b"], &sandbox, true).unwrap();
+        let mut json = played.replay.unwrap();
+        assert!(html_page(&json, 1000, Trust::Verify).is_ok());
+        // The engine would not reproduce this outcome: only verification notices.
+        json["outcome"]["turns"] = serde_json::json!(1);
+        let refused = html_page(&json, 1000, Trust::Verify).unwrap_err();
+        assert!(refused.to_string().contains("outcome"), "{refused:#}");
+        assert!(html_page(&json, 1000, Trust::JustPlayed).is_ok());
+    }
 }

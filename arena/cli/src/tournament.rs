@@ -369,6 +369,8 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         out: out.clone(),
         cache: sandbox.cache(),
     };
+    // Pages of replays from earlier runs are verified; this run's games are not again.
+    let earlier = replay_files(&out.join("replays"))?;
     let reporter = Reporter::new(args.rating_interval, &out);
     let result = run::run(&tournament, &plan, &options, &|p: Progress| {
         reporter.update(p)
@@ -386,6 +388,7 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         let pages = write_pages(
             &out.join("replays"),
             tournament.limits.limits().fuel_per_turn,
+            &earlier,
         )?;
         eprintln!(
             "{pages} replay pages written in {}",
@@ -410,12 +413,10 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A page beside every replay in `dir` that has none yet (a resumed run adds the new
-/// games' pages). Returns how many were written.
-fn write_pages(dir: &Path, fuel_per_turn: u64) -> Result<usize> {
-    let mut written = 0;
+/// The replays in `dir` now (none when it does not exist).
+fn replay_files(dir: &Path) -> Result<Vec<PathBuf>> {
     if !dir.exists() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
@@ -424,7 +425,15 @@ fn write_pages(dir: &Path, fuel_per_turn: u64) -> Result<usize> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     replays.sort();
-    for path in replays {
+    Ok(replays)
+}
+
+/// A page beside every replay in `dir` that has none yet (a resumed run adds the new
+/// games' pages). The replays in `earlier` were there before this run and are verified
+/// first; the others this run just played. Returns how many were written.
+fn write_pages(dir: &Path, fuel_per_turn: u64, earlier: &[PathBuf]) -> Result<usize> {
+    let mut written = 0;
+    for path in replay_files(dir)? {
         let html = path.with_extension("html");
         if html.exists() {
             continue;
@@ -433,7 +442,12 @@ fn write_pages(dir: &Path, fuel_per_turn: u64) -> Result<usize> {
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let json: serde_json::Value = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not JSON", path.display()))?;
-        crate::replay::write_html(&json, &html, fuel_per_turn)
+        let trust = if earlier.binary_search(&path).is_ok() {
+            crate::replay::Trust::Verify
+        } else {
+            crate::replay::Trust::JustPlayed
+        };
+        crate::replay::write_html(&json, &html, fuel_per_turn, trust)
             .with_context(|| path.display().to_string())?;
         written += 1;
     }
@@ -560,13 +574,10 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
     };
     apply_cli_limits(&mut tournament.limits, sandbox_args);
     settle(&mut tournament, sandbox_args)?;
-    let temp;
+    let mut temp = None;
     let out = match &args.out {
         Some(dir) => dir.clone(),
-        None => {
-            temp = tempfile::tempdir()?;
-            temp.path().to_owned()
-        }
+        None => temp.insert(tempfile::tempdir()?).path().to_owned(),
     };
     let plan = plan(&tournament);
     let options = RunOptions {
@@ -581,7 +592,19 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         reporter.update(p)
     });
     reporter.finish();
-    result?;
+    if let Err(error) = result {
+        // The games played so far are kept (a temporary directory too), so the run can be
+        // resumed or its faults read.
+        if let Some(temp) = temp {
+            let _ = temp.keep();
+        }
+        return Err(anyhow::Error::new(error).context(format!(
+            "the gauntlet stopped after playing {} games; the results so far are kept in {} (run again with --out {} to resume)",
+            reporter.played(),
+            out.display(),
+            out.display()
+        )));
+    }
     let games: Vec<_> = results::read_results(&out, &plan.fingerprint)?
         .into_values()
         .collect();

@@ -76,17 +76,36 @@ pub trait Ruleset: Game {
         serde_json::Value::Null
     }
 
+    /// The choices `offer` lists, each as text, and whether `answer` took it: what the
+    /// viewer shows next to a decision. Empty where the mode records no offer (conquest).
+    fn offered_choices(_offer: &Self::Offer, _answer: Option<&Self::Action>) -> Vec<Choice> {
+        Vec::new()
+    }
+
     /// Whether an event only records a random draw (a roll, an order, a pick) that other
     /// events already show the effect of: kept in the replay for auditors, left out of
-    /// `replay show` and the viewer's log so they do not drown in rolls.
+    /// `replay show` (without `--rolls`) and hidden in the viewer's log (until asked) so
+    /// they do not drown in rolls.
     fn is_roll(_event: &Self::Event) -> bool {
         false
     }
 
-    /// A picture of the state after the events so far, for `--watch`; `None` where the
-    /// mode's events already tell everything.
-    fn picture(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<String> {
+    /// The state a terminal picture is drawn from, at `initial`, to be advanced one event
+    /// at a time (`replay show --pictures`, `--watch`); `None` where the mode's events
+    /// already tell everything.
+    fn sketch(_initial: &Self::Initial) -> Option<Box<dyn Sketch<Self::Event>>> {
         None
+    }
+
+    /// A picture of the state after `events` (the [`Ruleset::sketch`] folded over them);
+    /// `None` where the mode draws none, or nothing yet. A caller drawing after every step
+    /// keeps a sketch instead, so that each event is folded once.
+    fn picture(initial: &Self::Initial, events: &[Self::Event]) -> Option<String> {
+        let mut sketch = Self::sketch(initial)?;
+        for event in events {
+            sketch.apply(event);
+        }
+        sketch.draw()
     }
 
     /// The replay cut into steps with the drawable state after each, for the browser
@@ -94,6 +113,39 @@ pub trait Ruleset: Game {
     /// where the mode has no drawing yet.
     fn frames(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<frames::Frames> {
         None
+    }
+}
+
+/// One of the legal choices a request offered ([`Ruleset::offered_choices`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The choice, as text (`attack #3`, `east`, `play 12 as minion`).
+    pub text: String,
+    /// Whether the answer was this choice.
+    pub chosen: bool,
+}
+
+impl Choice {
+    fn of<A: PartialEq>(text: impl Into<String>, choice: &A, answer: Option<&A>) -> Choice {
+        Choice {
+            text: text.into(),
+            chosen: answer == Some(choice),
+        }
+    }
+}
+
+/// A mode's drawable state, advanced one event at a time ([`Ruleset::sketch`]).
+pub trait Sketch<E>: Send {
+    /// The state after one more event.
+    fn apply(&mut self, event: &E);
+    /// The state as text; `None` when there is nothing to draw yet (dungeon before its
+    /// first run).
+    fn draw(&self) -> Option<String>;
+}
+
+impl<E> Debug for dyn Sketch<E> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sketch")
     }
 }
 

@@ -547,16 +547,52 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
     }
 }
 
+/// A tcg deck file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DeckFileError {
+    /// The file cannot be read.
+    #[error("deck {path}: cannot read it: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The deck is not one the rules allow.
+    #[error("deck {path}: {error}")]
+    Bad {
+        /// The file.
+        path: String,
+        /// What is wrong, on which line.
+        error: arena_sdk::tcg::DeckError,
+    },
+}
+
+/// Read a tcg deck file (docs/rules/tcg.md) and check it against the card pool of `rules`.
+/// The one reader of deck files: `arena play --deck/--deck0/--deck1`, `arena deck check`,
+/// a tournament's `deck_file`/`deck_files` and a bot's `deck`; its error names the file and,
+/// for a bad deck, the line.
+pub fn read_deck(
+    path: &Path,
+    rules: &arena_sdk::tcg::Rules,
+) -> Result<arena_sdk::tcg::Deck, DeckFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| DeckFileError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    arena_sdk::tcg::parse_deck(&text, &rules.card_pool()).map_err(|error| DeckFileError::Bad {
+        path: path.display().to_string(),
+        error,
+    })
+}
+
 /// A bot's own tcg deck file (relative to the tournament file), checked against the card
 /// pool of the tournament's tcg rules; the error names the deck file and its line.
 fn read_bot_deck(base: &Path, rel: &str, rules: &serde_json::Value) -> Result<Vec<String>, String> {
     let path = base.join(rel);
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("deck {}: {e}", path.display()))?;
     let rules: arena_sdk::tcg::Rules =
         serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
-    let deck = arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
-        .map_err(|e| format!("deck {}: {e}", path.display()))?;
+    let deck = read_deck(&path, &rules).map_err(|e| e.to_string())?;
     if deck.cards.len() != rules.deck_size as usize {
         return Err(format!(
             "deck {}: {} cards, the tournament's deck_size is {}",
@@ -620,11 +656,12 @@ fn resolve_rules(
     let mut json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
     let settings = json.clone();
     let read_deck = |value: &toml::Value| -> Result<(String, serde_json::Value), String> {
-        let (path, text) = read("deck_file", value)?;
+        let rel = value
+            .as_str()
+            .ok_or_else(|| "`deck_file` must be a path string".to_owned())?;
         let rules: arena_sdk::tcg::Rules =
             serde_json::from_value(settings.clone()).map_err(|e| e.to_string())?;
-        let deck = arena_sdk::tcg::parse_deck(&text, &rules.card_pool())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let deck = read_deck(&base.join(rel), &rules).map_err(|e| e.to_string())?;
         let cards = serde_json::to_value(deck.cards).map_err(|e| e.to_string())?;
         Ok((value.as_str().unwrap_or_default().to_owned(), cards))
     };

@@ -436,10 +436,12 @@ pub fn result_line(outcome: &Outcome, bots: &[BotInfo; 2]) -> String {
 
 /// A game turned into text as its log arrives, one step at a time: what `arena replay
 /// show` prints, and what the CLI's live view draws while a game is played. The caller
-/// says where a step ends ([`Renderer::step`]); the renderer keeps what happened since.
+/// says where a step ends ([`Renderer::step`]); the renderer keeps what happened since, and
+/// the mode's sketch of the state, advanced by each event once (a step's picture costs the
+/// step, not the game so far).
 #[derive(Debug)]
 pub struct Renderer<G: Ruleset> {
-    initial: Option<G::Initial>,
+    sketch: Option<Box<dyn arena_engine::Sketch<G::Event>>>,
     events: Vec<G::Event>,
     lines: Vec<String>,
     last_picture: Option<String>,
@@ -468,7 +470,7 @@ impl<G: Ruleset> Renderer<G> {
     /// A renderer for a game that starts from `initial` (`None`: not known yet).
     pub fn new(initial: Option<G::Initial>) -> Self {
         Renderer {
-            initial,
+            sketch: initial.as_ref().and_then(G::sketch),
             events: Vec::new(),
             lines: Vec::new(),
             last_picture: None,
@@ -484,7 +486,12 @@ impl<G: Ruleset> Renderer<G> {
 
     /// The initial state is known (after setup).
     pub fn set_initial(&mut self, initial: &G::Initial) {
-        self.initial = Some(initial.clone());
+        self.sketch = G::sketch(initial);
+        if let Some(sketch) = &mut self.sketch {
+            for event in &self.events {
+                sketch.apply(event);
+            }
+        }
     }
 
     /// The events so far.
@@ -501,6 +508,9 @@ impl<G: Ruleset> Renderer<G> {
                 // follow show what each roll did.
                 if self.rolls || !G::is_roll(event) {
                     self.lines.push(G::describe(event));
+                }
+                if let Some(sketch) = &mut self.sketch {
+                    sketch.apply(event);
                 }
                 self.events.push(event.clone());
             }
@@ -539,9 +549,9 @@ impl<G: Ruleset> Renderer<G> {
     /// answers come before any event: drawing after each would repeat the first picture).
     pub fn step(&mut self) -> Option<Step> {
         let picture = self
-            .initial
+            .sketch
             .as_ref()
-            .and_then(|i| G::picture(i, &self.events))
+            .and_then(|s| s.draw())
             .filter(|p| self.last_picture.as_ref() != Some(p));
         if let Some(p) = &picture {
             self.last_picture = Some(p.clone());

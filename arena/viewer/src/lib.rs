@@ -11,7 +11,7 @@
 //! Pure: no I/O. The caller reads the replay, verifies it, and writes the page.
 
 use arena_engine::replay::Entry;
-use arena_engine::{Answer, Outcome, Replay, Ruleset};
+use arena_engine::{Answer, Choice, Outcome, Replay, Ruleset};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -91,6 +91,9 @@ pub struct StepData {
 pub enum LineKind {
     /// Something happened in the game (the mode's event text).
     Event,
+    /// An event that only records a random draw (`Ruleset::is_roll`), hidden until the
+    /// page's "rolls" box is ticked.
+    Roll,
     /// A bot answered (start, setup or action), with the fuel it used.
     Answer,
     /// A bot faulted instead of answering.
@@ -117,6 +120,14 @@ pub struct Line {
     pub fuel: Option<u64>,
     /// The text, exactly as the engine or the bot wrote it (the page escapes it).
     pub text: String,
+    /// For a turn's answer or fault: the choices the request offered, as text; absent
+    /// where the mode records no offer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offered: Option<Vec<String>>,
+    /// Which of `offered` the answer took; absent when none (a fault, or a rejected
+    /// answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<usize>,
 }
 
 /// The page's data for `replay`: the mode's frames plus the log cut into the same steps.
@@ -150,16 +161,22 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
             seat,
             fuel,
             text,
+            offered: None,
+            chosen: None,
         };
         match entry {
             Entry::Event { event } => {
-                // Roll records stay in the replay for auditors; the log shows their effects.
-                if !G::is_roll(event) {
-                    lines.push(Line {
-                        step: step_of(next_event),
-                        ..line(LineKind::Event, None, None, G::describe(event))
-                    });
-                }
+                // Roll records stay in the replay for auditors; the page hides them until
+                // asked, as the events after them show their effects.
+                let kind = if G::is_roll(event) {
+                    LineKind::Roll
+                } else {
+                    LineKind::Event
+                };
+                lines.push(Line {
+                    step: step_of(next_event),
+                    ..line(kind, None, None, G::describe(event))
+                });
                 next_event += 1;
             }
             Entry::Rejected { seat, turn, reason } => lines.push(line(
@@ -174,7 +191,7 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
                 answer,
                 fuel,
                 log,
-                ..
+                offered,
             } => {
                 // Start and setup calls come before the first event and run under a
                 // larger limit; the charts plot turns only.
@@ -191,7 +208,20 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
                     "turn {turn}: seat {seat} {text} ({} fuel)",
                     thousands(*fuel)
                 );
-                lines.push(line(kind, Some(*seat), turn_fuel, text));
+                let action = match answer {
+                    Answer::Action(action) => Some(action),
+                    _ => None,
+                };
+                let choices: Option<Vec<Choice>> = offered
+                    .as_ref()
+                    .map(|offer| G::offered_choices(offer, action));
+                lines.push(Line {
+                    chosen: choices
+                        .as_ref()
+                        .and_then(|c| c.iter().position(|c| c.chosen)),
+                    offered: choices.map(|c| c.into_iter().map(|c| c.text).collect()),
+                    ..line(kind, Some(*seat), turn_fuel, text)
+                });
                 if let Some(log) = log {
                     lines.push(line(LineKind::Log, Some(*seat), None, log.clone()));
                 }

@@ -72,20 +72,44 @@ fn every_log_entry_becomes_a_line_in_its_step() {
         .iter()
         .filter(|e| matches!(e, Entry::Answer { log: Some(_), .. }))
         .count();
-    // Roll records (the first player, the shuffled decks) are left out of the log.
+    // Roll records (the first player, the shuffled decks) are lines of their own kind,
+    // which the page hides until asked.
     let rolls = replay
         .log
         .iter()
         .filter(|e| matches!(e, Entry::Event { event } if Tcg::is_roll(event)))
         .count();
     assert_eq!(rolls, 3);
-    assert_eq!(data.lines.len(), replay.log.len() + logs - rolls);
+    assert_eq!(data.lines.len(), replay.log.len() + logs);
+    let roll_lines: Vec<&Line> = data
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Roll)
+        .collect();
+    assert_eq!(roll_lines.len(), rolls);
+    assert!(roll_lines.iter().all(|l| l.step == 0 && l.seat.is_none()));
     assert!(
-        !data
-            .lines
+        data.lines
             .iter()
-            .any(|l| l.text.contains("after shuffling"))
+            .filter(|l| l.text.contains("after shuffling"))
+            .all(|l| l.kind == LineKind::Roll)
     );
+    // Every turn answer carries what was offered; at most one choice is marked.
+    let turns: Vec<&Line> = data
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Answer && l.fuel.is_some())
+        .collect();
+    assert!(!turns.is_empty());
+    for turn in &turns {
+        let offered = turn.offered.as_ref().expect("offered");
+        assert!(turn.chosen.is_none_or(|c| c < offered.len()), "{turn:?}");
+        assert_eq!(offered.last().unwrap(), "end turn");
+    }
+    assert!(turns.iter().any(|l| {
+        l.chosen
+            .is_some_and(|c| l.offered.as_ref().unwrap()[c].starts_with("play "))
+    }));
     // Steps never go backwards along the log, and every step has its events.
     assert!(data.lines.windows(2).all(|w| w[0].step <= w[1].step));
     let events = |step| {
@@ -137,4 +161,79 @@ fn a_stored_version_1_replay_still_draws() {
     assert_eq!(replay.version, 1);
     let html = page(&replay, &Options::default()).unwrap();
     assert!(html.contains("replay-data"));
+}
+
+#[test]
+fn offered_choices_name_each_legal_answer_and_mark_the_one_taken() {
+    use arena_engine::Choice;
+    let marked = |choices: Vec<Choice>| -> Vec<(String, bool)> {
+        choices.into_iter().map(|c| (c.text, c.chosen)).collect()
+    };
+    let s = |t: &str, c: bool| (t.to_owned(), c);
+    // battle: the targets, then the skill when ready.
+    use arena_engine::battle::Offer;
+    use arena_sdk::battle::{Action as B, Battle};
+    let offer = Offer {
+        targets: vec![3, 5],
+        skill: true,
+    };
+    assert_eq!(
+        marked(Battle::offered_choices(
+            &offer,
+            Some(&B::Attack { target: 5 })
+        )),
+        vec![
+            s("attack #3", false),
+            s("attack #5", true),
+            s("skill", false)
+        ]
+    );
+    // An answer outside the offer (rejected) marks nothing.
+    assert!(
+        Battle::offered_choices(&offer, Some(&B::Attack { target: 4 }))
+            .iter()
+            .all(|c| !c.chosen)
+    );
+    // grid: the directions on the board, then stay.
+    use arena_sdk::grid::Action as G;
+    assert_eq!(
+        marked(Grid::offered_choices(&"ES".to_owned(), Some(&G::Stay))),
+        vec![s("east", false), s("south", false), s("stay", true)]
+    );
+    // tcg: a damage spell is marked whatever enemy it hit.
+    use arena_engine::tcg::Offer as TcgOffer;
+    use arena_sdk::tcg::{Action as T, PlayAs, Target};
+    let offer = TcgOffer {
+        plays: vec![(12, PlayAs::Spell), (12, PlayAs::Minion)],
+        attacks: vec![(7, Target::Hero), (7, Target::Minion(30))],
+    };
+    let spell = T::PlayCard {
+        card: 12,
+        play_as: PlayAs::Spell,
+        target: Target::Minion(30),
+    };
+    assert_eq!(
+        marked(Tcg::offered_choices(&offer, Some(&spell))),
+        vec![
+            s("play 12 as spell", true),
+            s("play 12 as minion", false),
+            s("minion 7 → hero", false),
+            s("minion 7 → minion 30", false),
+            s("end turn", false)
+        ]
+    );
+    // dungeon: each ability with each target; a fault (no answer) marks nothing.
+    use arena_sdk::dungeon::{Ability, Dungeon, Target as D};
+    let offer = vec![
+        (Ability::Fight, vec![D::Monster(0), D::Monster(2)]),
+        (Ability::Heal, vec![D::Hero(1)]),
+    ];
+    assert_eq!(
+        marked(Dungeon::offered_choices(&offer, None)),
+        vec![
+            s("fight → monster 0", false),
+            s("fight → monster 2", false),
+            s("heal → hero 1", false)
+        ]
+    );
 }

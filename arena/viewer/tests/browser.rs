@@ -207,6 +207,76 @@ async fn exercise(
     no_errors(client).await;
 }
 
+/// At the first decision: the choices its request offered, the bot's marked, as the
+/// engine lists them; the roll records are in the log but hidden until the "rolls" box is
+/// ticked. Saves a screenshot of the decision with the rolls shown.
+async fn offers_and_rolls<G: Ruleset>(client: &Client, replay: &Replay<G>, dir: &Path) {
+    let file = write_page(dir, replay);
+    client
+        .goto(&format!("file://{}", file.display()))
+        .await
+        .unwrap();
+    let expected: Vec<String> = replay
+        .log
+        .iter()
+        .find_map(|entry| match entry {
+            Entry::Answer {
+                answer: arena_engine::Answer::Action(action),
+                offered: Some(offer),
+                ..
+            } => Some(G::offered_choices(offer, Some(action))),
+            _ => None,
+        })
+        .expect("a decision with its offer")
+        .into_iter()
+        .map(|c| {
+            if c.chosen {
+                format!("\u{2713} {}", c.text)
+            } else {
+                c.text
+            }
+        })
+        .collect();
+    assert!(expected.len() > 1, "{expected:?}");
+    js(
+        client,
+        "const d = JSON.parse(document.getElementById('replay-data').textContent); \
+         Arena.player.show(d.lines.find(l => l.offered && l.kind === 'answer').step); return null;",
+    )
+    .await;
+    assert_eq!(texts(client, "#calls .choice").await, expected);
+    assert_eq!(texts(client, "#calls .choice.chosen").await.len(), 1);
+
+    let rolls = replay
+        .events()
+        .filter(|e| G::is_roll(e))
+        .map(G::describe)
+        .collect::<Vec<_>>();
+    assert!(!rolls.is_empty());
+    let shown = "return [...document.querySelectorAll('#log li.roll')].filter(li => li.offsetParent !== null).length;";
+    assert_eq!(texts(client, "#log li.roll").await, rolls);
+    assert_eq!(
+        js(client, shown).await,
+        json!(0),
+        "rolls are hidden at first"
+    );
+    client
+        .find(Locator::Id("show-rolls"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(js(client, shown).await, json!(rolls.len()));
+    let png = client.screenshot().await.unwrap();
+    let shots = std::env::temp_dir().join("arena-viewer-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join(format!("{}-offers-rolls.png", replay.mode));
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+    no_errors(client).await;
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn every_mode_plays_in_a_real_browser() {
     let driver = match driver() {
@@ -286,6 +356,7 @@ async fn every_mode_plays_in_a_real_browser() {
         5,
     )
     .await;
+    offers_and_rolls(&client, &replay, dir.path()).await;
 
     // tcg: two heroes at full health; at the end their health as the engine's state has it.
     let replay = game::<Tcg>("planner", "greedy", 4);

@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 pub use arena_sdk::battle::{Battle, SetupRequest};
 pub use rules::{
     CONTINUOUS_REPAIR_BELOW, CONTINUOUS_REPAIR_PCT, DOCTOR_REPAIR_PCT, EffectTable, MAX_TURN_CAP,
-    NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, armor, bonus_pct, check_action,
-    check_team, damage, default_action, default_team, evasion, legal_targets, power, resistance,
-    setup_request, skill_ready, speed, tables,
+    NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, Whom, armor, bonus_pct, casts,
+    check_action, check_team, damage, default_action, default_team, evasion, legal_targets, power,
+    resistance, setup_request, skill_ready, speed, tables,
 };
 
 /// The full initial state: all six units with their full stats, seat 0's first (ids 0–2),
@@ -328,6 +328,20 @@ impl Ruleset for Battle {
         serde_json::to_value(rules::tables(rules)).expect("the tables serialize")
     }
 
+    fn offered_choices(offer: &Offer, answer: Option<&Action>) -> Vec<crate::Choice> {
+        let attacks = offer.targets.iter().map(|&target| {
+            crate::Choice::of(
+                format!("attack #{target}"),
+                &Action::Attack { target },
+                answer,
+            )
+        });
+        let skill = offer
+            .skill
+            .then(|| crate::Choice::of("skill", &Action::Skill, answer));
+        attacks.chain(skill).collect()
+    }
+
     fn is_roll(event: &Event) -> bool {
         matches!(
             event,
@@ -335,8 +349,8 @@ impl Ruleset for Battle {
         )
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::picture(initial, events))
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(view::View::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -1,7 +1,7 @@
 //! The fight: turn meters, attacks, skills and effects, and the turn loop that asks the
 //! seats' bots and applies their answers.
 
-use super::rules::{empty_stats, pct, sync};
+use super::rules::{Whom, casts_on, empty_stats, pct, sync};
 use super::*;
 
 use crate::{Finish, Stats as SeatStats, Table};
@@ -467,22 +467,11 @@ impl Fight {
         });
         self.add(seat, "skills_used", 1);
         let turns = skill.turns();
+        // What goes on whom is `rules::casts`, the list the replay's tables print.
+        for effect in casts_on(skill, Whom::Caster) {
+            self.put(id, id, effect, turns, 0, None);
+        }
         match skill {
-            Skill::OffenseUp => self.put(id, id, Effect::OffenseUp, turns, 0, None),
-            Skill::Stealth => self.put(id, id, Effect::Stealth, turns, 0, None),
-            Skill::Retribution => self.put(id, id, Effect::Retribution, turns, 0, None),
-            Skill::Taunt => {
-                self.put(id, id, Effect::Taunt, turns, 0, None);
-                for mate in self.team(seat) {
-                    self.put(id, mate, Effect::DefenseUp, turns, 0, None);
-                }
-            }
-            Skill::TeamBoost => {
-                for mate in self.team(seat) {
-                    self.put(id, mate, Effect::DefenseUp, turns, 0, None);
-                    self.put(id, mate, Effect::SpeedUp, turns, 0, None);
-                }
-            }
             Skill::Repair => {
                 for mate in self.team(seat) {
                     let change = self.heal(mate, max * NURSE_REPAIR_PCT / 100);
@@ -498,7 +487,9 @@ impl Fight {
                     });
                     if chance < CONTINUOUS_REPAIR_BELOW {
                         let per_turn = max * CONTINUOUS_REPAIR_PCT / 100;
-                        self.put(id, mate, Effect::ContinuousRepair, turns, per_turn, None);
+                        for effect in casts_on(skill, Whom::Team) {
+                            self.put(id, mate, effect, turns, per_turn, None);
+                        }
                     }
                 }
             }
@@ -527,6 +518,17 @@ impl Fight {
                         integrity,
                         chance: None,
                     });
+                }
+            }
+            Skill::OffenseUp
+            | Skill::Stealth
+            | Skill::Retribution
+            | Skill::Taunt
+            | Skill::TeamBoost => {
+                for mate in self.team(seat) {
+                    for effect in casts_on(skill, Whom::Team) {
+                        self.put(id, mate, effect, turns, 0, None);
+                    }
                 }
             }
         }

@@ -89,8 +89,8 @@ pub struct SkillTable {
     pub cooldown: u32,
     /// Duration of the effects it casts.
     pub turns: u32,
-    /// What it casts: `[effect, "self" | "team"]`.
-    pub casts: Vec<(Effect, String)>,
+    /// What it casts: `[effect, "self" | "team"]` ([`casts`]).
+    pub casts: Vec<(Effect, Whom)>,
 }
 
 /// One effect's row.
@@ -104,18 +104,46 @@ pub struct EffectTable {
     pub stacks: bool,
 }
 
-/// What a skill casts, as [`Fight::use_skill`](super::play) applies it.
-fn casts(skill: Skill) -> Vec<(Effect, String)> {
-    let on = |effect, whom: &str| (effect, whom.to_owned());
+/// Whom a skill's effect goes on (`"self"` or `"team"` in the replay's tables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Whom {
+    /// The caster itself.
+    #[serde(rename = "self")]
+    Caster,
+    /// Every living unit of the caster's team, the caster included.
+    #[serde(rename = "team")]
+    Team,
+}
+
+/// What a skill casts. The fight applies exactly this list (`Fight::use_skill` in
+/// `play.rs`) and the replay's tables print it, so the two cannot disagree: first the
+/// effects on the caster, in order, then teammate by teammate the effects on the team, in
+/// order (Nurse Repair: each teammate's team effects follow its repair, on the 50% chance
+/// of [`CONTINUOUS_REPAIR_BELOW`], with the Continuous Repair's per-turn amount).
+pub const fn casts(skill: Skill) -> &'static [(Effect, Whom)] {
     match skill {
-        Skill::OffenseUp => vec![on(Effect::OffenseUp, "self")],
-        Skill::Stealth => vec![on(Effect::Stealth, "self")],
-        Skill::Retribution => vec![on(Effect::Retribution, "self")],
-        Skill::Taunt => vec![on(Effect::Taunt, "self"), on(Effect::DefenseUp, "team")],
-        Skill::TeamBoost => vec![on(Effect::DefenseUp, "team"), on(Effect::SpeedUp, "team")],
-        Skill::Repair => vec![on(Effect::ContinuousRepair, "team")],
-        Skill::Redistribute => Vec::new(),
+        Skill::OffenseUp => &[(Effect::OffenseUp, Whom::Caster)],
+        Skill::Stealth => &[(Effect::Stealth, Whom::Caster)],
+        Skill::Retribution => &[(Effect::Retribution, Whom::Caster)],
+        Skill::Taunt => &[
+            (Effect::Taunt, Whom::Caster),
+            (Effect::DefenseUp, Whom::Team),
+        ],
+        Skill::TeamBoost => &[
+            (Effect::DefenseUp, Whom::Team),
+            (Effect::SpeedUp, Whom::Team),
+        ],
+        Skill::Repair => &[(Effect::ContinuousRepair, Whom::Team)],
+        Skill::Redistribute => &[],
     }
+}
+
+/// The effects of `skill` that go on `whom`, in order.
+pub(super) fn casts_on(skill: Skill, whom: Whom) -> impl Iterator<Item = Effect> {
+    casts(skill)
+        .iter()
+        .filter(move |(_, on)| *on == whom)
+        .map(|&(effect, _)| effect)
 }
 
 /// The tables in force (they do not depend on the rules config today; the roster says
@@ -165,7 +193,7 @@ pub fn tables(_rules: &Rules) -> Tables {
                 skill,
                 cooldown: skill.cooldown(),
                 turns: skill.turns(),
-                casts: casts(skill),
+                casts: casts(skill).to_vec(),
             })
             .collect(),
         effects: EFFECTS

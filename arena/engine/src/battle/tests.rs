@@ -499,6 +499,66 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
     assert!(evaded > 30 && applied > 100 && resisted > 5 && ineffective > 30);
 }
 
+/// The fight casts what the replay's tables say (`casts`, one list for both): the caster's
+/// own effects, then each living teammate's, in the table's order.
+#[test]
+fn a_skill_casts_what_the_tables_say() {
+    let others = [Glass, Tank, Beaverette, Stealth];
+    for kind in BotType::ALL {
+        let Some(skill) = kind.skill() else { continue };
+        let mates: Vec<BotType> = others
+            .iter()
+            .copied()
+            .filter(|&o| o != kind)
+            .take(2)
+            .collect();
+        let mut f = fight([kind, mates[0], mates[1]], [Aggro, Doctor, Glass], 3);
+        f.units[2].integrity = 0;
+        f.units[2].destroyed = true;
+        f.use_skill(0);
+        let applied: Vec<(UnitId, Effect)> = f
+            .events
+            .iter()
+            .filter_map(|e| match *e {
+                Event::EffectApplied { target, effect, .. } => Some((target, effect)),
+                _ => None,
+            })
+            .collect();
+        let on = |whom| {
+            casts(skill)
+                .iter()
+                .filter(move |c| c.1 == whom)
+                .map(|c| c.0)
+        };
+        let mut expected: Vec<(UnitId, Effect)> = on(Whom::Caster).map(|e| (0, e)).collect();
+        // Unit 2 is destroyed: the team is units 0 and 1.
+        for mate in [0, 1] {
+            expected.extend(on(Whom::Team).map(|e| (mate, e)));
+        }
+        if skill == Skill::Repair {
+            // Continuous Repair lands on a 50% draw per teammate: a subsequence.
+            let mut rest = expected.iter();
+            assert!(
+                applied.iter().all(|a| rest.any(|e| e == a)),
+                "{skill:?}: {applied:?} within {expected:?}"
+            );
+        } else {
+            assert_eq!(applied, expected, "{skill:?}");
+        }
+    }
+    assert_eq!(
+        tables(&Rules::default()).skills[2].casts,
+        [
+            (Effect::Taunt, Whom::Caster),
+            (Effect::DefenseUp, Whom::Team)
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(casts(Skill::TeamBoost)).unwrap(),
+        serde_json::json!([["defense_up", "team"], ["speed_up", "team"]])
+    );
+}
+
 #[test]
 fn nurse_repairs_thirty_percent_of_its_maximum() {
     let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 10);
@@ -1239,8 +1299,8 @@ fn the_replay_holds_the_tables_and_each_requests_legal_choices() {
     assert_eq!(
         skill(Skill::Taunt).casts,
         vec![
-            (Effect::Taunt, "self".to_owned()),
-            (Effect::DefenseUp, "team".to_owned())
+            (Effect::Taunt, Whom::Caster),
+            (Effect::DefenseUp, Whom::Team)
         ]
     );
     let effect = |e| tables.effects.iter().find(|t| t.effect == e).unwrap();

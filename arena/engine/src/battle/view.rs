@@ -360,11 +360,13 @@ impl View {
     }
 }
 
-/// The units after `events`, drawn as text.
-pub(super) fn picture(initial: &Initial, events: &[Event]) -> String {
-    let mut view = View::new(initial);
-    for event in events {
-        view.apply(event);
+/// The units drawn as text, one event at a time.
+impl crate::Sketch<Event> for View {
+    fn apply(&mut self, event: &Event) {
+        View::apply(self, event);
     }
-    view.render()
+
+    fn draw(&self) -> Option<String> {
+        Some(self.render())
+    }
 }

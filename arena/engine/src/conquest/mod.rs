@@ -270,8 +270,8 @@ impl Ruleset for Conquest {
         view::describe(event)
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::View::replay(initial, events).render())
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(view::View::replay(initial, &[])))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -219,6 +219,17 @@ impl View {
     }
 }
 
+/// The battlefield drawn as text, one event at a time.
+impl crate::Sketch<Event> for View {
+    fn apply(&mut self, event: &Event) {
+        View::apply(self, event);
+    }
+
+    fn draw(&self) -> Option<String> {
+        Some(self.render())
+    }
+}
+
 /// The map as the original game prints it (after "Please check the battlefield,
 /// commander.").
 pub fn battlefield(board: &Board) -> String {

@@ -424,6 +424,25 @@ impl Ruleset for Dungeon {
         validate(rules)
     }
 
+    fn offered_choices(offer: &Self::Offer, answer: Option<&Self::Action>) -> Vec<crate::Choice> {
+        use arena_sdk::dungeon::{Action, Target};
+        offer
+            .iter()
+            .flat_map(|(ability, targets)| targets.iter().map(move |&target| (*ability, target)))
+            .map(|(ability, target)| {
+                let on = match target {
+                    Target::Hero(id) => format!("hero {id}"),
+                    Target::Monster(id) => format!("monster {id}"),
+                };
+                crate::Choice::of(
+                    format!("{ability} → {on}"),
+                    &Action { ability, target },
+                    answer,
+                )
+            })
+            .collect()
+    }
+
     fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Self>) -> Finish {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let waves = rules::roll_waves(rules, &mut rng);
@@ -529,8 +548,8 @@ impl Ruleset for Dungeon {
         describe_event(event)
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        view::picture(initial, events)
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(view::Drawing::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -278,18 +278,32 @@ impl View {
     }
 }
 
-/// The run being played after `events`: party and wave; `None` before the first run
-/// begins (at the start and setup answers).
-pub fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-    if !events.iter().any(|e| matches!(e, Event::RunStart { .. })) {
-        return None;
+/// The run being played, drawn as text one event at a time: party and wave; nothing
+/// before the first run begins (at the start and setup answers).
+pub(super) struct Drawing {
+    view: View,
+    started: bool,
+}
+
+impl Drawing {
+    pub(super) fn new(initial: &Initial) -> Drawing {
+        Drawing {
+            view: View {
+                party: initial.parties[0].clone(),
+                ..View::default()
+            },
+            started: false,
+        }
     }
-    let mut view = View {
-        party: initial.parties[0].clone(),
-        ..View::default()
-    };
-    for event in events {
-        view.apply(event);
+}
+
+impl crate::Sketch<Event> for Drawing {
+    fn apply(&mut self, event: &Event) {
+        self.started |= matches!(event, Event::RunStart { .. });
+        self.view.apply(event);
     }
-    Some(view.render())
+
+    fn draw(&self) -> Option<String> {
+        self.started.then(|| self.view.render())
+    }
 }

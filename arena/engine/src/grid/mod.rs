@@ -223,8 +223,19 @@ impl Ruleset for Grid {
         view::describe(event)
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::picture(initial, events))
+    fn offered_choices(offer: &Self::Offer, answer: Option<&Self::Action>) -> Vec<crate::Choice> {
+        use arena_sdk::grid::Action::{East, North, South, Stay, West};
+        [('N', North), ('E', East), ('S', South), ('W', West)]
+            .into_iter()
+            .filter(|(letter, _)| offer.contains(*letter))
+            .map(|(_, action)| action)
+            .chain([Stay])
+            .map(|action| crate::Choice::of(format!("{action:?}").to_lowercase(), &action, answer))
+            .collect()
+    }
+
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(view::Drawing::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -142,18 +142,14 @@ pub(super) struct View {
 }
 
 impl View {
-    fn replay(initial: &Initial, events: &[Event]) -> View {
-        let mut view = View {
+    fn new(initial: &Initial) -> View {
+        View {
             turn: 0,
             heroes: initial.heroes.clone(),
             mines: vec![Mine::default(); initial.mines.len()],
             graves: Vec::new(),
             diamonds: [0, 0],
-        };
-        for event in events {
-            view.apply(event);
         }
-        view
     }
 
     fn hero(&mut self, id: HeroId) -> Option<&mut Hero> {
@@ -288,7 +284,27 @@ impl View {
     }
 }
 
-/// The board after `events`, drawn as text.
-pub(super) fn picture(initial: &Initial, events: &[Event]) -> String {
-    View::replay(initial, events).render(initial)
+/// The board drawn as text, one event at a time (the map is the initial state's).
+pub(super) struct Drawing {
+    initial: Initial,
+    view: View,
+}
+
+impl Drawing {
+    pub(super) fn new(initial: &Initial) -> Drawing {
+        Drawing {
+            initial: initial.clone(),
+            view: View::new(initial),
+        }
+    }
+}
+
+impl crate::Sketch<Event> for Drawing {
+    fn apply(&mut self, event: &Event) {
+        self.view.apply(event);
+    }
+
+    fn draw(&self) -> Option<String> {
+        Some(self.view.render(&self.initial))
+    }
 }

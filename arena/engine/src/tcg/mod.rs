@@ -103,30 +103,23 @@ impl Offer {
 pub struct Tables {
     /// The cards a deck may hold under these rules.
     pub pool: Vec<arena_sdk::tcg::Card>,
-    /// The special rules and variations: name → on.
+    /// The special rules and variations (every on/off field of the rules): name → on.
     pub switches: std::collections::BTreeMap<String, bool>,
 }
 
-/// The tables in force under `rules`.
+/// The tables in force under `rules`. The switches are the rules' own on/off fields, read
+/// from their serialized form, so a new variation appears here without being listed again.
 pub fn tables(rules: &Rules) -> Tables {
-    let switches = [
-        ("second_player_extra_card", rules.second_player_extra_card),
-        ("random_first_player", rules.random_first_player),
-        ("bleeding_out", rules.bleeding_out),
-        ("overload", rules.overload),
-        ("separate_damage", rules.separate_damage),
-        ("healing", rules.healing),
-        ("any_card_heals", rules.any_card_heals),
-        ("card_drawers", rules.card_drawers),
-        ("minions", rules.minions),
-        ("custom_decks", rules.custom_decks),
-    ];
+    let switches = match serde_json::to_value(rules) {
+        Ok(serde_json::Value::Object(fields)) => fields
+            .into_iter()
+            .filter_map(|(name, value)| value.as_bool().map(|on| (name, on)))
+            .collect(),
+        _ => std::collections::BTreeMap::new(),
+    };
     Tables {
         pool: rules.card_pool().cards,
-        switches: switches
-            .into_iter()
-            .map(|(name, on)| (name.to_owned(), on))
-            .collect(),
+        switches,
     }
 }
 
@@ -300,12 +293,35 @@ impl Ruleset for Tcg {
         serde_json::to_value(tables(rules)).expect("the tables serialize")
     }
 
+    fn offered_choices(offer: &Offer, answer: Option<&Action>) -> Vec<crate::Choice> {
+        let target = |target: Target| match target {
+            Target::Hero => "hero".to_owned(),
+            Target::Minion(id) => format!("minion {id}"),
+        };
+        // A damage spell's target is the bot's pick among all enemies: the offer names the
+        // card and how it is played, and so does the mark.
+        let plays = offer.plays.iter().map(|&(card, how)| crate::Choice {
+            text: format!("play {card} as {}", format!("{how:?}").to_lowercase()),
+            chosen: matches!(answer, Some(&Action::PlayCard { card: c, play_as, .. })
+                if c == card && play_as == how),
+        });
+        let attacks = offer.attacks.iter().map(|&(minion, to)| {
+            crate::Choice::of(
+                format!("minion {minion} → {}", target(to)),
+                &Action::Attack { minion, target: to },
+                answer,
+            )
+        });
+        let end = crate::Choice::of("end turn", &Action::EndTurn, answer);
+        plays.chain(attacks).chain([end]).collect()
+    }
+
     fn is_roll(event: &Event) -> bool {
         matches!(event, Event::FirstPlayer { .. } | Event::Shuffled { .. })
     }
 
-    fn picture(initial: &Initial, events: &[Event]) -> Option<String> {
-        Some(view::picture(initial, events))
+    fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
+        Some(Box::new(State::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -157,11 +157,14 @@ pub(super) fn describe(event: &Event) -> String {
     }
 }
 
-/// The state after `events`, drawn as text: it folds the same [`State::apply`] the rules use.
-pub(super) fn picture(initial: &Initial, events: &[Event]) -> String {
-    let mut state = State::new(initial);
-    for event in events {
-        state.apply(event);
+/// The state drawn as text, one event at a time: it folds the same [`State::apply`] the
+/// rules use.
+impl crate::Sketch<Event> for State {
+    fn apply(&mut self, event: &Event) {
+        State::apply(self, event);
     }
-    state.picture()
+
+    fn draw(&self) -> Option<String> {
+        Some(self.picture())
+    }
 }

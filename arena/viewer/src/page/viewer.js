@@ -56,6 +56,27 @@ var Arena = { modes: {} };
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   };
 
+  // Choice i of an answer's line, marked when the answer took it.
+  function choiceText(line, i) {
+    return i === line.chosen ? '\u2713 ' + line.offered[i] : line.offered[i];
+  }
+
+  // What the request offered, under its answer in "This step": every legal choice, the
+  // one the bot took marked.
+  function showOffered(parent, line) {
+    var box = Arena.html(parent, 'div', { class: 'offered seat' + line.seat });
+    Arena.html(box, 'span', { class: 'label' }, 'offered:');
+    line.offered.forEach(function (choice, i) {
+      box.appendChild(document.createTextNode(' '));
+      Arena.html(box, 'span', { class: 'choice' + (i === line.chosen ? ' chosen' : '') },
+        choiceText(line, i));
+    });
+    if (line.chosen === undefined) {
+      Arena.html(box, 'span', { class: 'none' },
+        line.kind === 'fault' ? ' (no answer: the default was played)' : ' (the answer was none of these)');
+    }
+  }
+
   function shortFuel(n) {
     if (n >= 1e6) return (n / 1e6).toFixed(n >= 1e7 ? 0 : 1) + 'M';
     if (n >= 1e3) return (n / 1e3).toFixed(n >= 1e4 ? 0 : 1) + 'k';
@@ -99,12 +120,18 @@ var Arena = { modes: {} };
       var li = Arena.html(log, 'li', { class: line.kind + (line.seat !== undefined ? ' seat' + line.seat : ''),
         'data-step': line.step });
       li.textContent = line.kind === 'log' ? 'seat ' + line.seat + ' log: ' + line.text : line.text;
+      if (line.offered) {
+        li.title = 'offered: ' + line.offered.map(function (_, i) { return choiceText(line, i); }).join(', ');
+      }
       li.addEventListener('click', function () { pause(); show(line.step); });
       byStep[line.step].push(index);
       return li;
     });
     $('show-answers').addEventListener('change', function (e) { log.classList.toggle('hide-answers', !e.target.checked); });
     $('show-logs').addEventListener('change', function (e) { log.classList.toggle('hide-logs', !e.target.checked); });
+    // Roll records (the random draws behind the events) are off by default, as in
+    // `arena replay show` without --rolls.
+    $('show-rolls').addEventListener('change', function (e) { log.classList.toggle('hide-rolls', !e.target.checked); });
 
     // Timeline marks: faults and rejected answers.
     var marks = $('marks');
@@ -220,12 +247,13 @@ var Arena = { modes: {} };
       var any = false;
       byStep[i].forEach(function (n) {
         var line = data.lines[n];
-        if (line.kind === 'event') return;
+        if (line.kind === 'event' || line.kind === 'roll') return;
         any = true;
         if (line.kind === 'log') {
           Arena.html(calls, 'pre', { class: 'seat' + line.seat }, line.text);
         } else {
           Arena.html(calls, 'div', { class: 'call ' + line.kind + ' seat' + line.seat }, line.text);
+          if (line.offered) showOffered(calls, line);
         }
       });
       if (!any) Arena.html(calls, 'div', { class: 'call' }, 'no bot was asked in this step');
