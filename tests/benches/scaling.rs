@@ -3,8 +3,9 @@
 //!
 //! The tournament is generated: four wasm battle bots (the random, starter and strong
 //! sample bots and a second copy of strong under another name), a round robin of
-//! `GAMES_PER_PAIRING` games per pairing — 240 short games, both seats in wasm, no replays,
-//! a warm module cache, a fresh results directory per run. Before criterion runs, the two
+//! `GAMES_PER_PAIRING` games per pairing — 1,200 short games (enough that a run's start, the
+//! pool and the bots loaded, is a small part of it: the bench prints how small), both seats
+//! in wasm, no replays, a warm module cache, a fresh results directory per run. Before criterion runs, the two
 //! are timed alternately, `ROUNDS` times, and the median games per second and their ratio
 //! printed (the machine is shared: the ratio of neighbouring runs is what to read), with
 //! the CPU time per game (equal at both: no contention) and how busy the machine was with
@@ -28,8 +29,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const GAMES_PER_PAIRING: u32 = 40;
-const ROUNDS: usize = 7;
+const GAMES_PER_PAIRING: u32 = 200;
+const ROUNDS: usize = 5;
 
 fn tournament(dir: &Path) -> Tournament {
     let mut file = format!(
@@ -155,9 +156,30 @@ fn jobs(c: &mut Criterion) {
         );
     }
 
+    // What a run does before its first game and after its last, once whatever the games:
+    // the pooled sandbox reserved (and released), the bots loaded from the module cache.
+    let mut setups = Vec::new();
+    for _ in 0..ROUNDS {
+        let started = Instant::now();
+        let sandbox = Sandbox::with_pool(
+            Limits::default(),
+            Some(ModuleCache::new(cache.path())),
+            Pool::for_parallel_games(2),
+        )
+        .unwrap();
+        contestants(&tournament, &sandbox, 2).expect("bots load");
+        drop(sandbox);
+        setups.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    eprintln!(
+        "scaling: a run's setup (pool, bots from the cache): median {:.1} ms, {:.1}% of a jobs-2 run",
+        median(&mut setups.clone()),
+        median(&mut setups) / (games as f64 / two * 1e3) * 100.0
+    );
+
     allocators(&tournament, &plan);
 
-    let mut group = c.benchmark_group("scaling/battle-240");
+    let mut group = c.benchmark_group("scaling/battle-1200");
     group
         .throughput(Throughput::Elements(games as u64))
         .sample_size(10)

@@ -333,10 +333,28 @@ impl Reporter {
 /// wasm bot plays (those it accepts; a listed mode it refuses is an error here, before
 /// any game).
 fn load(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
-    let mut tournament = Tournament::load(file)?;
-    apply_cli_limits(&mut tournament.limits, sandbox_args);
+    let mut tournament = read(file, sandbox_args)?;
     settle(&mut tournament, sandbox_args).with_context(|| file.display().to_string())?;
     Ok(tournament)
+}
+
+/// Read a tournament file and apply the command line's limits; its modes are not settled.
+fn read(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
+    let mut tournament = Tournament::load(file)?;
+    apply_cli_limits(&mut tournament.limits, sandbox_args);
+    Ok(tournament)
+}
+
+/// Load the bots of `tournament` for `jobs` parallel games, once, and settle the modes
+/// each plays with them; the run then plays with the same loaded bots.
+fn load_bots(
+    tournament: &mut Tournament,
+    jobs: usize,
+    sandbox_args: &SandboxArgs,
+) -> Result<run::Loaded> {
+    let loaded = run::load(tournament, jobs, sandbox_args.cache())?;
+    arena_tournament::playable::settle_loaded(tournament, &loaded.contestants, &loaded.sandbox)?;
+    Ok(loaded)
 }
 
 fn settle(tournament: &mut Tournament, sandbox_args: &SandboxArgs) -> Result<()> {
@@ -346,7 +364,7 @@ fn settle(tournament: &mut Tournament, sandbox_args: &SandboxArgs) -> Result<()>
 }
 
 fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
-    let tournament = load(&args.file, sandbox)?;
+    let mut tournament = read(&args.file, sandbox)?;
     let shard = match &args.shard {
         Some(text) => {
             Some(Shard::parse(text, |v| std::env::var(v).ok()).map_err(anyhow::Error::msg)?)
@@ -361,6 +379,8 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         .jobs
         .or(tournament.concurrency)
         .unwrap_or_else(default_jobs);
+    let loaded = load_bots(&mut tournament, jobs, sandbox)
+        .with_context(|| args.file.display().to_string())?;
     let plan = plan(&tournament);
     let options = RunOptions {
         jobs,
@@ -372,9 +392,13 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     // Pages of replays from earlier runs are verified; this run's games are not again.
     let earlier = replay_files(&out.join("replays"))?;
     let reporter = Reporter::new(args.rating_interval, &out);
-    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
-        reporter.update(p)
-    });
+    let result = run::run_loaded(
+        &tournament,
+        &plan,
+        &options,
+        &|p: Progress| reporter.update(p),
+        Some(&loaded),
+    );
     reporter.finish();
     let summary = result.with_context(|| {
         format!(
@@ -573,7 +597,8 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         rotations: Default::default(),
     };
     apply_cli_limits(&mut tournament.limits, sandbox_args);
-    settle(&mut tournament, sandbox_args)?;
+    let jobs = args.jobs.unwrap_or_else(default_jobs);
+    let loaded = load_bots(&mut tournament, jobs, sandbox_args)?;
     let mut temp = None;
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -581,16 +606,20 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
     };
     let plan = plan(&tournament);
     let options = RunOptions {
-        jobs: args.jobs.unwrap_or_else(default_jobs),
+        jobs,
         shard: None,
         replays: false,
         out: out.clone(),
         cache: sandbox_args.cache(),
     };
     let reporter = Reporter::new(0, &out);
-    let result = run::run(&tournament, &plan, &options, &|p: Progress| {
-        reporter.update(p)
-    });
+    let result = run::run_loaded(
+        &tournament,
+        &plan,
+        &options,
+        &|p: Progress| reporter.update(p),
+        Some(&loaded),
+    );
     reporter.finish();
     if let Err(error) = result {
         // The games played so far are kept (a temporary directory too), so the run can be

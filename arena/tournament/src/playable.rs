@@ -89,12 +89,31 @@ pub enum ModesError {
 /// with `{"error": …}`; a bot that refuses a mode its list names is an error. Built-ins
 /// are settled by the file already.
 pub fn settle(tournament: &mut Tournament, sandbox: &Sandbox) -> Result<(), ModesError> {
-    for entry in &mut tournament.bots {
+    let mut contestants = Vec::with_capacity(tournament.bots.len());
+    for entry in &tournament.bots {
         let contestant =
             Contestant::resolve(&entry.spec, sandbox).map_err(|source| ModesError::Bot {
                 name: entry.name.clone(),
                 source,
             })?;
+        contestants.push(contestant);
+    }
+    settle_loaded(tournament, &contestants, sandbox)
+}
+
+/// [`settle`] with the bots already loaded into `sandbox` (`contestants` in the
+/// tournament's order, as [`crate::run::load`] gives them), so a run loads each bot once.
+pub fn settle_loaded(
+    tournament: &mut Tournament,
+    contestants: &[Contestant],
+    sandbox: &Sandbox,
+) -> Result<(), ModesError> {
+    assert_eq!(
+        contestants.len(),
+        tournament.bots.len(),
+        "one contestant per bot"
+    );
+    for (entry, contestant) in tournament.bots.iter_mut().zip(contestants) {
         let Contestant::Wasm(bot) = contestant else {
             continue;
         };

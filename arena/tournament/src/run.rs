@@ -135,12 +135,61 @@ pub fn contestants(
         .collect()
 }
 
-/// Run (or resume) a tournament's plan, or one shard of it.
+/// A tournament's bots, loaded once into the sandbox its games are played in: the CLI
+/// loads them before the run to settle which modes each plays
+/// ([`crate::playable::settle_loaded`]), and the run plays with them.
+pub struct Loaded {
+    /// The pooled sandbox: two instances per parallel game.
+    pub sandbox: Sandbox,
+    /// The bots, in the tournament's order.
+    pub contestants: Vec<Contestant>,
+}
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loaded")
+            .field("contestants", &self.contestants)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Make the sandbox for `jobs` parallel games of `tournament` and load its bots into it.
+pub fn load(
+    tournament: &Tournament,
+    jobs: usize,
+    cache: Option<ModuleCache>,
+) -> Result<Loaded, RunError> {
+    // Two seats per parallel game: the pool has a slot for every instance alive at once.
+    let sandbox = Sandbox::with_pool(
+        tournament.limits.limits(),
+        cache,
+        Pool::for_parallel_games(jobs.max(1)),
+    )?;
+    let contestants = contestants(tournament, &sandbox, jobs)?;
+    Ok(Loaded {
+        sandbox,
+        contestants,
+    })
+}
+
+/// Run (or resume) a tournament's plan, or one shard of it, loading its bots first if
+/// anything is left to play.
 pub fn run(
     tournament: &Tournament,
     plan: &Plan,
     options: &RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
+) -> Result<RunSummary, RunError> {
+    run_loaded(tournament, plan, options, progress, None)
+}
+
+/// [`run`] with the bots already loaded (by [`load`], for `options.jobs` parallel games).
+pub fn run_loaded(
+    tournament: &Tournament,
+    plan: &Plan,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    loaded: Option<&Loaded>,
 ) -> Result<RunSummary, RunError> {
     let saved = SavedPlan {
         name: tournament.name.clone(),
@@ -198,13 +247,15 @@ pub fn run(
         });
     }
 
-    // Two seats per parallel game: the pool has a slot for every instance alive at once.
-    let sandbox = Sandbox::with_pool(
-        tournament.limits.limits(),
-        options.cache.clone(),
-        Pool::for_parallel_games(options.jobs.max(1)),
-    )?;
-    let contestants = contestants(tournament, &sandbox, options.jobs)?;
+    let loaded_here;
+    let loaded = match loaded {
+        Some(loaded) => loaded,
+        None => {
+            loaded_here = load(tournament, options.jobs, options.cache.clone())?;
+            &loaded_here
+        }
+    };
+    let (sandbox, contestants) = (&loaded.sandbox, loaded.contestants.as_slice());
     let writer = ResultsWriter::open(&results_file)?;
     if options.replays {
         let dir = options.out.join("replays");
