@@ -106,7 +106,7 @@ async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiEr
     };
     let token = token.to_owned();
     let store = Arc::clone(app.store());
-    let user = tokio::task::spawn_blocking(move || accounts::authenticate(&store, &token))
+    let user = crate::store::off_executor(move || accounts::authenticate(&store, &token))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
     user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unknown token"))
@@ -116,7 +116,7 @@ async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiEr
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    crate::store::off_executor(work)
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
@@ -190,7 +190,10 @@ async fn upload(
             "empty upload: send the .wasm file as the body",
         ));
     }
-    if let Some(bot) = app.store().bot_by_name(&name)?
+    let store = Arc::clone(app.store());
+    let owner_name = name.clone();
+    let existing = blocking(move || Ok(store.bot_by_name(&owner_name)?)).await?;
+    if let Some(bot) = existing
         && bot.owner_id != user.id
     {
         return Err(ApiError::new(
@@ -275,17 +278,18 @@ async fn upload(
 /// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).
 async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult {
     let user = authenticate(&app, &headers).await?;
-    let bot = app
-        .store()
-        .bot(id)?
-        .ok_or_else(|| ApiError::not_found("bot"))?;
-    if bot.owner_id != user.id {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("the bot `{}` belongs to {}", bot.name, bot.owner),
-        ));
-    }
-    app.store().set_active(id, false)?;
+    let store = Arc::clone(app.store());
+    blocking(move || {
+        let bot = store.bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
+        if bot.owner_id != user.id {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("the bot `{}` belongs to {}", bot.name, bot.owner),
+            ));
+        }
+        Ok(store.set_active(id, false)?)
+    })
+    .await?;
     json_ok(json!({ "bot_id": id, "active": false }))
 }
 
@@ -451,7 +455,9 @@ async fn start_tournament(
         ));
     }
     let text = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    let id = tournament::start(&app, &text)?;
+    // Preparing writes the modules and the tournament's row: file and database work.
+    let starter = Arc::clone(&app);
+    let id = blocking(move || tournament::start(&starter, &text)).await?;
     Ok((
         StatusCode::ACCEPTED,
         axum::Json(json!({ "id": id, "url": format!("{}/tournaments/{id}", app.base_url) })),

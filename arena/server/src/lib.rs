@@ -148,14 +148,21 @@ impl Server {
     /// Open the database, finish interrupted work and bind the listening socket.
     pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let modes = config.ladder_modes().map_err(ServerError::Config)?;
-        let (store, sandbox) = open(&config)?;
-        let ladder = Arc::new(Ladder::new(
-            store,
-            sandbox,
-            modes,
-            config.seed,
-            config.max_faults,
-        )?);
+        // Opening the database (migrations) and reading the unfinished jobs is blocking work.
+        let opening = config.clone();
+        let ladder = store::off_executor(move || -> Result<Ladder, ServerError> {
+            let (store, sandbox) = open(&opening)?;
+            Ok(Ladder::new(
+                store,
+                sandbox,
+                modes,
+                opening.seed,
+                opening.max_faults,
+            )?)
+        })
+        .await
+        .map_err(|e| ServerError::Config(format!("opening the database: {e}")))??;
+        let ladder = Arc::new(ladder);
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| ServerError::Listen {
@@ -211,7 +218,8 @@ impl Server {
         } else {
             Vec::new()
         };
-        tournament::resume_interrupted(&self.app);
+        let resuming = Arc::clone(&self.app);
+        let _ = store::off_executor(move || tournament::resume_interrupted(&resuming)).await;
         let router = api::router(Arc::clone(&self.app));
         let served = axum::serve(self.listener, router)
             .with_graceful_shutdown(shutdown)

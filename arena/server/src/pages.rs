@@ -102,7 +102,7 @@ fn from_api(error: ApiError) -> Response {
 async fn blocking_page(
     work: impl FnOnce() -> Result<String, Response> + Send + 'static,
 ) -> Response {
-    match tokio::task::spawn_blocking(work).await {
+    match crate::store::off_executor(work).await {
         Ok(Ok(html)) => Html(html).into_response(),
         Ok(Err(response)) => response,
         Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
@@ -463,7 +463,7 @@ async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Respons
 }
 
 async fn tournament_svg(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
-    let svg = tokio::task::spawn_blocking(move || app.store().tournament(id)).await;
+    let svg = crate::store::off_executor(move || app.store().tournament(id)).await;
     match svg {
         Ok(Ok(Some(row))) if row.svg.is_some() => (
             [

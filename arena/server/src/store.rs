@@ -9,6 +9,7 @@ use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -179,6 +180,39 @@ pub type LadderCounts = (BTreeMap<i64, u64>, BTreeMap<(i64, i64), u64>);
 /// A mode's game count, the newest version id and the number of active bots.
 pub type ModeState = (u64, i64, i64);
 
+thread_local! {
+    /// Set while [`off_executor`] runs its work: this thread may wait on the database.
+    static OFF_EXECUTOR: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Run `work` (which may call the [`Store`]) on tokio's blocking pool, never on the async
+/// executor's threads: a database call waits for the connection, which a ladder worker may
+/// hold through a long transaction, and an executor thread waiting there stops answering
+/// every other request. In debug builds the store refuses (panics) a call made inside a
+/// tokio runtime but not through here, so a handler that forgets is caught by any test
+/// that reaches it.
+pub async fn off_executor<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::task::JoinError> {
+    tokio::task::spawn_blocking(move || {
+        struct Reset(bool);
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                OFF_EXECUTOR.set(self.0);
+            }
+        }
+        let _reset = Reset(OFF_EXECUTOR.replace(true));
+        work()
+    })
+    .await
+}
+
+/// Whether this thread may block on the database: it is not in a tokio runtime (a ladder
+/// worker, a tournament thread, the CLI), or it runs [`off_executor`]'s work.
+fn may_block() -> bool {
+    OFF_EXECUTOR.get() || tokio::runtime::Handle::try_current().is_err()
+}
+
 /// Seconds since the Unix epoch (timestamps shown on pages; never part of a result).
 pub fn now() -> i64 {
     std::time::SystemTime::now()
@@ -282,6 +316,10 @@ impl Store {
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
+        debug_assert!(
+            may_block(),
+            "a database call on the async executor: run it through store::off_executor"
+        );
         // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
         // back on drop), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
@@ -919,6 +957,32 @@ mod tests {
             "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn the_store_refuses_calls_from_the_async_executor_but_not_from_its_blocking_pool() {
+        let store = std::sync::Arc::new(Store::in_memory().unwrap());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        // Outside a runtime (ladder workers, the CLI) and through `off_executor`: fine.
+        assert_eq!(store.game_count().unwrap(), 0);
+        let shared = std::sync::Arc::clone(&store);
+        let count = runtime
+            .block_on(off_executor(move || shared.game_count()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(count, 0);
+        // On the executor itself: refused (in debug builds, where tests run).
+        let on_executor = runtime.block_on(async {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.game_count()))
+        });
+        assert_eq!(on_executor.is_err(), cfg!(debug_assertions));
+        // A plain `spawn_blocking` is refused too: only `off_executor` marks the thread.
+        let shared = std::sync::Arc::clone(&store);
+        let plain = runtime
+            .block_on(async { tokio::task::spawn_blocking(move || shared.game_count()).await });
+        assert_eq!(plain.is_err(), cfg!(debug_assertions));
     }
 
     #[test]
