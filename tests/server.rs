@@ -518,3 +518,52 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
         "{text}"
     );
 }
+
+/// Tournaments a stopped server left running are resumed one after another, not all at
+/// once: the second's results are begun only after the first's last game was written.
+#[test]
+fn interrupted_tournaments_resume_one_after_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    let data = dir.path().join("arena.db.data");
+    {
+        // Two tournaments recorded as running, as a server killed during them leaves them.
+        let store = arena_server::store::Store::open(&db).unwrap();
+        for name in ["first", "second"] {
+            let file = format!(
+                "name = \"{name}\"\nseed = 3\nformat = \"round-robin\"\ngames_per_pairing = 4\n\
+                 [modes.battle]\n[[bots]]\nname = \"r\"\nbot = \"builtin:random\"\n\
+                 [[bots]]\nname = \"h\"\nbot = \"builtin:heuristic\"\n\
+                 [[bots]]\nname = \"s\"\nbot = \"builtin:strong\"\n"
+            );
+            arena_server::tournament::prepare(&store, &data, &file).unwrap();
+        }
+    }
+    let server = Server::start(dir.path(), "ladder = false\njobs = 1\n");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let status = |id: u32| server.get_json(&format!("/api/tournaments/{id}"))["status"].clone();
+        let (first, second) = (status(1), status(2));
+        if first != "running" && second != "running" {
+            assert_eq!((first, second), ("done".into(), "done".into()));
+            break;
+        }
+        assert!(Instant::now() < deadline, "tournaments did not finish");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Every file of the second run was written after every file of the first.
+    let mtimes = |id: u32| -> Vec<std::time::SystemTime> {
+        std::fs::read_dir(data.join(format!("tournaments/{id}/results")))
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().modified().unwrap())
+            .collect()
+    };
+    let first_end = mtimes(1).into_iter().max().unwrap();
+    let second_start = mtimes(2).into_iter().min().unwrap();
+    assert!(
+        second_start >= first_end,
+        "the second tournament began before the first ended"
+    );
+    let report = server.get_json("/api/tournaments/2")["report"].clone();
+    assert_eq!(report["planned"], 12, "3 pairings, 4 games each: {report}");
+}
