@@ -567,3 +567,72 @@ fn interrupted_tournaments_resume_one_after_another() {
     let report = server.get_json("/api/tournaments/2")["report"].clone();
     assert_eq!(report["planned"], 12, "3 pairings, 4 games each: {report}");
 }
+
+/// The ladder keeps at most `compiled_bots` compiled bots in memory; one evicted is loaded
+/// again for its next game, and the games are the same as with room for every bot.
+#[test]
+fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
+    let source = tempfile::tempdir().unwrap();
+    {
+        let server = Server::start(source.path(), "ladder = false\n[modes.battle]\n");
+        let alice = server.add_user("alice", false);
+        for (name, bot) in [
+            ("a", bots::BATTLE_RANDOM),
+            ("b", bots::BATTLE_STARTER),
+            ("c", bots::BATTLE_STRONG),
+        ] {
+            let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+            assert_eq!(status, 201, "{body}");
+        }
+        server.kill();
+    }
+    // The same database twice: one ladder with room for one compiled bot, one with room
+    // for all (one worker each, so both plan the same jobs).
+    let copy = || {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(source.path()).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with("arena.db") && entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.path().join(name)).unwrap();
+            }
+        }
+        dir
+    };
+    let (small_dir, large_dir) = (copy(), copy());
+    let small = Server::start(
+        small_dir.path(),
+        "jobs = 1\ncompiled_bots = 1\n[modes.battle]\n",
+    );
+    let large = Server::start(large_dir.path(), "jobs = 1\n[modes.battle]\n");
+    let games = 8;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let status = small.get_json("/api/status");
+        assert!(status["compiled_bots"].as_u64().unwrap() <= 1, "{status}");
+        if status["games"].as_u64().unwrap() >= games {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {games} games in time: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = large.wait_for_games(games);
+    assert_eq!(status["compiled_bots"], 3, "{status}");
+    small.kill();
+    large.kill();
+    let played = |dir: &Path| {
+        let store = arena_server::store::Store::open(&dir.join("arena.db")).unwrap();
+        let games: Vec<_> = store
+            .games_of_mode(arena_sdk::Mode::Battle)
+            .unwrap()
+            .into_iter()
+            .take(games as usize)
+            .map(|g| (g.seed, g.seats, g.winner, g.turns, g.reason, g.replay))
+            .collect();
+        games
+    };
+    assert_eq!(played(small_dir.path()), played(large_dir.path()));
+}

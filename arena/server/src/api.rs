@@ -484,6 +484,7 @@ async fn status(State(app): State<Arc<App>>) -> ApiResult {
     json_ok(json!({
         "games": games,
         "pending_jobs": pending,
+        "compiled_bots": app.ladder.compiled().0,
         "modes": app.ladder.modes().collect::<Vec<_>>(),
         "ladder": app.config.ladder,
         "version": env!("CARGO_PKG_VERSION"),

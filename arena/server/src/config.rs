@@ -38,6 +38,11 @@ pub struct ServerConfig {
     pub max_faults: u32,
     /// Sandbox limits for every game.
     pub limits: LimitsConfig,
+    /// Compiled ladder bots kept in memory, at most (the least recently played are
+    /// dropped, and loaded again from `cache_dir` when their next game comes).
+    pub compiled_bots: usize,
+    /// The same bound in bytes of uploaded module (compiled code grows with it).
+    pub compiled_bytes: usize,
     /// Where compiled modules are cached [default: `<db>.cache/` beside the database].
     pub cache_dir: Option<PathBuf>,
     /// The ladder's modes and their rules; empty means every mode with default rules.
@@ -61,6 +66,8 @@ impl Default for ServerConfig {
             seed: 2026,
             max_faults: 3,
             limits: LimitsConfig::default(),
+            compiled_bots: 64,
+            compiled_bytes: 256 << 20,
             cache_dir: None,
             modes: BTreeMap::new(),
             public_url: None,

@@ -11,6 +11,7 @@
 //! queued) in the mode with the fewest games first, against the opponent it has met least,
 //! then the closest in rating.
 
+use crate::cache::Lru;
 use crate::leaderboard::{self, Leaderboard};
 use crate::store::{Job, ModeState, NewGame, Store, StoreError};
 use arena_engine::derive_seed;
@@ -18,7 +19,7 @@ use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameSpec};
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -36,8 +37,11 @@ pub struct Ladder {
     /// Set when there may be new work (an upload) or when stopping.
     wake: (Mutex<bool>, Condvar),
     stop: AtomicBool,
-    /// Compiled modules by version id (instantiated afresh for every game).
-    contestants: Mutex<HashMap<i64, Contestant>>,
+    /// Compiled modules by version id (instantiated afresh for every game), the least
+    /// recently played evicted past `compiled_bots` or `compiled_bytes` (of uploaded
+    /// module): an evicted one is loaded again (from the module cache on disk) when its next
+    /// game comes. Games are the same either way: a bot is instantiated afresh for each.
+    contestants: Mutex<Lru<i64, Contestant>>,
     /// The last standings computed per mode, with the state of the database they are for.
     boards: Mutex<BTreeMap<Mode, (ModeState, Arc<Leaderboard>)>>,
 }
@@ -59,14 +63,15 @@ pub enum LadderError {
 }
 
 impl Ladder {
-    /// A ladder over `modes` (with their rules). Unfinished jobs in the database are queued
-    /// first.
+    /// A ladder over `modes` (with their rules), keeping at most `compiled` = (modules,
+    /// bytes of module) compiled in memory. Unfinished jobs in the database are queued first.
     pub fn new(
         store: Arc<Store>,
         sandbox: Arc<Sandbox>,
         modes: Vec<(Mode, serde_json::Value)>,
         seed: u64,
         max_faults: u32,
+        compiled: (usize, usize),
     ) -> Result<Ladder, StoreError> {
         let queue = store.pending_jobs()?.into_iter().collect();
         Ok(Ladder {
@@ -78,7 +83,7 @@ impl Ladder {
             queue: Mutex::new(queue),
             wake: (Mutex::new(false), Condvar::new()),
             stop: AtomicBool::new(false),
-            contestants: Mutex::new(HashMap::new()),
+            contestants: Mutex::new(Lru::new(compiled.0, compiled.1)),
             boards: Mutex::new(BTreeMap::new()),
         })
     }
@@ -227,6 +232,12 @@ impl Ladder {
         Ok(Some(job))
     }
 
+    /// Compiled bots kept in memory now: (modules, bytes of module).
+    pub fn compiled(&self) -> (usize, usize) {
+        let cache = self.contestants.lock().unwrap_or_else(|e| e.into_inner());
+        (cache.len(), cache.cost())
+    }
+
     fn contestant(&self, version: i64) -> Result<Option<Contestant>, StoreError> {
         if let Some(c) = self
             .contestants
@@ -248,7 +259,7 @@ impl Ladder {
                 self.contestants
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .insert(version, contestant.clone());
+                    .insert(version, contestant.clone(), wasm.len());
                 Ok(Some(contestant))
             }
             Err(error) => {

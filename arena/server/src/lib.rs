@@ -23,6 +23,7 @@
 
 pub mod accounts;
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod ladder;
 pub mod leaderboard;
@@ -158,6 +159,7 @@ impl Server {
                 modes,
                 opening.seed,
                 opening.max_faults,
+                (opening.compiled_bots, opening.compiled_bytes),
             )?)
         })
         .await
