@@ -242,6 +242,28 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     let (status, page) = server.get("/games/1");
     assert_eq!(status, 200);
     assert!(page.contains("Replay"), "{page}");
+
+    // A game's pages re-simulate its replay: each is rendered once, then kept.
+    let rendered = || {
+        server.get_json("/api/status")["pages_rendered"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = rendered();
+    for _ in 0..5 {
+        assert_eq!(server.get("/games/1"), (200, page.clone()));
+    }
+    let (status, viewer) = server.get("/games/1/viewer");
+    assert_eq!(status, 200);
+    for _ in 0..3 {
+        assert_eq!(server.get("/games/1/viewer"), (200, viewer.clone()));
+    }
+    assert_eq!(server.get("/games/999").0, 404);
+    assert_eq!(
+        rendered(),
+        before + 1,
+        "the viewer once; /games/1 not again; no page for a missing game"
+    );
 }
 
 #[test]

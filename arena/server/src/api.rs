@@ -485,6 +485,7 @@ async fn status(State(app): State<Arc<App>>) -> ApiResult {
         "games": games,
         "pending_jobs": pending,
         "compiled_bots": app.ladder.compiled().0,
+        "pages_rendered": app.pages_rendered.load(std::sync::atomic::Ordering::Relaxed),
         "modes": app.ladder.modes().collect::<Vec<_>>(),
         "ladder": app.config.ladder,
         "version": env!("CARGO_PKG_VERSION"),

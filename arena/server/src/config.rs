@@ -38,6 +38,8 @@ pub struct ServerConfig {
     pub max_faults: u32,
     /// Sandbox limits for every game.
     pub limits: LimitsConfig,
+    /// Bytes of rendered game pages kept in memory (rendering one re-simulates its game).
+    pub page_cache_bytes: usize,
     /// Compiled ladder bots kept in memory, at most (the least recently played are
     /// dropped, and loaded again from `cache_dir` when their next game comes).
     pub compiled_bots: usize,
@@ -66,6 +68,7 @@ impl Default for ServerConfig {
             seed: 2026,
             max_faults: 3,
             limits: LimitsConfig::default(),
+            page_cache_bytes: 64 << 20,
             compiled_bots: 64,
             compiled_bytes: 256 << 20,
             cache_dir: None,

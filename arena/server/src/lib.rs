@@ -78,6 +78,15 @@ pub struct App {
     registrations: Mutex<VecDeque<Instant>>,
     /// Bounds how many uploads are checked at once (each check plays games).
     checks: tokio::sync::Semaphore,
+    /// Game pages rendered (each re-simulates a replay), the least recently asked evicted
+    /// past `page_cache_bytes`.
+    pub(crate) pages:
+        Mutex<cache::Lru<(i64, pages::GamePage), (axum::http::StatusCode, axum::body::Bytes)>>,
+    /// Bounds how many game pages are rendered at once.
+    pub(crate) renders: tokio::sync::Semaphore,
+    /// Game pages rendered since the start (for `/api/status`: a page asked for again is
+    /// answered from `pages`).
+    pub(crate) pages_rendered: std::sync::atomic::AtomicU64,
     /// Tournaments running now (at most one at a time: each uses every worker).
     pub(crate) tournament_running: Mutex<bool>,
     /// The base URL for links in answers.
@@ -105,6 +114,9 @@ impl App {
         within_hour(&mut recent, self.config.registrations_per_hour)
     }
 }
+
+/// Game pages kept at most, whatever their size (`page_cache_bytes` bounds their bytes).
+const PAGES_KEPT: usize = 4096;
 
 /// Count one more event in `recent` (the times of the last hour's) if fewer than `limit`
 /// happened in the last hour; whether it was counted.
@@ -185,6 +197,9 @@ impl Server {
             .to_owned();
         let app = Arc::new(App {
             checks: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            pages: Mutex::new(cache::Lru::new(PAGES_KEPT, config.page_cache_bytes)),
+            renders: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            pages_rendered: std::sync::atomic::AtomicU64::new(0),
             config,
             ladder,
             uploads: Mutex::new(HashMap::new()),
