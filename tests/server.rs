@@ -643,6 +643,10 @@ fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
     }
     let status = large.wait_for_games(games);
     assert_eq!(status["compiled_bots"], 3, "{status}");
+    // The standings the server shows are exactly the full fit of the games they count.
+    // (Compared as text: parsing JSON floats may round the last digit.)
+    let (status, board) = small.get("/api/leaderboard/battle");
+    assert_eq!(status, 200, "{board}");
     small.kill();
     large.kill();
     let played = |dir: &Path| {
@@ -657,4 +661,21 @@ fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
         games
     };
     assert_eq!(played(small_dir.path()), played(large_dir.path()));
+    let store = arena_server::store::Store::open(&small_dir.path().join("arena.db")).unwrap();
+    let counted: Vec<_> = store
+        .games_of_mode(arena_sdk::Mode::Battle)
+        .unwrap()
+        .into_iter()
+        .take(
+            serde_json::from_str::<Value>(&board).unwrap()["games"]
+                .as_u64()
+                .unwrap() as usize,
+        )
+        .collect();
+    let full = arena_server::leaderboard::build(
+        arena_sdk::Mode::Battle,
+        &counted,
+        &store.latest_versions().unwrap(),
+    );
+    assert_eq!(serde_json::to_string(&full).unwrap(), board);
 }

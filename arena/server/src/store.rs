@@ -270,6 +270,27 @@ fn version_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     })
 }
 
+fn mode_state_on(conn: &Connection, mode: Mode) -> Result<ModeState, StoreError> {
+    conn.query_row(
+                "SELECT (SELECT COUNT(*) FROM games WHERE mode = ?1), \
+                 (SELECT COALESCE(MAX(id), 0) FROM versions), (SELECT COUNT(*) FROM bots WHERE active = 1)",
+                [mode.name()],
+                |row| Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?)),
+            )
+            .map_err(ctx("read mode state"))
+}
+
+fn latest_versions_on(conn: &Connection) -> Result<Vec<Version>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) ORDER BY b.name"
+        ))
+        .map_err(ctx("list bots"))?;
+    stmt.query_map([], version_row)
+        .and_then(Iterator::collect)
+        .map_err(ctx("list bots"))
+}
+
 fn deflate(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
     encoder.write_all(bytes).expect("writing to a Vec");
@@ -554,15 +575,7 @@ impl Store {
 
     /// The latest version of every bot (active or not), by bot name.
     pub fn latest_versions(&self) -> Result<Vec<Version>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) ORDER BY b.name"
-            ))
-            .map_err(ctx("list bots"))?;
-        stmt.query_map([], version_row)
-            .and_then(Iterator::collect)
-            .map_err(ctx("list bots"))
+        latest_versions_on(&self.conn())
     }
 
     // --- ladder jobs
@@ -779,14 +792,30 @@ impl Store {
     /// What a mode's standings depend on: its game count, the newest version and the
     /// number of active bots (changes invalidate cached standings).
     pub fn mode_state(&self, mode: Mode) -> Result<ModeState, StoreError> {
-        self.conn()
-            .query_row(
-                "SELECT (SELECT COUNT(*) FROM games WHERE mode = ?1), \
-                 (SELECT COALESCE(MAX(id), 0) FROM versions), (SELECT COUNT(*) FROM bots WHERE active = 1)",
-                [mode.name()],
-                |row| Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?)),
-            )
-            .map_err(ctx("read mode state"))
+        mode_state_on(&self.conn(), mode)
+    }
+
+    /// What a mode's standings are computed from, read at one moment (under one hold of the
+    /// connection, so no game lands between the parts): the mode's state, its games after
+    /// game `after` (oldest first) and every bot's latest version.
+    pub fn standings_input(
+        &self,
+        mode: Mode,
+        after: i64,
+    ) -> Result<(ModeState, Vec<Game>, Vec<Version>), StoreError> {
+        let conn = self.conn();
+        let state = mode_state_on(&conn, mode)?;
+        let games = conn
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} WHERE g.mode = ?1 AND g.id > ?2 ORDER BY g.id"
+            ))
+            .and_then(|mut stmt| {
+                stmt.query_map(params![mode.name(), after], game_row)
+                    .and_then(Iterator::collect)
+            })
+            .map_err(ctx("list new games"))?;
+        let latest = latest_versions_on(&conn)?;
+        Ok((state, games, latest))
     }
 
     /// Count of all games.
