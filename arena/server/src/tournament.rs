@@ -182,7 +182,7 @@ pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
         }
     };
     let id = prepared.id;
-    if let Err(error) = spawn_runs(Arc::clone(app), vec![Run::Prepared(prepared)]) {
+    if let Err(error) = spawn_runs(Arc::clone(app), vec![Run::Prepared(Box::new(prepared))]) {
         release(app);
         let message = format!("cannot start the tournament's thread: {error}");
         let _ = app.store().finish_tournament(id, Err(&message));
@@ -209,7 +209,7 @@ fn release(app: &App) {
 /// A tournament for the runner thread: prepared by a request, or interrupted by a stop
 /// (loaded from its directory when its turn comes).
 enum Run {
-    Prepared(Prepared),
+    Prepared(Box<Prepared>),
     Interrupted(i64),
 }
 
@@ -230,7 +230,7 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
             let app = Release(app);
             for run in runs {
                 let prepared = match run {
-                    Run::Prepared(prepared) => prepared,
+                    Run::Prepared(prepared) => *prepared,
                     Run::Interrupted(id) => match load_interrupted(&app.0, id) {
                         Some(prepared) => prepared,
                         None => continue,
