@@ -354,6 +354,40 @@ fn bad_requests_get_json_errors_with_status_codes() {
             .send_json(serde_json::json!({"name": "mallory"})),
     );
     assert_eq!(status, 403, "registration is closed by default: {body}");
+
+    // One upload at a time per token: while one is being sent, the next is refused (its
+    // body drained, not kept), so a token cannot make the server hold many bodies at once.
+    use std::io::{Read, Write};
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let mut slow = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        slow,
+        "POST /api/bots?name=slow HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
+         Content-Length: 100\r\nConnection: close\r\n\r\n{}",
+        "x".repeat(10)
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // Without an upload in flight, an empty one is a 400; with one, a 429.
+        let (status, body) = server.upload(Some(&alice), "other", b"");
+        if status == 429 {
+            assert!(
+                body["error"].as_str().unwrap().contains("in progress"),
+                "{body}"
+            );
+            break;
+        }
+        assert_eq!(status, 400, "{body}");
+        assert!(Instant::now() < deadline, "the slow upload was never seen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    slow.write_all("x".repeat(90).as_bytes()).unwrap();
+    let mut answer = String::new();
+    slow.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");
+    let (status, body) = server.upload(Some(&alice), "other", b"");
+    assert_eq!(status, 400, "the mark is lifted with the answer: {body}");
 }
 
 /// Open registration creates accounts, but no more than `registrations_per_hour` an hour

@@ -2,7 +2,8 @@
 //!
 //! Every API error is JSON `{"error": "..."}` with a fitting status code: 400 bad input,
 //! 401 no or unknown token, 403 someone else's bot, 404, 413 too large, 422 a bot the check
-//! rejected (with the check's report), 429 over the upload rate limit.
+//! rejected (with the check's report), 429 over the upload rate limit (or a second upload
+//! while the token's previous one is in flight).
 
 use crate::accounts::{self, check_name};
 use crate::store::{Game, StoreError, User};
@@ -129,8 +130,13 @@ struct UploadQuery {
 /// An upload's bytes if there are at most `cap` (`None` beyond). Past the cap the body is
 /// still read, and dropped, up to [`DRAIN_FACTOR`] times the cap: a client that sends the
 /// whole body before reading the answer would otherwise have its connection closed under
-/// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept.
-async fn read_upload(mut body: axum::body::Body, cap: usize) -> Result<Option<Bytes>, ApiError> {
+/// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept, and
+/// nothing at all when `keep` is false (an answer is already decided: only drain).
+async fn read_upload(
+    mut body: axum::body::Body,
+    cap: usize,
+    keep: bool,
+) -> Result<Option<Bytes>, ApiError> {
     use http_body_util::BodyExt;
     let drain = cap.saturating_mul(DRAIN_FACTOR);
     let mut kept = Vec::new();
@@ -147,7 +153,9 @@ async fn read_upload(mut body: axum::body::Body, cap: usize) -> Result<Option<By
         };
         total = total.saturating_add(data.len());
         if total <= cap {
-            kept.extend_from_slice(&data);
+            if keep {
+                kept.extend_from_slice(&data);
+            }
         } else if total > drain {
             break;
         }
@@ -165,11 +173,27 @@ async fn upload(
     query: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
     body: axum::body::Body,
 ) -> ApiResult {
-    // The body first, whatever the answer: a client that sends it all before reading gets
-    // its answer, not a broken pipe.
+    // The body is read whatever the answer (a client that sends it all before reading gets
+    // its answer, not a broken pipe), but kept in memory only for a known token with no
+    // other upload in flight: otherwise anyone could make the server hold `cap` bytes per
+    // connection, for as many connections as they open.
     let cap = app.config.max_upload_bytes;
-    let upload = read_upload(body, cap).await?;
-    let user = authenticate(&app, &headers).await?;
+    let refuse = |error: ApiError, body| async move {
+        read_upload(body, cap, false).await?;
+        Err(error)
+    };
+    let user = match authenticate(&app, &headers).await {
+        Ok(user) => user,
+        Err(error) => return refuse(error, body).await,
+    };
+    let Some(_uploading) = crate::Uploading::claim(&app, user.id) else {
+        let error = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "an upload with this token is in progress: send the next when it is answered",
+        );
+        return refuse(error, body).await;
+    };
+    let upload = read_upload(body, cap, true).await?;
     let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -74,6 +74,8 @@ pub struct App {
     pub ladder: Arc<Ladder>,
     /// Recent upload times per user, for the rate limit.
     uploads: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Users with an upload being read or checked (one at a time each).
+    uploading: Mutex<std::collections::HashSet<i64>>,
     /// Recent open registrations, for their rate limit.
     registrations: Mutex<VecDeque<Instant>>,
     /// Bounds how many uploads are checked at once (each check plays games).
@@ -112,6 +114,40 @@ impl App {
     pub(crate) fn allow_registration(&self) -> bool {
         let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
         within_hour(&mut recent, self.config.registrations_per_hour)
+    }
+}
+
+/// A user's upload in flight; the mark is lifted when it is dropped (answered or cut off).
+pub(crate) struct Uploading<'a> {
+    app: &'a App,
+    user: i64,
+}
+
+impl<'a> Uploading<'a> {
+    /// Mark `user` as uploading, unless they already are.
+    pub(crate) fn claim(app: &'a App, user: i64) -> Option<Uploading<'a>> {
+        let fresh = app
+            .uploading
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(user);
+        // The guard is made after the lock is released (dropping one takes the lock), and
+        // only when kept: an `Option` built eagerly and dropped would deadlock above.
+        if fresh {
+            Some(Uploading { app, user })
+        } else {
+            None
+        }
+    }
+}
+
+impl Drop for Uploading<'_> {
+    fn drop(&mut self) {
+        self.app
+            .uploading
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.user);
     }
 }
 
@@ -203,6 +239,7 @@ impl Server {
             config,
             ladder,
             uploads: Mutex::new(HashMap::new()),
+            uploading: Mutex::new(std::collections::HashSet::new()),
             registrations: Mutex::new(VecDeque::new()),
             tournament_running: Mutex::new(false),
             base_url,
