@@ -713,3 +713,30 @@ fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
     );
     assert_eq!(serde_json::to_string(&full).unwrap(), board);
 }
+
+/// An upload whose body stalls is answered 408 after `upload_timeout_secs`, not waited for
+/// as long as the client likes (each such connection could hold up to the upload cap).
+#[test]
+fn a_stalled_upload_is_answered_408() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\nupload_timeout_secs = 1\n");
+    let alice = server.add_user("alice", false);
+    let address = server.url.trim_start_matches("http://").to_owned();
+    for token in [alice.as_str(), "unknown"] {
+        let mut stalled = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stalled,
+            "POST /api/bots?name=stalled HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Length: 100\r\nConnection: close\r\n\r\nxxxxxxxxxx"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stalled.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{token}: {answer}");
+        assert!(answer.contains("upload_timeout_secs"), "{answer}");
+    }
+    // The stalled upload's mark is lifted: the next is answered normally.
+    let (status, body) = server.upload(Some(&alice), "x", b"");
+    assert_eq!(status, 400, "{body}");
+}

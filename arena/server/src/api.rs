@@ -1,9 +1,9 @@
 //! The HTTP routes: the JSON API under `/api/` and the pages (see [`crate::pages`]).
 //!
 //! Every API error is JSON `{"error": "..."}` with a fitting status code: 400 bad input,
-//! 401 no or unknown token, 403 someone else's bot, 404, 413 too large, 422 a bot the check
-//! rejected (with the check's report), 429 over the upload rate limit (or a second upload
-//! while the token's previous one is in flight).
+//! 401 no or unknown token, 403 someone else's bot, 404, 408 an upload too slow, 413 too
+//! large, 422 a bot the check rejected (with the check's report), 429 over the upload rate
+//! limit (or a second upload while the token's previous one is in flight).
 
 use crate::accounts::{self, check_name};
 use crate::store::{Game, StoreError, User};
@@ -132,7 +132,29 @@ struct UploadQuery {
 /// whole body before reading the answer would otherwise have its connection closed under
 /// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept, and
 /// nothing at all when `keep` is false (an answer is already decided: only drain).
+///
+/// The whole body must arrive within `within`: a client trickling it (or stalling) would
+/// otherwise hold its connection, and with `keep` up to `cap` bytes, for as long as it likes.
 async fn read_upload(
+    body: axum::body::Body,
+    cap: usize,
+    keep: bool,
+    within: std::time::Duration,
+) -> Result<Option<Bytes>, ApiError> {
+    tokio::time::timeout(within, read_body(body, cap, keep))
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the upload did not arrive within {} seconds (upload_timeout_secs)",
+                    within.as_secs()
+                ),
+            ))
+        })
+}
+
+async fn read_body(
     mut body: axum::body::Body,
     cap: usize,
     keep: bool,
@@ -178,8 +200,9 @@ async fn upload(
     // other upload in flight: otherwise anyone could make the server hold `cap` bytes per
     // connection, for as many connections as they open.
     let cap = app.config.max_upload_bytes;
+    let within = std::time::Duration::from_secs(app.config.upload_timeout_secs);
     let refuse = |error: ApiError, body| async move {
-        read_upload(body, cap, false).await?;
+        read_upload(body, cap, false, within).await?;
         Err(error)
     };
     let user = match authenticate(&app, &headers).await {
@@ -193,7 +216,7 @@ async fn upload(
         );
         return refuse(error, body).await;
     };
-    let upload = read_upload(body, cap, true).await?;
+    let upload = read_upload(body, cap, true, within).await?;
     let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -22,6 +22,8 @@ pub struct ServerConfig {
     pub open_registration: bool,
     /// Largest accepted module upload, in bytes.
     pub max_upload_bytes: usize,
+    /// Seconds an upload's body may take to arrive (then 408).
+    pub upload_timeout_secs: u64,
     /// Largest body of any other request, in bytes.
     pub max_body_bytes: usize,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
@@ -62,6 +64,7 @@ impl Default for ServerConfig {
             open_registration: false,
             max_upload_bytes: 4 << 20,
             max_body_bytes: 256 << 10,
+            upload_timeout_secs: 60,
             uploads_per_hour: 30,
             registrations_per_hour: 20,
             ladder: true,
