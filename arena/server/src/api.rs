@@ -369,7 +369,7 @@ pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
     for mode in Mode::ALL {
         let board = app.ladder.leaderboard(mode)?;
         let row = board.rows.iter().find(|r| r.bot_id == id);
-        let history = store.rating_history(id, mode)?;
+        let history = store.rating_history(id, mode, HISTORY_POINTS)?;
         if row.is_none_or(|r| r.games == 0) && history.is_empty() {
             continue;
         }
@@ -414,6 +414,9 @@ pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
         "faults": faults,
     }))
 }
+
+/// Points of a bot's rating history shown per mode (plus the latest).
+const HISTORY_POINTS: usize = 250;
 
 /// Which seat of `game` one of `versions` (a bot's) sat in.
 fn store_seat(game: &Game, versions: &[crate::store::Version]) -> u8 {

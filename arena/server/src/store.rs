@@ -878,16 +878,26 @@ impl Store {
     }
 
     /// A bot's rating history in `mode` over all its versions: (games of the mode, version
-    /// number, Elo), oldest first.
-    pub fn rating_history(&self, bot: i64, mode: Mode) -> Result<Vec<(u64, i64, f64)>, StoreError> {
+    /// number, Elo), oldest first, thinned to at most `points` evenly spaced points plus the
+    /// latest (a row is added per game: a page drawing them all would grow without end).
+    pub fn rating_history(
+        &self,
+        bot: i64,
+        mode: Mode,
+        points: usize,
+    ) -> Result<Vec<(u64, i64, f64)>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare_cached(
-                "SELECT r.games, v.number, r.elo FROM rating_history r JOIN versions v ON v.id = r.version \
-                 WHERE v.bot = ?1 AND r.mode = ?2 ORDER BY r.games, v.number",
+                "SELECT games, number, elo FROM ( \
+                   SELECT r.games AS games, v.number AS number, r.elo AS elo, \
+                     ROW_NUMBER() OVER (ORDER BY r.games, v.number) AS n, COUNT(*) OVER () AS total \
+                   FROM rating_history r JOIN versions v ON v.id = r.version \
+                   WHERE v.bot = ?1 AND r.mode = ?2) \
+                 WHERE (n - 1) % ((total + ?3 - 1) / ?3) = 0 OR n = total ORDER BY n",
             )
             .map_err(ctx("read rating history"))?;
-        stmt.query_map(params![bot, mode.name()], |row| {
+        stmt.query_map(params![bot, mode.name(), points.max(1) as i64], |row| {
             Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?))
         })
         .and_then(Iterator::collect)
@@ -1012,6 +1022,37 @@ mod tests {
         let plain = runtime
             .block_on(async { tokio::task::spawn_blocking(move || shared.game_count()).await });
         assert_eq!(plain.is_err(), cfg!(debug_assertions));
+    }
+
+    #[test]
+    fn a_long_rating_history_is_thinned_to_evenly_spaced_points_and_the_latest() {
+        let store = Store::in_memory().unwrap();
+        let owner = store.add_user("o", b"h", false).unwrap();
+        let v = store
+            .add_version(&owner, "a", b"w", "s", &[Mode::Battle], "{}")
+            .unwrap()
+            .unwrap();
+        for games in 1..=1000u64 {
+            store
+                .add_ratings(Mode::Battle, games, &[(v.id, games as f64)])
+                .unwrap();
+        }
+        let all = store.rating_history(v.bot, Mode::Battle, 2000).unwrap();
+        assert_eq!(all.len(), 1000);
+        let thin = store.rating_history(v.bot, Mode::Battle, 100).unwrap();
+        // Every 10th point (games 1, 11, …, 991) and the latest.
+        assert_eq!(thin.len(), 101);
+        assert_eq!(thin[0], (1, 1, 1.0));
+        assert_eq!(thin[1].0, 11);
+        assert_eq!(thin[99].0, 991);
+        assert_eq!(thin[100], (1000, 1, 1000.0));
+        assert!(thin.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(
+            store
+                .rating_history(v.bot, Mode::Grid, 100)
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]
