@@ -344,6 +344,18 @@ fn bad_requests_get_json_errors_with_status_codes() {
         serde_json::from_str::<Value>(&body).unwrap()["error"],
         "no such game"
     );
+    for path in ["/api/games/abc", "/api/bots/99999999999999999999"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        let error = serde_json::from_str::<Value>(&body).unwrap()["error"].clone();
+        assert!(error.as_str().unwrap().starts_with("not an id"), "{error}");
+    }
+    let (status, page) = server.get("/games/abc");
+    assert_eq!(status, 400);
+    assert!(
+        page.contains("not an id") && page.contains("<html"),
+        "{page}"
+    );
     let (status, body) = server.get("/api/leaderboard/chess");
     assert_eq!(status, 404, "{body}");
     let (status, _) = server.get("/api/nothing");

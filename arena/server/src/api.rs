@@ -57,6 +57,32 @@ impl IntoResponse for ApiError {
 
 type ApiResult = Result<Response, ApiError>;
 
+/// A numeric id from the path. Anything else (`/api/games/abc`, a number past `i64`) is
+/// answered 400 like every bad input: JSON under `/api/`, a page elsewhere (axum's own
+/// rejection is plain text).
+pub(crate) struct Id(pub i64);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Id, Response> {
+        match Path::<i64>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(Id(id)),
+            Err(rejection) => {
+                let message = format!("not an id: {}", rejection.body_text());
+                Err(if parts.uri.path().starts_with("/api/") {
+                    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
+                } else {
+                    pages::page_error(StatusCode::BAD_REQUEST, &message)
+                })
+            }
+        }
+    }
+}
+
 fn json_ok(value: impl serde::Serialize) -> ApiResult {
     Ok(axum::Json(value).into_response())
 }
@@ -323,7 +349,7 @@ async fn upload(
 }
 
 /// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).
-async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult {
+async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Id(id): Id) -> ApiResult {
     let user = authenticate(&app, &headers).await?;
     let store = Arc::clone(app.store());
     blocking(move || {
@@ -423,11 +449,11 @@ fn store_seat(game: &Game, versions: &[crate::store::Version]) -> u8 {
     u8::from(!versions.iter().any(|v| v.id == game.seats[0]))
 }
 
-async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn bot(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     json_ok(blocking(move || bot_details(&app, id)).await?)
 }
 
-async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn game(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     let game = blocking(move || store.game(id)?.ok_or_else(|| ApiError::not_found("game"))).await?;
     json_ok(json!({
@@ -437,7 +463,7 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     }))
 }
 
-async fn replay(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn replay(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     let json = blocking(move || {
         let game = store.game(id)?.ok_or_else(|| ApiError::not_found("game"))?;
@@ -515,7 +541,7 @@ async fn start_tournament(
         .into_response())
 }
 
-async fn tournament_status(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn tournament_status(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     json_ok(
         blocking(move || {

@@ -5,7 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::App;
-use crate::api::{ApiError, bot_details};
+use crate::api::{ApiError, Id, bot_details};
 use crate::store::Game;
 use arena_sdk::Mode;
 use axum::Router;
@@ -82,7 +82,7 @@ fn layout(title: &str, body: &str) -> String {
     )
 }
 
-fn page_error(status: StatusCode, message: &str) -> Response {
+pub(crate) fn page_error(status: StatusCode, message: &str) -> Response {
     (
         status,
         Html(layout(
@@ -284,7 +284,7 @@ fn faults_text(g: &Value) -> String {
     }
 }
 
-async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn bot(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     blocking_page(move || {
         let bot = bot_details(&app, id).map_err(from_api)?;
         let name = bot["name"].as_str().unwrap_or("");
@@ -372,7 +372,7 @@ fn game_header(game: &Game) -> String {
     html + "</tbody></table>"
 }
 
-async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     cached_page(app, (id, GamePage::Log), move |app| {
         let (game, json) = stored_game(app, id)?;
         // A replay this engine cannot re-simulate (one stored before a format change)
@@ -489,7 +489,7 @@ fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
 
 /// The browser replay viewer of a game: `arena_viewer::page`, the same self-contained page
 /// `arena replay html` writes (bot text in it is inserted as text, never as markup).
-async fn viewer(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn viewer(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     cached_page(app, (id, GamePage::Viewer), move |app| {
         let (game, json) = stored_game(app, id)?;
         let options = arena_viewer::Options {
@@ -514,7 +514,7 @@ async fn viewer(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
     .await
 }
 
-async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn tournament(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     blocking_page(move || {
         let row = app
             .store()
@@ -538,7 +538,7 @@ async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Respons
     .await
 }
 
-async fn tournament_svg(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn tournament_svg(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     let svg = crate::store::off_executor(move || app.store().tournament(id)).await;
     match svg {
         Ok(Ok(Some(row))) if row.svg.is_some() => (
