@@ -286,14 +286,16 @@ async fn upload(
             ),
         ));
     }
-    let _permit = app
-        .checks
-        .acquire()
+    // The permit goes with the check: a client that hangs up mid-check must not free its
+    // place while the check still runs (or checks would pile up past `jobs`).
+    let permit = Arc::clone(&app.checks)
+        .acquire_owned()
         .await
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     let worker = Arc::clone(&app);
     let check_name = name.clone();
     let report = blocking(move || {
+        let _permit = permit;
         let sandbox = worker.ladder.sandbox();
         let loaded = sandbox
             .load_bytes(&check_name, &wasm)

@@ -79,13 +79,13 @@ pub struct App {
     /// Recent open registrations, for their rate limit.
     registrations: Mutex<VecDeque<Instant>>,
     /// Bounds how many uploads are checked at once (each check plays games).
-    checks: tokio::sync::Semaphore,
+    checks: Arc<tokio::sync::Semaphore>,
     /// Game pages rendered (each re-simulates a replay), the least recently asked evicted
     /// past `page_cache_bytes`.
     pub(crate) pages:
         Mutex<cache::Lru<(i64, pages::GamePage), (axum::http::StatusCode, axum::body::Bytes)>>,
     /// Bounds how many game pages are rendered at once.
-    pub(crate) renders: tokio::sync::Semaphore,
+    pub(crate) renders: Arc<tokio::sync::Semaphore>,
     /// Game pages rendered since the start (for `/api/status`: a page asked for again is
     /// answered from `pages`).
     pub(crate) pages_rendered: std::sync::atomic::AtomicU64,
@@ -232,9 +232,9 @@ impl Server {
             .trim_end_matches('/')
             .to_owned();
         let app = Arc::new(App {
-            checks: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            checks: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
             pages: Mutex::new(cache::Lru::new(PAGES_KEPT, config.page_cache_bytes)),
-            renders: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            renders: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
             pages_rendered: std::sync::atomic::AtomicU64::new(0),
             config,
             ladder,

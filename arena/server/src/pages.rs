@@ -438,7 +438,9 @@ async fn cached_page(
     if let Some(page) = kept(&app) {
         return page_response(page);
     }
-    let Ok(_permit) = app.renders.acquire().await else {
+    // The permit goes with the render (a client that hangs up must not free its place
+    // while its render still runs).
+    let Ok(permit) = Arc::clone(&app.renders).acquire_owned().await else {
         return page_error(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
     };
     // Rendered by the request that held the permit before this one?
@@ -447,7 +449,7 @@ async fn cached_page(
     }
     let worker = Arc::clone(&app);
     let rendered = crate::store::off_executor(move || {
-        let app = worker;
+        let (app, _permit) = (worker, permit);
         let (status, html) = render(&app)?;
         app.pages_rendered
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
