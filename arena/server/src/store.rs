@@ -16,7 +16,10 @@ use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
 /// The schema migrations, in order: version `i + 1` is `MIGRATIONS[i]`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_pair_games.sql"),
+];
 
 /// A database error, with what was being done.
 #[derive(Debug, thiserror::Error)]
@@ -177,8 +180,9 @@ pub struct TournamentRow {
 /// Games and queued games per version, and per pair of versions (lower id first).
 pub type LadderCounts = (BTreeMap<i64, u64>, BTreeMap<(i64, i64), u64>);
 
-/// A mode's game count, the newest version id and the number of active bots.
-pub type ModeState = (u64, i64, i64);
+/// A mode's last game id, the newest version id and the number of active bots: what its
+/// standings depend on (games are never deleted, so a new game means a new last id).
+pub type ModeState = (i64, i64, i64);
 
 thread_local! {
     /// Set while [`off_executor`] runs its work: this thread may wait on the database.
@@ -272,10 +276,10 @@ fn version_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
 
 fn mode_state_on(conn: &Connection, mode: Mode) -> Result<ModeState, StoreError> {
     conn.query_row(
-                "SELECT (SELECT COUNT(*) FROM games WHERE mode = ?1), \
+                "SELECT (SELECT COALESCE(MAX(id), 0) FROM games WHERE mode = ?1), \
                  (SELECT COALESCE(MAX(id), 0) FROM versions), (SELECT COUNT(*) FROM bots WHERE active = 1)",
                 [mode.name()],
-                |row| Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?)),
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
             )
             .map_err(ctx("read mode state"))
 }
@@ -591,9 +595,7 @@ impl Store {
             *per_pair.entry((a.min(b), a.max(b))).or_insert(0) += n;
         };
         let mut stmt = conn
-            .prepare_cached(
-                "SELECT seat0, seat1, COUNT(*) FROM games WHERE mode = ?1 GROUP BY seat0, seat1",
-            )
+            .prepare_cached("SELECT seat0, seat1, games FROM pair_games WHERE mode = ?1")
             .map_err(ctx("count games"))?;
         let rows: Vec<(i64, i64, i64)> = stmt
             .query_map([mode.name()], |row| {
@@ -722,6 +724,12 @@ impl Store {
         )
         .map_err(ctx("add game"))?;
         let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO pair_games (mode, seat0, seat1, games) VALUES (?1, ?2, ?3, 1) \
+             ON CONFLICT (mode, seat0, seat1) DO UPDATE SET games = games + 1",
+            params![game.mode.name(), game.seats[0], game.seats[1]],
+        )
+        .map_err(ctx("count game"))?;
         if let Some((job, _)) = game.job {
             let done: i64 = tx
                 .query_row("SELECT COUNT(*) FROM games WHERE job = ?1", [job], |row| {
@@ -1053,6 +1061,49 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn the_pair_counts_migration_counts_the_games_already_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("arena.db");
+        let store = Store::open(&path).unwrap();
+        let owner = store.add_user("o", b"h", false).unwrap();
+        let version = |name: &str| {
+            store
+                .add_version(&owner, name, b"w", name, &[Mode::Battle], "{}")
+                .unwrap()
+                .unwrap()
+                .id
+        };
+        let (a, b) = (version("a"), version("b"));
+        for seats in [[a, b], [b, a], [a, b]] {
+            store
+                .add_game(&NewGame {
+                    mode: Mode::Battle,
+                    seed: 1,
+                    job: None,
+                    seats,
+                    winner: None,
+                    reason: "r".into(),
+                    turns: 1,
+                    outcomes: [outcome(), outcome()],
+                    replay: b"{}".to_vec(),
+                })
+                .unwrap();
+        }
+        let counted = store.ladder_counts(Mode::Battle).unwrap();
+        assert_eq!(counted.0[&a], 3);
+        assert_eq!(counted.1[&(a, b)], 3);
+        // As a database from before the table: migrated on the next start from its games.
+        store
+            .conn()
+            .execute_batch("DROP TABLE pair_games; PRAGMA user_version = 1;")
+            .unwrap();
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len());
+        assert_eq!(store.ladder_counts(Mode::Battle).unwrap(), counted);
     }
 
     #[test]
