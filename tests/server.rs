@@ -242,6 +242,28 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     let (status, page) = server.get("/games/1");
     assert_eq!(status, 200);
     assert!(page.contains("Replay"), "{page}");
+
+    // A game's pages re-simulate its replay: each is rendered once, then kept.
+    let rendered = || {
+        server.get_json("/api/status")["pages_rendered"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = rendered();
+    for _ in 0..5 {
+        assert_eq!(server.get("/games/1"), (200, page.clone()));
+    }
+    let (status, viewer) = server.get("/games/1/viewer");
+    assert_eq!(status, 200);
+    for _ in 0..3 {
+        assert_eq!(server.get("/games/1/viewer"), (200, viewer.clone()));
+    }
+    assert_eq!(server.get("/games/999").0, 404);
+    assert_eq!(
+        rendered(),
+        before + 1,
+        "the viewer once; /games/1 not again; no page for a missing game"
+    );
 }
 
 #[test]
@@ -322,6 +344,18 @@ fn bad_requests_get_json_errors_with_status_codes() {
         serde_json::from_str::<Value>(&body).unwrap()["error"],
         "no such game"
     );
+    for path in ["/api/games/abc", "/api/bots/99999999999999999999"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        let error = serde_json::from_str::<Value>(&body).unwrap()["error"].clone();
+        assert!(error.as_str().unwrap().starts_with("not an id"), "{error}");
+    }
+    let (status, page) = server.get("/games/abc");
+    assert_eq!(status, 400);
+    assert!(
+        page.contains("not an id") && page.contains("<html"),
+        "{page}"
+    );
     let (status, body) = server.get("/api/leaderboard/chess");
     assert_eq!(status, 404, "{body}");
     let (status, _) = server.get("/api/nothing");
@@ -332,6 +366,40 @@ fn bad_requests_get_json_errors_with_status_codes() {
             .send_json(serde_json::json!({"name": "mallory"})),
     );
     assert_eq!(status, 403, "registration is closed by default: {body}");
+
+    // One upload at a time per token: while one is being sent, the next is refused (its
+    // body drained, not kept), so a token cannot make the server hold many bodies at once.
+    use std::io::{Read, Write};
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let mut slow = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        slow,
+        "POST /api/bots?name=slow HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
+         Content-Length: 100\r\nConnection: close\r\n\r\n{}",
+        "x".repeat(10)
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // Without an upload in flight, an empty one is a 400; with one, a 429.
+        let (status, body) = server.upload(Some(&alice), "other", b"");
+        if status == 429 {
+            assert!(
+                body["error"].as_str().unwrap().contains("in progress"),
+                "{body}"
+            );
+            break;
+        }
+        assert_eq!(status, 400, "{body}");
+        assert!(Instant::now() < deadline, "the slow upload was never seen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    slow.write_all("x".repeat(90).as_bytes()).unwrap();
+    let mut answer = String::new();
+    slow.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");
+    let (status, body) = server.upload(Some(&alice), "other", b"");
+    assert_eq!(status, 400, "the mark is lifted with the answer: {body}");
 }
 
 /// Open registration creates accounts, but no more than `registrations_per_hour` an hour
@@ -517,4 +585,170 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
         text.contains(&format!("report page: /tournaments/{}", id + 1)),
         "{text}"
     );
+}
+
+/// Tournaments a stopped server left running are resumed one after another, not all at
+/// once: the second's results are begun only after the first's last game was written.
+#[test]
+fn interrupted_tournaments_resume_one_after_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    let data = dir.path().join("arena.db.data");
+    {
+        // Two tournaments recorded as running, as a server killed during them leaves them.
+        let store = arena_server::store::Store::open(&db).unwrap();
+        for name in ["first", "second"] {
+            let file = format!(
+                "name = \"{name}\"\nseed = 3\nformat = \"round-robin\"\ngames_per_pairing = 4\n\
+                 [modes.battle]\n[[bots]]\nname = \"r\"\nbot = \"builtin:random\"\n\
+                 [[bots]]\nname = \"h\"\nbot = \"builtin:heuristic\"\n\
+                 [[bots]]\nname = \"s\"\nbot = \"builtin:strong\"\n"
+            );
+            arena_server::tournament::prepare(&store, &data, &file).unwrap();
+        }
+    }
+    let server = Server::start(dir.path(), "ladder = false\njobs = 1\n");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let status = |id: u32| server.get_json(&format!("/api/tournaments/{id}"))["status"].clone();
+        let (first, second) = (status(1), status(2));
+        if first != "running" && second != "running" {
+            assert_eq!((first, second), ("done".into(), "done".into()));
+            break;
+        }
+        assert!(Instant::now() < deadline, "tournaments did not finish");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Every file of the second run was written after every file of the first.
+    let mtimes = |id: u32| -> Vec<std::time::SystemTime> {
+        std::fs::read_dir(data.join(format!("tournaments/{id}/results")))
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().modified().unwrap())
+            .collect()
+    };
+    let first_end = mtimes(1).into_iter().max().unwrap();
+    let second_start = mtimes(2).into_iter().min().unwrap();
+    assert!(
+        second_start >= first_end,
+        "the second tournament began before the first ended"
+    );
+    let report = server.get_json("/api/tournaments/2")["report"].clone();
+    assert_eq!(report["planned"], 12, "3 pairings, 4 games each: {report}");
+}
+
+/// The ladder keeps at most `compiled_bots` compiled bots in memory; one evicted is loaded
+/// again for its next game, and the games are the same as with room for every bot.
+#[test]
+fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
+    let source = tempfile::tempdir().unwrap();
+    {
+        let server = Server::start(source.path(), "ladder = false\n[modes.battle]\n");
+        let alice = server.add_user("alice", false);
+        for (name, bot) in [
+            ("a", bots::BATTLE_RANDOM),
+            ("b", bots::BATTLE_STARTER),
+            ("c", bots::BATTLE_STRONG),
+        ] {
+            let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+            assert_eq!(status, 201, "{body}");
+        }
+        server.kill();
+    }
+    // The same database twice: one ladder with room for one compiled bot, one with room
+    // for all (one worker each, so both plan the same jobs).
+    let copy = || {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(source.path()).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with("arena.db") && entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.path().join(name)).unwrap();
+            }
+        }
+        dir
+    };
+    let (small_dir, large_dir) = (copy(), copy());
+    let small = Server::start(
+        small_dir.path(),
+        "jobs = 1\ncompiled_bots = 1\n[modes.battle]\n",
+    );
+    let large = Server::start(large_dir.path(), "jobs = 1\n[modes.battle]\n");
+    let games = 8;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let status = small.get_json("/api/status");
+        assert!(status["compiled_bots"].as_u64().unwrap() <= 1, "{status}");
+        if status["games"].as_u64().unwrap() >= games {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {games} games in time: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = large.wait_for_games(games);
+    assert_eq!(status["compiled_bots"], 3, "{status}");
+    // The standings the server shows are exactly the full fit of the games they count.
+    // (Compared as text: parsing JSON floats may round the last digit.)
+    let (status, board) = small.get("/api/leaderboard/battle");
+    assert_eq!(status, 200, "{board}");
+    small.kill();
+    large.kill();
+    let played = |dir: &Path| {
+        let store = arena_server::store::Store::open(&dir.join("arena.db")).unwrap();
+        let games: Vec<_> = store
+            .games_of_mode(arena_sdk::Mode::Battle)
+            .unwrap()
+            .into_iter()
+            .take(games as usize)
+            .map(|g| (g.seed, g.seats, g.winner, g.turns, g.reason, g.replay))
+            .collect();
+        games
+    };
+    assert_eq!(played(small_dir.path()), played(large_dir.path()));
+    let store = arena_server::store::Store::open(&small_dir.path().join("arena.db")).unwrap();
+    let counted: Vec<_> = store
+        .games_of_mode(arena_sdk::Mode::Battle)
+        .unwrap()
+        .into_iter()
+        .take(
+            serde_json::from_str::<Value>(&board).unwrap()["games"]
+                .as_u64()
+                .unwrap() as usize,
+        )
+        .collect();
+    let full = arena_server::leaderboard::build(
+        arena_sdk::Mode::Battle,
+        &counted,
+        &store.latest_versions().unwrap(),
+    );
+    assert_eq!(serde_json::to_string(&full).unwrap(), board);
+}
+
+/// An upload whose body stalls is answered 408 after `upload_timeout_secs`, not waited for
+/// as long as the client likes (each such connection could hold up to the upload cap).
+#[test]
+fn a_stalled_upload_is_answered_408() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\nupload_timeout_secs = 1\n");
+    let alice = server.add_user("alice", false);
+    let address = server.url.trim_start_matches("http://").to_owned();
+    for token in [alice.as_str(), "unknown"] {
+        let mut stalled = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stalled,
+            "POST /api/bots?name=stalled HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Length: 100\r\nConnection: close\r\n\r\nxxxxxxxxxx"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stalled.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{token}: {answer}");
+        assert!(answer.contains("upload_timeout_secs"), "{answer}");
+    }
+    // The stalled upload's mark is lifted: the next is answered normally.
+    let (status, body) = server.upload(Some(&alice), "x", b"");
+    assert_eq!(status, 400, "{body}");
 }

@@ -1,8 +1,9 @@
 //! The HTTP routes: the JSON API under `/api/` and the pages (see [`crate::pages`]).
 //!
 //! Every API error is JSON `{"error": "..."}` with a fitting status code: 400 bad input,
-//! 401 no or unknown token, 403 someone else's bot, 404, 413 too large, 422 a bot the check
-//! rejected (with the check's report), 429 over the upload rate limit.
+//! 401 no or unknown token, 403 someone else's bot, 404, 408 an upload too slow, 413 too
+//! large, 422 a bot the check rejected (with the check's report), 429 over the upload rate
+//! limit (or a second upload while the token's previous one is in flight).
 
 use crate::accounts::{self, check_name};
 use crate::store::{Game, StoreError, User};
@@ -56,6 +57,32 @@ impl IntoResponse for ApiError {
 
 type ApiResult = Result<Response, ApiError>;
 
+/// A numeric id from the path. Anything else (`/api/games/abc`, a number past `i64`) is
+/// answered 400 like every bad input: JSON under `/api/`, a page elsewhere (axum's own
+/// rejection is plain text).
+pub(crate) struct Id(pub i64);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Id, Response> {
+        match Path::<i64>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(Id(id)),
+            Err(rejection) => {
+                let message = format!("not an id: {}", rejection.body_text());
+                Err(if parts.uri.path().starts_with("/api/") {
+                    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
+                } else {
+                    pages::page_error(StatusCode::BAD_REQUEST, &message)
+                })
+            }
+        }
+    }
+}
+
 fn json_ok(value: impl serde::Serialize) -> ApiResult {
     Ok(axum::Json(value).into_response())
 }
@@ -106,7 +133,7 @@ async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiEr
     };
     let token = token.to_owned();
     let store = Arc::clone(app.store());
-    let user = tokio::task::spawn_blocking(move || accounts::authenticate(&store, &token))
+    let user = crate::store::off_executor(move || accounts::authenticate(&store, &token))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
     user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unknown token"))
@@ -116,7 +143,7 @@ async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiEr
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    crate::store::off_executor(work)
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
@@ -129,8 +156,35 @@ struct UploadQuery {
 /// An upload's bytes if there are at most `cap` (`None` beyond). Past the cap the body is
 /// still read, and dropped, up to [`DRAIN_FACTOR`] times the cap: a client that sends the
 /// whole body before reading the answer would otherwise have its connection closed under
-/// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept.
-async fn read_upload(mut body: axum::body::Body, cap: usize) -> Result<Option<Bytes>, ApiError> {
+/// it (a broken pipe) instead of reading the 413. Nothing past the cap is kept, and
+/// nothing at all when `keep` is false (an answer is already decided: only drain).
+///
+/// The whole body must arrive within `within`: a client trickling it (or stalling) would
+/// otherwise hold its connection, and with `keep` up to `cap` bytes, for as long as it likes.
+async fn read_upload(
+    body: axum::body::Body,
+    cap: usize,
+    keep: bool,
+    within: std::time::Duration,
+) -> Result<Option<Bytes>, ApiError> {
+    tokio::time::timeout(within, read_body(body, cap, keep))
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the upload did not arrive within {} seconds (upload_timeout_secs)",
+                    within.as_secs()
+                ),
+            ))
+        })
+}
+
+async fn read_body(
+    mut body: axum::body::Body,
+    cap: usize,
+    keep: bool,
+) -> Result<Option<Bytes>, ApiError> {
     use http_body_util::BodyExt;
     let drain = cap.saturating_mul(DRAIN_FACTOR);
     let mut kept = Vec::new();
@@ -147,7 +201,9 @@ async fn read_upload(mut body: axum::body::Body, cap: usize) -> Result<Option<By
         };
         total = total.saturating_add(data.len());
         if total <= cap {
-            kept.extend_from_slice(&data);
+            if keep {
+                kept.extend_from_slice(&data);
+            }
         } else if total > drain {
             break;
         }
@@ -165,11 +221,28 @@ async fn upload(
     query: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
     body: axum::body::Body,
 ) -> ApiResult {
-    // The body first, whatever the answer: a client that sends it all before reading gets
-    // its answer, not a broken pipe.
+    // The body is read whatever the answer (a client that sends it all before reading gets
+    // its answer, not a broken pipe), but kept in memory only for a known token with no
+    // other upload in flight: otherwise anyone could make the server hold `cap` bytes per
+    // connection, for as many connections as they open.
     let cap = app.config.max_upload_bytes;
-    let upload = read_upload(body, cap).await?;
-    let user = authenticate(&app, &headers).await?;
+    let within = std::time::Duration::from_secs(app.config.upload_timeout_secs);
+    let refuse = |error: ApiError, body| async move {
+        read_upload(body, cap, false, within).await?;
+        Err(error)
+    };
+    let user = match authenticate(&app, &headers).await {
+        Ok(user) => user,
+        Err(error) => return refuse(error, body).await,
+    };
+    let Some(_uploading) = crate::Uploading::claim(&app, user.id) else {
+        let error = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "an upload with this token is in progress: send the next when it is answered",
+        );
+        return refuse(error, body).await;
+    };
+    let upload = read_upload(body, cap, true, within).await?;
     let name = query.ok().and_then(|q| q.0.name).ok_or_else(|| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -190,7 +263,10 @@ async fn upload(
             "empty upload: send the .wasm file as the body",
         ));
     }
-    if let Some(bot) = app.store().bot_by_name(&name)?
+    let store = Arc::clone(app.store());
+    let owner_name = name.clone();
+    let existing = blocking(move || Ok(store.bot_by_name(&owner_name)?)).await?;
+    if let Some(bot) = existing
         && bot.owner_id != user.id
     {
         return Err(ApiError::new(
@@ -210,14 +286,16 @@ async fn upload(
             ),
         ));
     }
-    let _permit = app
-        .checks
-        .acquire()
+    // The permit goes with the check: a client that hangs up mid-check must not free its
+    // place while the check still runs (or checks would pile up past `jobs`).
+    let permit = Arc::clone(&app.checks)
+        .acquire_owned()
         .await
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     let worker = Arc::clone(&app);
     let check_name = name.clone();
     let report = blocking(move || {
+        let _permit = permit;
         let sandbox = worker.ladder.sandbox();
         let loaded = sandbox
             .load_bytes(&check_name, &wasm)
@@ -273,19 +351,20 @@ async fn upload(
 }
 
 /// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).
-async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Path(id): Path<i64>) -> ApiResult {
+async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Id(id): Id) -> ApiResult {
     let user = authenticate(&app, &headers).await?;
-    let bot = app
-        .store()
-        .bot(id)?
-        .ok_or_else(|| ApiError::not_found("bot"))?;
-    if bot.owner_id != user.id {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("the bot `{}` belongs to {}", bot.name, bot.owner),
-        ));
-    }
-    app.store().set_active(id, false)?;
+    let store = Arc::clone(app.store());
+    blocking(move || {
+        let bot = store.bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
+        if bot.owner_id != user.id {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("the bot `{}` belongs to {}", bot.name, bot.owner),
+            ));
+        }
+        Ok(store.set_active(id, false)?)
+    })
+    .await?;
     json_ok(json!({ "bot_id": id, "active": false }))
 }
 
@@ -318,7 +397,7 @@ pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
     for mode in Mode::ALL {
         let board = app.ladder.leaderboard(mode)?;
         let row = board.rows.iter().find(|r| r.bot_id == id);
-        let history = store.rating_history(id, mode)?;
+        let history = store.rating_history(id, mode, HISTORY_POINTS)?;
         if row.is_none_or(|r| r.games == 0) && history.is_empty() {
             continue;
         }
@@ -364,16 +443,19 @@ pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
     }))
 }
 
+/// Points of a bot's rating history shown per mode (plus the latest).
+const HISTORY_POINTS: usize = 250;
+
 /// Which seat of `game` one of `versions` (a bot's) sat in.
 fn store_seat(game: &Game, versions: &[crate::store::Version]) -> u8 {
     u8::from(!versions.iter().any(|v| v.id == game.seats[0]))
 }
 
-async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn bot(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     json_ok(blocking(move || bot_details(&app, id)).await?)
 }
 
-async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn game(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     let game = blocking(move || store.game(id)?.ok_or_else(|| ApiError::not_found("game"))).await?;
     json_ok(json!({
@@ -383,7 +465,7 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
     }))
 }
 
-async fn replay(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn replay(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     let json = blocking(move || {
         let game = store.game(id)?.ok_or_else(|| ApiError::not_found("game"))?;
@@ -451,7 +533,9 @@ async fn start_tournament(
         ));
     }
     let text = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    let id = tournament::start(&app, &text)?;
+    // Preparing writes the modules and the tournament's row: file and database work.
+    let starter = Arc::clone(&app);
+    let id = blocking(move || tournament::start(&starter, &text)).await?;
     Ok((
         StatusCode::ACCEPTED,
         axum::Json(json!({ "id": id, "url": format!("{}/tournaments/{id}", app.base_url) })),
@@ -459,7 +543,7 @@ async fn start_tournament(
         .into_response())
 }
 
-async fn tournament_status(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
+async fn tournament_status(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     json_ok(
         blocking(move || {
@@ -478,6 +562,8 @@ async fn status(State(app): State<Arc<App>>) -> ApiResult {
     json_ok(json!({
         "games": games,
         "pending_jobs": pending,
+        "compiled_bots": app.ladder.compiled().0,
+        "pages_rendered": app.pages_rendered.load(std::sync::atomic::Ordering::Relaxed),
         "modes": app.ladder.modes().collect::<Vec<_>>(),
         "ladder": app.config.ladder,
         "version": env!("CARGO_PKG_VERSION"),

@@ -22,6 +22,8 @@ pub struct ServerConfig {
     pub open_registration: bool,
     /// Largest accepted module upload, in bytes.
     pub max_upload_bytes: usize,
+    /// Seconds an upload's body may take to arrive (then 408).
+    pub upload_timeout_secs: u64,
     /// Largest body of any other request, in bytes.
     pub max_body_bytes: usize,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
@@ -38,6 +40,13 @@ pub struct ServerConfig {
     pub max_faults: u32,
     /// Sandbox limits for every game.
     pub limits: LimitsConfig,
+    /// Bytes of rendered game pages kept in memory (rendering one re-simulates its game).
+    pub page_cache_bytes: usize,
+    /// Compiled ladder bots kept in memory, at most (the least recently played are
+    /// dropped, and loaded again from `cache_dir` when their next game comes).
+    pub compiled_bots: usize,
+    /// The same bound in bytes of uploaded module (compiled code grows with it).
+    pub compiled_bytes: usize,
     /// Where compiled modules are cached [default: `<db>.cache/` beside the database].
     pub cache_dir: Option<PathBuf>,
     /// The ladder's modes and their rules; empty means every mode with default rules.
@@ -55,12 +64,16 @@ impl Default for ServerConfig {
             open_registration: false,
             max_upload_bytes: 4 << 20,
             max_body_bytes: 256 << 10,
+            upload_timeout_secs: 60,
             uploads_per_hour: 30,
             registrations_per_hour: 20,
             ladder: true,
             seed: 2026,
             max_faults: 3,
             limits: LimitsConfig::default(),
+            page_cache_bytes: 64 << 20,
+            compiled_bots: 64,
+            compiled_bytes: 256 << 20,
             cache_dir: None,
             modes: BTreeMap::new(),
             public_url: None,

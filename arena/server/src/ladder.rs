@@ -11,14 +11,15 @@
 //! queued) in the mode with the fewest games first, against the opponent it has met least,
 //! then the closest in rating.
 
-use crate::leaderboard::{self, Leaderboard};
+use crate::cache::Lru;
+use crate::leaderboard::{Leaderboard, Tally};
 use crate::store::{Job, ModeState, NewGame, Store, StoreError};
 use arena_engine::derive_seed;
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameSpec};
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -36,10 +37,52 @@ pub struct Ladder {
     /// Set when there may be new work (an upload) or when stopping.
     wake: (Mutex<bool>, Condvar),
     stop: AtomicBool,
-    /// Compiled modules by version id (instantiated afresh for every game).
-    contestants: Mutex<HashMap<i64, Contestant>>,
-    /// The last standings computed per mode, with the state of the database they are for.
-    boards: Mutex<BTreeMap<Mode, (ModeState, Arc<Leaderboard>)>>,
+    /// Compiled modules by version id (instantiated afresh for every game), the least
+    /// recently played evicted past `compiled_bots` or `compiled_bytes` (of uploaded
+    /// module): an evicted one is loaded again (from the module cache on disk) when its next
+    /// game comes. Games are the same either way: a bot is instantiated afresh for each.
+    contestants: Mutex<Lru<i64, Contestant>>,
+    /// Per mode: the last standings published and the running totals they were fitted from.
+    standings: Mutex<BTreeMap<Mode, Standings>>,
+    /// Signalled when a refit ends.
+    refitted: Condvar,
+}
+
+/// A mode's standings: the last published and the running totals behind them.
+#[derive(Debug, Default)]
+struct Standings {
+    /// The last board fitted, with the database state it is for.
+    published: Option<(ModeState, Arc<Leaderboard>)>,
+    /// The totals of the published board's games (taken out while a refit adds to them).
+    tally: Option<Tally>,
+    /// A refit is under way (outside the lock).
+    refitting: bool,
+}
+
+/// A refit under way; if it ends early (a database error, a panic) it still clears the
+/// mark and wakes waiters, and its totals are dropped, to be rebuilt from the first game.
+struct Refit<'a> {
+    ladder: &'a Ladder,
+    mode: Mode,
+    done: bool,
+}
+
+impl Drop for Refit<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut all = self
+            .ladder
+            .standings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let standings = all.entry(self.mode).or_default();
+        standings.refitting = false;
+        standings.tally = None;
+        drop(all);
+        self.ladder.refitted.notify_all();
+    }
 }
 
 /// A worker could not go on (the database failed); the ladder stops and says why.
@@ -59,14 +102,15 @@ pub enum LadderError {
 }
 
 impl Ladder {
-    /// A ladder over `modes` (with their rules). Unfinished jobs in the database are queued
-    /// first.
+    /// A ladder over `modes` (with their rules), keeping at most `compiled` = (modules,
+    /// bytes of module) compiled in memory. Unfinished jobs in the database are queued first.
     pub fn new(
         store: Arc<Store>,
         sandbox: Arc<Sandbox>,
         modes: Vec<(Mode, serde_json::Value)>,
         seed: u64,
         max_faults: u32,
+        compiled: (usize, usize),
     ) -> Result<Ladder, StoreError> {
         let queue = store.pending_jobs()?.into_iter().collect();
         Ok(Ladder {
@@ -78,8 +122,9 @@ impl Ladder {
             queue: Mutex::new(queue),
             wake: (Mutex::new(false), Condvar::new()),
             stop: AtomicBool::new(false),
-            contestants: Mutex::new(HashMap::new()),
-            boards: Mutex::new(BTreeMap::new()),
+            contestants: Mutex::new(Lru::new(compiled.0, compiled.1)),
+            standings: Mutex::new(BTreeMap::new()),
+            refitted: Condvar::new(),
         })
     }
 
@@ -182,7 +227,7 @@ impl Ladder {
             if best.as_ref().is_some_and(|(t, ..)| *t <= total) {
                 continue;
             }
-            let board = self.leaderboard(mode)?;
+            let board = self.fresh_leaderboard(mode)?;
             let elo = |v: i64| {
                 board
                     .elo
@@ -227,6 +272,12 @@ impl Ladder {
         Ok(Some(job))
     }
 
+    /// Compiled bots kept in memory now: (modules, bytes of module).
+    pub fn compiled(&self) -> (usize, usize) {
+        let cache = self.contestants.lock().unwrap_or_else(|e| e.into_inner());
+        (cache.len(), cache.cost())
+    }
+
     fn contestant(&self, version: i64) -> Result<Option<Contestant>, StoreError> {
         if let Some(c) = self
             .contestants
@@ -248,7 +299,7 @@ impl Ladder {
                 self.contestants
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .insert(version, contestant.clone());
+                    .insert(version, contestant.clone(), wasm.len());
                 Ok(Some(contestant))
             }
             Err(error) => {
@@ -320,7 +371,7 @@ impl Ladder {
 
     /// Store the current ratings of `versions` for their rating-over-time pictures.
     fn record_ratings(&self, mode: Mode, versions: &[i64]) -> Result<(), StoreError> {
-        let board = self.leaderboard(mode)?;
+        let board = self.fresh_leaderboard(mode)?;
         let elo: Vec<(i64, f64)> = versions
             .iter()
             .filter_map(|v| board.elo.get(v).map(|e| (*v, *e)))
@@ -328,25 +379,159 @@ impl Ladder {
         self.store.add_ratings(mode, board.games, &elo)
     }
 
-    /// The standings of `mode`, recomputed when games were added since the last time.
+    /// The standings of `mode` for pages and the API: the current ones, or while a refit is
+    /// under way, the last published (a game or two behind, never waiting for the fit).
     pub fn leaderboard(&self, mode: Mode) -> Result<Arc<Leaderboard>, StoreError> {
-        let key = self.store.mode_state(mode)?;
-        let mut boards = self.boards.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((k, board)) = boards.get(&mode)
-            && *k == key
-        {
-            return Ok(Arc::clone(board));
+        self.standings_of(mode, false)
+    }
+
+    /// The standings of `mode` with every game so far (for planning and the rating history:
+    /// what the ladder decides must not depend on when a page was asked for).
+    fn fresh_leaderboard(&self, mode: Mode) -> Result<Arc<Leaderboard>, StoreError> {
+        self.standings_of(mode, true)
+    }
+
+    /// The standings of `mode`, refitted when the database changed since they were. The fit
+    /// runs outside the lock, on a snapshot (the games since the last fit added to the
+    /// running totals); at most one per mode runs at a time, and a caller that finds one
+    /// under way takes the published standings (`wait` false) or waits for the new ones.
+    /// Every published board is exactly the full fit of its snapshot's games.
+    fn standings_of(&self, mode: Mode, wait: bool) -> Result<Arc<Leaderboard>, StoreError> {
+        let lock = || self.standings.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let key = self.store.mode_state(mode)?;
+            let mut all = lock();
+            let standings = all.entry(mode).or_default();
+            if let Some((k, board)) = &standings.published
+                && (*k == key || (standings.refitting && !wait))
+            {
+                return Ok(Arc::clone(board));
+            }
+            if standings.refitting {
+                // A refit is under way: its result (or the next) is what we want.
+                drop(self.refitted.wait(all).unwrap_or_else(|e| e.into_inner()));
+                continue;
+            }
+            standings.refitting = true;
+            let mut tally = standings.tally.take().unwrap_or_default();
+            drop(all);
+            let mut refit = Refit {
+                ladder: self,
+                mode,
+                done: false,
+            };
+            let (state, games, latest) = self.store.standings_input(mode, tally.last_game())?;
+            for game in &games {
+                tally.add(game);
+            }
+            let board = Arc::new(tally.board(mode, &latest));
+            let mut all = lock();
+            let standings = all.entry(mode).or_default();
+            standings.published = Some((state, Arc::clone(&board)));
+            standings.tally = Some(tally);
+            standings.refitting = false;
+            refit.done = true;
+            drop(all);
+            self.refitted.notify_all();
+            return Ok(board);
         }
-        let games = self.store.games_of_mode(mode)?;
-        let latest = self.store.latest_versions()?;
-        let board = Arc::new(leaderboard::build(mode, &games, &latest));
-        boards.insert(mode, (key, Arc::clone(&board)));
-        Ok(board)
     }
 
     /// Versions with queued work (for the status answer).
     pub fn queued(&self) -> BTreeSet<i64> {
         let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         queue.iter().flat_map(|(j, _)| [j.a, j.b]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sandbox::Limits;
+
+    fn outcome() -> arena_engine::SeatOutcome {
+        serde_json::from_value(serde_json::json!({
+            "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn pages_get_the_published_standings_while_a_refit_runs_and_every_board_is_a_full_fit() {
+        let store = Arc::new(Store::in_memory().unwrap());
+        let owner = store.add_user("o", b"h", false).unwrap();
+        let version = |name: &str| {
+            store
+                .add_version(&owner, name, name.as_bytes(), name, &[Mode::Battle], "{}")
+                .unwrap()
+                .unwrap()
+                .id
+        };
+        let (a, b, c) = (version("a"), version("b"), version("c"));
+        let add = |seats: [i64; 2], winner: Option<u8>| {
+            store
+                .add_game(&NewGame {
+                    mode: Mode::Battle,
+                    seed: 1,
+                    job: None,
+                    seats,
+                    winner,
+                    reason: "r".into(),
+                    turns: 1,
+                    outcomes: [outcome(), outcome()],
+                    replay: b"{}".to_vec(),
+                })
+                .unwrap();
+        };
+        add([a, b], Some(0));
+        add([b, c], None);
+        let sandbox = Arc::new(Sandbox::new(Limits::default(), None).unwrap());
+        let ladder = Ladder::new(
+            Arc::clone(&store),
+            sandbox,
+            vec![(Mode::Battle, serde_json::Value::Null)],
+            1,
+            3,
+            (4, 1 << 20),
+        )
+        .unwrap();
+        let full = || {
+            let games = store.games_of_mode(Mode::Battle).unwrap();
+            let board =
+                crate::leaderboard::build(Mode::Battle, &games, &store.latest_versions().unwrap());
+            serde_json::to_value(board).unwrap()
+        };
+        let first = ladder.leaderboard(Mode::Battle).unwrap();
+        assert_eq!(serde_json::to_value(first.as_ref()).unwrap(), full());
+        // A refit under way (as another thread would be, outside the lock): a page gets the
+        // published standings at once instead of waiting, even though a game came in.
+        ladder
+            .standings
+            .lock()
+            .unwrap()
+            .get_mut(&Mode::Battle)
+            .unwrap()
+            .refitting = true;
+        add([c, a], Some(1));
+        let during = ladder.leaderboard(Mode::Battle).unwrap();
+        assert!(Arc::ptr_eq(&first, &during));
+        assert_eq!(during.games, 2);
+        // Once it has ended, the next asks for a fit with the new game: the same numbers
+        // as fitting every game at once.
+        ladder
+            .standings
+            .lock()
+            .unwrap()
+            .get_mut(&Mode::Battle)
+            .unwrap()
+            .refitting = false;
+        let after = ladder.fresh_leaderboard(Mode::Battle).unwrap();
+        assert_eq!(after.games, 3);
+        assert_eq!(serde_json::to_value(after.as_ref()).unwrap(), full());
+        // A new version changes the standings without a game: refitted too.
+        version("d");
+        let with_d = ladder.leaderboard(Mode::Battle).unwrap();
+        assert_eq!(with_d.rows.len(), 4);
+        assert_eq!(serde_json::to_value(with_d.as_ref()).unwrap(), full());
     }
 }

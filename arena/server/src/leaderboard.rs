@@ -92,71 +92,172 @@ impl Record {
 
 /// The standings of `mode` from its games; `latest` lists every bot's latest version.
 pub fn build(mode: Mode, games: &[Game], latest: &[Version]) -> Leaderboard {
-    let mut index: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut tally = Tally::default();
     for game in games {
+        tally.add(game);
+    }
+    tally.board(mode, latest)
+}
+
+/// A mode's games so far, added up in game order: exactly what the standings are fitted
+/// from, so that the ladder reads each game from the database once rather than every game
+/// at every refit. Adding games one by one gives the same players, scores and records, in
+/// the same order, as [`build`] over all of them: the same standings to the last bit.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// Rating slots by version, in order of first appearance.
+    index: BTreeMap<i64, usize>,
+    /// The games between two different versions, as the fit takes them.
+    scores: Vec<GameScore>,
+    records: BTreeMap<i64, Record>,
+    games: u64,
+    last_game: i64,
+}
+
+impl Tally {
+    /// Add the next game (games come in id order).
+    pub fn add(&mut self, game: &Game) {
         for version in game.seats {
-            let next = index.len();
-            index.entry(version).or_insert(next);
+            let next = self.index.len();
+            self.index.entry(version).or_insert(next);
         }
-    }
-    let scores: Vec<GameScore> = games
-        .iter()
-        .filter(|g| g.seats[0] != g.seats[1])
-        .map(|g| GameScore {
-            a: index[&g.seats[0]],
-            b: index[&g.seats[1]],
-            score_a: match g.winner {
-                None => 0.5,
-                Some(0) => 1.0,
-                Some(_) => 0.0,
-            },
-        })
-        .collect();
-    let fit = ratings::fit(index.len(), &scores);
-    let mut records: BTreeMap<i64, Record> = BTreeMap::new();
-    for game in games {
+        if game.seats[0] != game.seats[1] {
+            self.scores.push(GameScore {
+                a: self.index[&game.seats[0]],
+                b: self.index[&game.seats[1]],
+                score_a: match game.winner {
+                    None => 0.5,
+                    Some(0) => 1.0,
+                    Some(_) => 0.0,
+                },
+            });
+        }
         for seat in 0..2 {
-            records.entry(game.seats[seat]).or_default().add(game, seat);
+            self.records
+                .entry(game.seats[seat])
+                .or_default()
+                .add(game, seat);
+        }
+        self.games += 1;
+        self.last_game = game.id;
+    }
+
+    /// The id of the last game added (0 for none).
+    pub fn last_game(&self) -> i64 {
+        self.last_game
+    }
+
+    /// Fit the standings of the games added (the costly part: it grows with them).
+    pub fn board(&self, mode: Mode, latest: &[Version]) -> Leaderboard {
+        let (index, records) = (&self.index, &self.records);
+        let fit = ratings::fit(index.len(), &self.scores);
+        let mut rows: Vec<Row> = latest
+            .iter()
+            .filter(|v| v.modes.contains(&mode) || records.contains_key(&v.id))
+            .map(|v| {
+                let record = records.get(&v.id).copied().unwrap_or_default();
+                let slot = index.get(&v.id);
+                Row {
+                    rank: 0,
+                    bot_id: v.bot,
+                    bot: v.bot_name.clone(),
+                    version: v.number,
+                    version_id: v.id,
+                    elo: slot.map_or(ratings::MEAN_ELO, |&i| fit.elo[i]),
+                    elo_ci95: slot.and_then(|&i| fit.ci95[i]),
+                    games: record.games,
+                    wins: record.wins,
+                    draws: record.draws,
+                    losses: record.losses,
+                    faults: record.faults,
+                    invalid_actions: record.invalid_actions,
+                    forfeits: record.forfeits,
+                }
+            })
+            .collect();
+        // Unrated versions go last; ties keep the name order.
+        rows.sort_by(|x, y| {
+            (y.games > 0)
+                .cmp(&(x.games > 0))
+                .then(y.elo.total_cmp(&x.elo))
+                .then(x.bot.cmp(&y.bot))
+        });
+        for (rank, row) in rows.iter_mut().enumerate() {
+            row.rank = rank + 1;
+        }
+        Leaderboard {
+            mode,
+            games: self.games,
+            rows,
+            elo: index.iter().map(|(&v, &i)| (v, fit.elo[i])).collect(),
         }
     }
-    let mut rows: Vec<Row> = latest
-        .iter()
-        .filter(|v| v.modes.contains(&mode) || records.contains_key(&v.id))
-        .map(|v| {
-            let record = records.get(&v.id).copied().unwrap_or_default();
-            let slot = index.get(&v.id);
-            Row {
-                rank: 0,
-                bot_id: v.bot,
-                bot: v.bot_name.clone(),
-                version: v.number,
-                version_id: v.id,
-                elo: slot.map_or(ratings::MEAN_ELO, |&i| fit.elo[i]),
-                elo_ci95: slot.and_then(|&i| fit.ci95[i]),
-                games: record.games,
-                wins: record.wins,
-                draws: record.draws,
-                losses: record.losses,
-                faults: record.faults,
-                invalid_actions: record.invalid_actions,
-                forfeits: record.forfeits,
-            }
-        })
-        .collect();
-    // Unrated versions go last; ties keep the name order.
-    rows.sort_by(|x, y| {
-        (y.games > 0)
-            .cmp(&(x.games > 0))
-            .then(y.elo.total_cmp(&x.elo))
-            .then(x.bot.cmp(&y.bot))
-    });
-    for (rank, row) in rows.iter_mut().enumerate() {
-        row.rank = rank + 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: i64, seats: [i64; 2], winner: Option<u8>) -> Game {
+        let outcome: arena_engine::SeatOutcome = serde_json::from_value(serde_json::json!({
+            "stats": {}, "faults": (id % 3) as u32, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
+        }))
+        .unwrap();
+        Game {
+            id,
+            mode: Mode::Battle,
+            seed: 1,
+            seats,
+            names: [format!("bot{}", seats[0]), format!("bot{}", seats[1])],
+            numbers: [1, 1],
+            bots: seats,
+            winner,
+            reason: "r".into(),
+            turns: 1,
+            outcomes: [outcome.clone(), outcome],
+            replay: String::new(),
+            created: 0,
+        }
     }
-    Leaderboard {
-        mode,
-        games: games.len() as u64,
-        rows,
-        elo: index.iter().map(|(&v, &i)| (v, fit.elo[i])).collect(),
+
+    #[test]
+    fn a_tally_added_to_game_by_game_fits_the_same_standings_as_all_games_at_once() {
+        let games: Vec<Game> = (1..=40)
+            .map(|id| {
+                let a = 1 + id % 4;
+                let b = 1 + (id * 7 + 1) % 5;
+                let winner = [Some(0), Some(1), None][(id % 3) as usize];
+                game(id, [a, b], winner)
+            })
+            .collect();
+        let latest: Vec<Version> = (1..=5)
+            .map(|v| Version {
+                id: v,
+                bot: v,
+                bot_name: format!("bot{v}"),
+                number: 1,
+                sha256: String::new(),
+                modes: vec![Mode::Battle],
+                created: 0,
+            })
+            .collect();
+        let whole = build(Mode::Battle, &games, &latest);
+        let mut tally = Tally::default();
+        for chunk in games.chunks(7) {
+            let before = tally.board(Mode::Battle, &latest);
+            assert_eq!(before.games, tally.games);
+            for g in chunk {
+                tally.add(g);
+            }
+        }
+        let stepwise = tally.board(Mode::Battle, &latest);
+        assert_eq!(tally.last_game(), 40);
+        assert_eq!(
+            serde_json::to_value(&stepwise).unwrap(),
+            serde_json::to_value(&whole).unwrap()
+        );
+        assert_eq!(stepwise.elo, whole.elo);
+        assert_eq!(whole.games, 40);
+        assert!(whole.rows.iter().any(|r| r.elo != ratings::MEAN_ELO));
     }
 }

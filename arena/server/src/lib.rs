@@ -23,6 +23,7 @@
 
 pub mod accounts;
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod ladder;
 pub mod leaderboard;
@@ -73,10 +74,21 @@ pub struct App {
     pub ladder: Arc<Ladder>,
     /// Recent upload times per user, for the rate limit.
     uploads: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Users with an upload being read or checked (one at a time each).
+    uploading: Mutex<std::collections::HashSet<i64>>,
     /// Recent open registrations, for their rate limit.
     registrations: Mutex<VecDeque<Instant>>,
     /// Bounds how many uploads are checked at once (each check plays games).
-    checks: tokio::sync::Semaphore,
+    checks: Arc<tokio::sync::Semaphore>,
+    /// Game pages rendered (each re-simulates a replay), the least recently asked evicted
+    /// past `page_cache_bytes`.
+    pub(crate) pages:
+        Mutex<cache::Lru<(i64, pages::GamePage), (axum::http::StatusCode, axum::body::Bytes)>>,
+    /// Bounds how many game pages are rendered at once.
+    pub(crate) renders: Arc<tokio::sync::Semaphore>,
+    /// Game pages rendered since the start (for `/api/status`: a page asked for again is
+    /// answered from `pages`).
+    pub(crate) pages_rendered: std::sync::atomic::AtomicU64,
     /// Tournaments running now (at most one at a time: each uses every worker).
     pub(crate) tournament_running: Mutex<bool>,
     /// The base URL for links in answers.
@@ -104,6 +116,43 @@ impl App {
         within_hour(&mut recent, self.config.registrations_per_hour)
     }
 }
+
+/// A user's upload in flight; the mark is lifted when it is dropped (answered or cut off).
+pub(crate) struct Uploading<'a> {
+    app: &'a App,
+    user: i64,
+}
+
+impl<'a> Uploading<'a> {
+    /// Mark `user` as uploading, unless they already are.
+    pub(crate) fn claim(app: &'a App, user: i64) -> Option<Uploading<'a>> {
+        let fresh = app
+            .uploading
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(user);
+        // The guard is made after the lock is released (dropping one takes the lock), and
+        // only when kept: an `Option` built eagerly and dropped would deadlock above.
+        if fresh {
+            Some(Uploading { app, user })
+        } else {
+            None
+        }
+    }
+}
+
+impl Drop for Uploading<'_> {
+    fn drop(&mut self) {
+        self.app
+            .uploading
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.user);
+    }
+}
+
+/// Game pages kept at most, whatever their size (`page_cache_bytes` bounds their bytes).
+const PAGES_KEPT: usize = 4096;
 
 /// Count one more event in `recent` (the times of the last hour's) if fewer than `limit`
 /// happened in the last hour; whether it was counted.
@@ -148,14 +197,22 @@ impl Server {
     /// Open the database, finish interrupted work and bind the listening socket.
     pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let modes = config.ladder_modes().map_err(ServerError::Config)?;
-        let (store, sandbox) = open(&config)?;
-        let ladder = Arc::new(Ladder::new(
-            store,
-            sandbox,
-            modes,
-            config.seed,
-            config.max_faults,
-        )?);
+        // Opening the database (migrations) and reading the unfinished jobs is blocking work.
+        let opening = config.clone();
+        let ladder = store::off_executor(move || -> Result<Ladder, ServerError> {
+            let (store, sandbox) = open(&opening)?;
+            Ok(Ladder::new(
+                store,
+                sandbox,
+                modes,
+                opening.seed,
+                opening.max_faults,
+                (opening.compiled_bots, opening.compiled_bytes),
+            )?)
+        })
+        .await
+        .map_err(|e| ServerError::Config(format!("opening the database: {e}")))??;
+        let ladder = Arc::new(ladder);
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| ServerError::Listen {
@@ -175,10 +232,14 @@ impl Server {
             .trim_end_matches('/')
             .to_owned();
         let app = Arc::new(App {
-            checks: tokio::sync::Semaphore::new(config.jobs.max(1)),
+            checks: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
+            pages: Mutex::new(cache::Lru::new(PAGES_KEPT, config.page_cache_bytes)),
+            renders: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
+            pages_rendered: std::sync::atomic::AtomicU64::new(0),
             config,
             ladder,
             uploads: Mutex::new(HashMap::new()),
+            uploading: Mutex::new(std::collections::HashSet::new()),
             registrations: Mutex::new(VecDeque::new()),
             tournament_running: Mutex::new(false),
             base_url,
@@ -211,7 +272,8 @@ impl Server {
         } else {
             Vec::new()
         };
-        tournament::resume_interrupted(&self.app);
+        let resuming = Arc::clone(&self.app);
+        let _ = store::off_executor(move || tournament::resume_interrupted(&resuming)).await;
         let router = api::router(Arc::clone(&self.app));
         let served = axum::serve(self.listener, router)
             .with_graceful_shutdown(shutdown)

@@ -5,7 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::App;
-use crate::api::{ApiError, bot_details};
+use crate::api::{ApiError, Id, bot_details};
 use crate::store::Game;
 use arena_sdk::Mode;
 use axum::Router;
@@ -82,7 +82,7 @@ fn layout(title: &str, body: &str) -> String {
     )
 }
 
-fn page_error(status: StatusCode, message: &str) -> Response {
+pub(crate) fn page_error(status: StatusCode, message: &str) -> Response {
     (
         status,
         Html(layout(
@@ -102,7 +102,7 @@ fn from_api(error: ApiError) -> Response {
 async fn blocking_page(
     work: impl FnOnce() -> Result<String, Response> + Send + 'static,
 ) -> Response {
-    match tokio::task::spawn_blocking(work).await {
+    match crate::store::off_executor(work).await {
         Ok(Ok(html)) => Html(html).into_response(),
         Ok(Err(response)) => response,
         Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
@@ -284,7 +284,7 @@ fn faults_text(g: &Value) -> String {
     }
 }
 
-async fn bot(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn bot(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     blocking_page(move || {
         let bot = bot_details(&app, id).map_err(from_api)?;
         let name = bot["name"].as_str().unwrap_or("");
@@ -372,9 +372,9 @@ fn game_header(game: &Game) -> String {
     html + "</tbody></table>"
 }
 
-async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
-    blocking_page(move || {
-        let (game, json) = stored_game(&app, id)?;
+async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
+    cached_page(app, (id, GamePage::Log), move |app| {
+        let (game, json) = stored_game(app, id)?;
         // A replay this engine cannot re-simulate (one stored before a format change)
         // still gets its page and viewer; the log says why it is missing.
         let lines = arena_tournament::game::render_replay(&json, false)
@@ -393,15 +393,84 @@ async fn game(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
             body.push('\n');
         }
         body += "</pre>";
-        Ok(layout(
-            &format!(
-                "Game #{id}: {}@v{} vs {}@v{}",
-                game.names[0], game.numbers[0], game.names[1], game.numbers[1]
+        Ok((
+            StatusCode::OK,
+            layout(
+                &format!(
+                    "Game #{id}: {}@v{} vs {}@v{}",
+                    game.names[0], game.numbers[0], game.names[1], game.numbers[1]
+                ),
+                &body,
             ),
-            &body,
         ))
     })
     .await
+}
+
+/// The pages derived from a game's replay (by re-simulating it), kept once rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum GamePage {
+    /// `/games/{id}`: the header and the event log.
+    Log,
+    /// `/games/{id}/viewer`: the browser viewer.
+    Viewer,
+}
+
+/// A page derived from a stored game, rendered at most once while it stays in the cache: a
+/// game never changes once recorded, and rendering re-simulates its replay, so a client
+/// asking for it again and again must not cost a simulation each time. At most `jobs`
+/// renders run at once (a client walking every game waits its turn instead of taking every
+/// blocking thread). `render` answers `Ok` with what to keep (a failure to derive the page
+/// from an existing game included: it would fail the same way every time), `Err` with an
+/// answer not to keep (no such game yet, the database failing).
+async fn cached_page(
+    app: Arc<App>,
+    key: (i64, GamePage),
+    render: impl FnOnce(&App) -> Result<(StatusCode, String), Response> + Send + 'static,
+) -> Response {
+    let kept = |app: &App| {
+        app.pages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned()
+    };
+    if let Some(page) = kept(&app) {
+        return page_response(page);
+    }
+    // The permit goes with the render (a client that hangs up must not free its place
+    // while its render still runs).
+    let Ok(permit) = Arc::clone(&app.renders).acquire_owned().await else {
+        return page_error(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
+    };
+    // Rendered by the request that held the permit before this one?
+    if let Some(page) = kept(&app) {
+        return page_response(page);
+    }
+    let worker = Arc::clone(&app);
+    let rendered = crate::store::off_executor(move || {
+        let (app, _permit) = (worker, permit);
+        let (status, html) = render(&app)?;
+        app.pages_rendered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let page = (status, axum::body::Bytes::from(html));
+        let cost = page.1.len();
+        app.pages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, page.clone(), cost);
+        Ok(page)
+    })
+    .await;
+    match rendered {
+        Ok(Ok(page)) => page_response(page),
+        Ok(Err(response)) => response,
+        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+    }
+}
+
+fn page_response((status, html): (StatusCode, axum::body::Bytes)) -> Response {
+    (status, Html(html)).into_response()
 }
 
 /// A game and its replay from the store, or the error page.
@@ -422,23 +491,32 @@ fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
 
 /// The browser replay viewer of a game: `arena_viewer::page`, the same self-contained page
 /// `arena replay html` writes (bot text in it is inserted as text, never as markup).
-async fn viewer(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
-    blocking_page(move || {
-        let (game, json) = stored_game(&app, id)?;
-        let internal = |e: String| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e);
+async fn viewer(State(app): State<Arc<App>>, Id(id): Id) -> Response {
+    cached_page(app, (id, GamePage::Viewer), move |app| {
+        let (game, json) = stored_game(app, id)?;
         let options = arena_viewer::Options {
             fuel_per_turn: Some(app.config.limits.limits().fuel_per_turn),
         };
-        arena_tournament::for_mode!(game.mode, G => {
-            let replay: arena_engine::Replay<G> =
-                serde_json::from_value(json).map_err(|e| internal(e.to_string()))?;
-            arena_viewer::page(&replay, &options).map_err(|e| internal(e.to_string()))
+        let page: Result<String, String> = arena_tournament::for_mode!(game.mode, G => {
+            serde_json::from_value::<arena_engine::Replay<G>>(json)
+                .map_err(|e| e.to_string())
+                .and_then(|replay| arena_viewer::page(&replay, &options).map_err(|e| e.to_string()))
+        });
+        Ok(match page {
+            Ok(html) => (StatusCode::OK, html),
+            Err(error) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                layout(
+                    &StatusCode::INTERNAL_SERVER_ERROR.to_string(),
+                    &format!("<p>{}</p>", escape(&error)),
+                ),
+            ),
         })
     })
     .await
 }
 
-async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
+async fn tournament(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     blocking_page(move || {
         let row = app
             .store()
@@ -462,8 +540,8 @@ async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Respons
     .await
 }
 
-async fn tournament_svg(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Response {
-    let svg = tokio::task::spawn_blocking(move || app.store().tournament(id)).await;
+async fn tournament_svg(State(app): State<Arc<App>>, Id(id): Id) -> Response {
+    let svg = crate::store::off_executor(move || app.store().tournament(id)).await;
     match svg {
         Ok(Ok(Some(row))) if row.svg.is_some() => (
             [

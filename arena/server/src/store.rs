@@ -9,13 +9,17 @@ use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
 /// The schema migrations, in order: version `i + 1` is `MIGRATIONS[i]`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_pair_games.sql"),
+];
 
 /// A database error, with what was being done.
 #[derive(Debug, thiserror::Error)]
@@ -176,8 +180,42 @@ pub struct TournamentRow {
 /// Games and queued games per version, and per pair of versions (lower id first).
 pub type LadderCounts = (BTreeMap<i64, u64>, BTreeMap<(i64, i64), u64>);
 
-/// A mode's game count, the newest version id and the number of active bots.
-pub type ModeState = (u64, i64, i64);
+/// A mode's last game id, the newest version id and the number of active bots: what its
+/// standings depend on (games are never deleted, so a new game means a new last id).
+pub type ModeState = (i64, i64, i64);
+
+thread_local! {
+    /// Set while [`off_executor`] runs its work: this thread may wait on the database.
+    static OFF_EXECUTOR: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Run `work` (which may call the [`Store`]) on tokio's blocking pool, never on the async
+/// executor's threads: a database call waits for the connection, which a ladder worker may
+/// hold through a long transaction, and an executor thread waiting there stops answering
+/// every other request. In debug builds the store refuses (panics) a call made inside a
+/// tokio runtime but not through here, so a handler that forgets is caught by any test
+/// that reaches it.
+pub async fn off_executor<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::task::JoinError> {
+    tokio::task::spawn_blocking(move || {
+        struct Reset(bool);
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                OFF_EXECUTOR.set(self.0);
+            }
+        }
+        let _reset = Reset(OFF_EXECUTOR.replace(true));
+        work()
+    })
+    .await
+}
+
+/// Whether this thread may block on the database: it is not in a tokio runtime (a ladder
+/// worker, a tournament thread, the CLI), or it runs [`off_executor`]'s work.
+fn may_block() -> bool {
+    OFF_EXECUTOR.get() || tokio::runtime::Handle::try_current().is_err()
+}
 
 /// Seconds since the Unix epoch (timestamps shown on pages; never part of a result).
 pub fn now() -> i64 {
@@ -236,6 +274,27 @@ fn version_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     })
 }
 
+fn mode_state_on(conn: &Connection, mode: Mode) -> Result<ModeState, StoreError> {
+    conn.query_row(
+                "SELECT (SELECT COALESCE(MAX(id), 0) FROM games WHERE mode = ?1), \
+                 (SELECT COALESCE(MAX(id), 0) FROM versions), (SELECT COUNT(*) FROM bots WHERE active = 1)",
+                [mode.name()],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .map_err(ctx("read mode state"))
+}
+
+fn latest_versions_on(conn: &Connection) -> Result<Vec<Version>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) ORDER BY b.name"
+        ))
+        .map_err(ctx("list bots"))?;
+    stmt.query_map([], version_row)
+        .and_then(Iterator::collect)
+        .map_err(ctx("list bots"))
+}
+
 fn deflate(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
     encoder.write_all(bytes).expect("writing to a Vec");
@@ -282,6 +341,10 @@ impl Store {
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
+        debug_assert!(
+            may_block(),
+            "a database call on the async executor: run it through store::off_executor"
+        );
         // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
         // back on drop), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
@@ -516,15 +579,7 @@ impl Store {
 
     /// The latest version of every bot (active or not), by bot name.
     pub fn latest_versions(&self) -> Result<Vec<Version>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) ORDER BY b.name"
-            ))
-            .map_err(ctx("list bots"))?;
-        stmt.query_map([], version_row)
-            .and_then(Iterator::collect)
-            .map_err(ctx("list bots"))
+        latest_versions_on(&self.conn())
     }
 
     // --- ladder jobs
@@ -540,9 +595,7 @@ impl Store {
             *per_pair.entry((a.min(b), a.max(b))).or_insert(0) += n;
         };
         let mut stmt = conn
-            .prepare_cached(
-                "SELECT seat0, seat1, COUNT(*) FROM games WHERE mode = ?1 GROUP BY seat0, seat1",
-            )
+            .prepare_cached("SELECT seat0, seat1, games FROM pair_games WHERE mode = ?1")
             .map_err(ctx("count games"))?;
         let rows: Vec<(i64, i64, i64)> = stmt
             .query_map([mode.name()], |row| {
@@ -671,6 +724,12 @@ impl Store {
         )
         .map_err(ctx("add game"))?;
         let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO pair_games (mode, seat0, seat1, games) VALUES (?1, ?2, ?3, 1) \
+             ON CONFLICT (mode, seat0, seat1) DO UPDATE SET games = games + 1",
+            params![game.mode.name(), game.seats[0], game.seats[1]],
+        )
+        .map_err(ctx("count game"))?;
         if let Some((job, _)) = game.job {
             let done: i64 = tx
                 .query_row("SELECT COUNT(*) FROM games WHERE job = ?1", [job], |row| {
@@ -741,14 +800,30 @@ impl Store {
     /// What a mode's standings depend on: its game count, the newest version and the
     /// number of active bots (changes invalidate cached standings).
     pub fn mode_state(&self, mode: Mode) -> Result<ModeState, StoreError> {
-        self.conn()
-            .query_row(
-                "SELECT (SELECT COUNT(*) FROM games WHERE mode = ?1), \
-                 (SELECT COALESCE(MAX(id), 0) FROM versions), (SELECT COUNT(*) FROM bots WHERE active = 1)",
-                [mode.name()],
-                |row| Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?)),
-            )
-            .map_err(ctx("read mode state"))
+        mode_state_on(&self.conn(), mode)
+    }
+
+    /// What a mode's standings are computed from, read at one moment (under one hold of the
+    /// connection, so no game lands between the parts): the mode's state, its games after
+    /// game `after` (oldest first) and every bot's latest version.
+    pub fn standings_input(
+        &self,
+        mode: Mode,
+        after: i64,
+    ) -> Result<(ModeState, Vec<Game>, Vec<Version>), StoreError> {
+        let conn = self.conn();
+        let state = mode_state_on(&conn, mode)?;
+        let games = conn
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} WHERE g.mode = ?1 AND g.id > ?2 ORDER BY g.id"
+            ))
+            .and_then(|mut stmt| {
+                stmt.query_map(params![mode.name(), after], game_row)
+                    .and_then(Iterator::collect)
+            })
+            .map_err(ctx("list new games"))?;
+        let latest = latest_versions_on(&conn)?;
+        Ok((state, games, latest))
     }
 
     /// Count of all games.
@@ -811,16 +886,26 @@ impl Store {
     }
 
     /// A bot's rating history in `mode` over all its versions: (games of the mode, version
-    /// number, Elo), oldest first.
-    pub fn rating_history(&self, bot: i64, mode: Mode) -> Result<Vec<(u64, i64, f64)>, StoreError> {
+    /// number, Elo), oldest first, thinned to at most `points` evenly spaced points plus the
+    /// latest (a row is added per game: a page drawing them all would grow without end).
+    pub fn rating_history(
+        &self,
+        bot: i64,
+        mode: Mode,
+        points: usize,
+    ) -> Result<Vec<(u64, i64, f64)>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare_cached(
-                "SELECT r.games, v.number, r.elo FROM rating_history r JOIN versions v ON v.id = r.version \
-                 WHERE v.bot = ?1 AND r.mode = ?2 ORDER BY r.games, v.number",
+                "SELECT games, number, elo FROM ( \
+                   SELECT r.games AS games, v.number AS number, r.elo AS elo, \
+                     ROW_NUMBER() OVER (ORDER BY r.games, v.number) AS n, COUNT(*) OVER () AS total \
+                   FROM rating_history r JOIN versions v ON v.id = r.version \
+                   WHERE v.bot = ?1 AND r.mode = ?2) \
+                 WHERE (n - 1) % ((total + ?3 - 1) / ?3) = 0 OR n = total ORDER BY n",
             )
             .map_err(ctx("read rating history"))?;
-        stmt.query_map(params![bot, mode.name()], |row| {
+        stmt.query_map(params![bot, mode.name(), points.max(1) as i64], |row| {
             Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get(2)?))
         })
         .and_then(Iterator::collect)
@@ -919,6 +1004,106 @@ mod tests {
             "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn the_store_refuses_calls_from_the_async_executor_but_not_from_its_blocking_pool() {
+        let store = std::sync::Arc::new(Store::in_memory().unwrap());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        // Outside a runtime (ladder workers, the CLI) and through `off_executor`: fine.
+        assert_eq!(store.game_count().unwrap(), 0);
+        let shared = std::sync::Arc::clone(&store);
+        let count = runtime
+            .block_on(off_executor(move || shared.game_count()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(count, 0);
+        // On the executor itself: refused (in debug builds, where tests run).
+        let on_executor = runtime.block_on(async {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.game_count()))
+        });
+        assert_eq!(on_executor.is_err(), cfg!(debug_assertions));
+        // A plain `spawn_blocking` is refused too: only `off_executor` marks the thread.
+        let shared = std::sync::Arc::clone(&store);
+        let plain = runtime
+            .block_on(async { tokio::task::spawn_blocking(move || shared.game_count()).await });
+        assert_eq!(plain.is_err(), cfg!(debug_assertions));
+    }
+
+    #[test]
+    fn a_long_rating_history_is_thinned_to_evenly_spaced_points_and_the_latest() {
+        let store = Store::in_memory().unwrap();
+        let owner = store.add_user("o", b"h", false).unwrap();
+        let v = store
+            .add_version(&owner, "a", b"w", "s", &[Mode::Battle], "{}")
+            .unwrap()
+            .unwrap();
+        for games in 1..=1000u64 {
+            store
+                .add_ratings(Mode::Battle, games, &[(v.id, games as f64)])
+                .unwrap();
+        }
+        let all = store.rating_history(v.bot, Mode::Battle, 2000).unwrap();
+        assert_eq!(all.len(), 1000);
+        let thin = store.rating_history(v.bot, Mode::Battle, 100).unwrap();
+        // Every 10th point (games 1, 11, …, 991) and the latest.
+        assert_eq!(thin.len(), 101);
+        assert_eq!(thin[0], (1, 1, 1.0));
+        assert_eq!(thin[1].0, 11);
+        assert_eq!(thin[99].0, 991);
+        assert_eq!(thin[100], (1000, 1, 1000.0));
+        assert!(thin.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(
+            store
+                .rating_history(v.bot, Mode::Grid, 100)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_pair_counts_migration_counts_the_games_already_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("arena.db");
+        let store = Store::open(&path).unwrap();
+        let owner = store.add_user("o", b"h", false).unwrap();
+        let version = |name: &str| {
+            store
+                .add_version(&owner, name, b"w", name, &[Mode::Battle], "{}")
+                .unwrap()
+                .unwrap()
+                .id
+        };
+        let (a, b) = (version("a"), version("b"));
+        for seats in [[a, b], [b, a], [a, b]] {
+            store
+                .add_game(&NewGame {
+                    mode: Mode::Battle,
+                    seed: 1,
+                    job: None,
+                    seats,
+                    winner: None,
+                    reason: "r".into(),
+                    turns: 1,
+                    outcomes: [outcome(), outcome()],
+                    replay: b"{}".to_vec(),
+                })
+                .unwrap();
+        }
+        let counted = store.ladder_counts(Mode::Battle).unwrap();
+        assert_eq!(counted.0[&a], 3);
+        assert_eq!(counted.1[&(a, b)], 3);
+        // As a database from before the table: migrated on the next start from its games.
+        store
+            .conn()
+            .execute_batch("DROP TABLE pair_games; PRAGMA user_version = 1;")
+            .unwrap();
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len());
+        assert_eq!(store.ladder_counts(Mode::Battle).unwrap(), counted);
     }
 
     #[test]

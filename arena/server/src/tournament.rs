@@ -168,56 +168,114 @@ pub fn run_prepared(
 
 /// Start a tournament in the background; its page shows progress and then the report.
 pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
-    {
-        let mut running = app
-            .tournament_running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if *running {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "a tournament is running; start the next one when it has finished",
-            ));
-        }
-        *running = true;
+    if !claim(app) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "a tournament is running; start the next one when it has finished",
+        ));
     }
-    let done = |app: &App| {
-        *app.tournament_running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = false
-    };
     let prepared = match prepare(app.store(), &app.config.data_dir(), text) {
         Ok(p) => p,
         Err(error) => {
-            done(app);
+            release(app);
             return Err(ApiError::new(StatusCode::BAD_REQUEST, error.to_string()));
         }
     };
     let id = prepared.id;
-    spawn_run(Arc::clone(app), prepared, move |app| done(app));
+    if let Err(error) = spawn_runs(Arc::clone(app), vec![Run::Prepared(Box::new(prepared))]) {
+        release(app);
+        let message = format!("cannot start the tournament's thread: {error}");
+        let _ = app.store().finish_tournament(id, Err(&message));
+        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message));
+    }
     Ok(id)
 }
 
-fn spawn_run(app: Arc<App>, prepared: Prepared, finally: impl FnOnce(&App) + Send + 'static) {
-    std::thread::Builder::new()
-        .name(format!("tournament-{}", prepared.id))
-        .spawn(move || {
-            let result = run_prepared(
-                app.store(),
-                &prepared,
-                app.config.jobs,
-                &app.config.limits,
-                app.config.cache_dir(),
-            );
-            if let Err(error) = result {
-                tracing::error!(%error, tournament = prepared.id, "tournament failed");
-            }
-            finally(&app);
-        })
-        .expect("spawn a tournament thread");
+/// Mark a tournament as running; false if one already is.
+fn claim(app: &App) -> bool {
+    let mut running = app
+        .tournament_running
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    !std::mem::replace(&mut *running, true)
 }
 
-/// Finish tournaments a stopped server left running (their results directories resume).
+fn release(app: &App) {
+    *app.tournament_running
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = false;
+}
+
+/// A tournament for the runner thread: prepared by a request, or interrupted by a stop
+/// (loaded from its directory when its turn comes).
+enum Run {
+    Prepared(Box<Prepared>),
+    Interrupted(i64),
+}
+
+/// Run `runs` one after another on one thread, holding the "a tournament is running" mark
+/// until the last has finished: each run uses `jobs` threads, so two at once would
+/// oversubscribe the machine (next to the ladder's own `jobs`).
+fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("tournaments".to_owned())
+        .spawn(move || {
+            // Released however this thread ends, a panic in a run included.
+            struct Release(Arc<App>);
+            impl Drop for Release {
+                fn drop(&mut self) {
+                    release(&self.0);
+                }
+            }
+            let app = Release(app);
+            for run in runs {
+                let prepared = match run {
+                    Run::Prepared(prepared) => *prepared,
+                    Run::Interrupted(id) => match load_interrupted(&app.0, id) {
+                        Some(prepared) => prepared,
+                        None => continue,
+                    },
+                };
+                let result = run_prepared(
+                    app.0.store(),
+                    &prepared,
+                    app.0.config.jobs,
+                    &app.0.config.limits,
+                    app.0.config.cache_dir(),
+                );
+                if let Err(error) = result {
+                    tracing::error!(%error, tournament = prepared.id, "tournament failed");
+                }
+            }
+        })
+        .map(drop)
+}
+
+/// An interrupted tournament from its directory, or `None` (recorded as failed) when its
+/// file no longer loads.
+fn load_interrupted(app: &App, id: i64) -> Option<Prepared> {
+    let dir = app
+        .config
+        .data_dir()
+        .join("tournaments")
+        .join(id.to_string());
+    match Tournament::load(&dir.join("tournament.toml")) {
+        Ok(tournament) => Some(Prepared {
+            id,
+            tournament,
+            dir,
+        }),
+        Err(error) => {
+            tracing::error!(%error, tournament = id, "an interrupted tournament cannot resume");
+            let _ = app.store().finish_tournament(id, Err(&error.to_string()));
+            None
+        }
+    }
+}
+
+/// Finish the tournaments a stopped server left running (their results directories
+/// resume), one after another on one thread, oldest first; no new tournament starts
+/// before they are done. Blocking (the database): call it off the async executor.
 pub fn resume_interrupted(app: &Arc<App>) {
     let interrupted = match app.store().interrupted_tournaments() {
         Ok(list) => list,
@@ -226,32 +284,15 @@ pub fn resume_interrupted(app: &Arc<App>) {
             return;
         }
     };
-    for (id, _) in interrupted {
-        let dir = app
-            .config
-            .data_dir()
-            .join("tournaments")
-            .join(id.to_string());
-        let file = dir.join("tournament.toml");
-        match Tournament::load(&file) {
-            Ok(tournament) => {
-                *app.tournament_running
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner()) = true;
-                let prepared = Prepared {
-                    id,
-                    tournament,
-                    dir,
-                };
-                spawn_run(Arc::clone(app), prepared, |app| {
-                    *app.tournament_running
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner()) = false;
-                });
-            }
-            Err(error) => {
-                let _ = app.store().finish_tournament(id, Err(&error.to_string()));
-            }
-        }
+    if interrupted.is_empty() || !claim(app) {
+        return;
+    }
+    let runs = interrupted
+        .into_iter()
+        .map(|(id, _)| Run::Interrupted(id))
+        .collect();
+    if let Err(error) = spawn_runs(Arc::clone(app), runs) {
+        release(app);
+        tracing::error!(%error, "cannot start the thread resuming tournaments");
     }
 }
