@@ -2,39 +2,27 @@
 //! (compiled bots, rendered game pages) is bounded by entries and by a cost (bytes), so a
 //! user who uploads many bots or walks every game page cannot grow the server without end.
 //!
-//! Small on purpose (a map and an order index, no unsafe): the two caches are read under
-//! their own mutex and hold at most a few hundred entries, so a dependency buys nothing.
+//! The recency order is the `lru` crate's; this adds the second bound, a cost per entry.
 
-use std::collections::{BTreeMap, HashMap};
+use lru::LruCache;
 use std::hash::Hash;
 
 /// A map of at most `max_entries` entries whose costs add up to at most `max_cost`; the
 /// least recently used entries are evicted first.
 #[derive(Debug)]
-pub struct Lru<K, V> {
-    entries: HashMap<K, Entry<V>>,
-    /// Entries by last use (a counter, not a clock): the first is the next evicted.
-    order: BTreeMap<u64, K>,
-    tick: u64,
+pub struct Lru<K: Hash + Eq, V> {
+    /// Each value with its cost. Unbounded for `lru`: both bounds are kept here.
+    entries: LruCache<K, (V, usize)>,
     cost: usize,
     max_entries: usize,
     max_cost: usize,
 }
 
-#[derive(Debug)]
-struct Entry<V> {
-    value: V,
-    cost: usize,
-    used: u64,
-}
-
-impl<K: Hash + Eq + Clone, V> Lru<K, V> {
+impl<K: Hash + Eq, V> Lru<K, V> {
     /// An empty map with these bounds (0 entries: nothing is kept).
     pub fn new(max_entries: usize, max_cost: usize) -> Lru<K, V> {
         Lru {
-            entries: HashMap::new(),
-            order: BTreeMap::new(),
-            tick: 0,
+            entries: LruCache::unbounded(),
             cost: 0,
             max_entries,
             max_cost,
@@ -43,12 +31,7 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
 
     /// The value of `key`, now the most recently used.
     pub fn get(&mut self, key: &K) -> Option<&V> {
-        self.tick += 1;
-        let entry = self.entries.get_mut(key)?;
-        self.order.remove(&entry.used);
-        entry.used = self.tick;
-        self.order.insert(self.tick, key.clone());
-        Some(&entry.value)
+        self.entries.get(key).map(|(value, _)| value)
     }
 
     /// Keep `value` under `key` (replacing any), evicting the least recently used entries
@@ -59,31 +42,19 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
             return;
         }
         while self.entries.len() >= self.max_entries || self.cost + cost > self.max_cost {
-            let Some((_, oldest)) = self.order.pop_first() else {
+            let Some((_, (_, evicted))) = self.entries.pop_lru() else {
                 break;
             };
-            if let Some(evicted) = self.entries.remove(&oldest) {
-                self.cost -= evicted.cost;
-            }
+            self.cost -= evicted;
         }
-        self.tick += 1;
-        self.order.insert(self.tick, key.clone());
         self.cost += cost;
-        self.entries.insert(
-            key,
-            Entry {
-                value,
-                cost,
-                used: self.tick,
-            },
-        );
+        self.entries.put(key, (value, cost));
     }
 
     /// Forget `key`.
     pub fn remove(&mut self, key: &K) {
-        if let Some(entry) = self.entries.remove(key) {
-            self.order.remove(&entry.used);
-            self.cost -= entry.cost;
+        if let Some((_, cost)) = self.entries.pop(key) {
+            self.cost -= cost;
         }
     }
 
