@@ -391,7 +391,7 @@ mod tests {
             resistance: 4,
             turn_meter: i32::MIN,
             cooldown: u32::from(id),
-            has_skill: id % 3 == 0,
+            has_skill: id.is_multiple_of(3),
             effects: (0..effects)
                 .map(|i| battle::ActiveEffect {
                     effect: battle::Effect::Bomb,
@@ -408,7 +408,7 @@ mod tests {
             acting: 1,
             legal_targets: (0..units.len() as u8).step_by(2).collect(),
             units,
-            skill_ready: n % 2 == 0,
+            skill_ready: n.is_multiple_of(2),
             last_rejected: rejected.map(str::to_owned),
         };
         vec![

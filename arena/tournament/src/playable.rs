@@ -125,7 +125,7 @@ pub fn settle_loaded(
                 .iter()
                 .find(|(m, _)| *m == mode)
                 .map_or(serde_json::Value::Null, |(_, r)| r.clone());
-            match start(mode, &rules, &bot, sandbox)?.answer {
+            match start(mode, &rules, bot, sandbox)?.answer {
                 // Only an `{"error": …}` answer is a refusal; a bot that traps or loops
                 // at start misbehaves, and plays (and forfeits) like any other.
                 Err(fault) if fault.kind != FaultKind::BotError => accepted.push(mode),
