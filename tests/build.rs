@@ -36,8 +36,9 @@ fn main() {
     for (package, _) in &crates {
         build.args(["-p", package]);
     }
-    // The `formats` bench's bot that decodes and answers without deciding.
-    build.args(["-p", "decode-only"]);
+    // The `formats` bench's bot that decodes and answers without deciding, and the
+    // encoding test's bot that logs a digest of every observation.
+    build.args(["-p", "decode-only", "-p", "observation-digest"]);
     // As the arena builds bot crates (`arena_tournament::bots::BOT_PROFILE`): link-time
     // optimization in one codegen unit.
     build
@@ -65,6 +66,15 @@ fn main() {
             .join(TARGET)
             .join("release")
             .join("decode_only.wasm")
+            .display()
+            .to_string()
+    );
+    consts += &format!(
+        "/// `tests/bench-bots/digest` built to wasm.\npub const OBSERVATION_DIGEST: &str = {:?};\n",
+        target_dir
+            .join(TARGET)
+            .join("release")
+            .join("observation_digest.wasm")
             .display()
             .to_string()
     );

@@ -27,17 +27,17 @@ fn tournament(dir: &Path) -> std::path::PathBuf {
     );
     for (name, path, mode) in [
         ("battle-strong", bots::BATTLE_STRONG, "battle"),
-        ("battle-random", bots::BATTLE_RANDOM, "battle"),
+        ("digest-battle", bots::OBSERVATION_DIGEST, "battle"),
         ("wat-bot", bots::WAT_BOT, "battle"),
         ("c-bot", bots::C_BOT, "battle"),
         ("tcg-planner", bots::TCG_PLANNER, "tcg"),
-        ("tcg-random", bots::TCG_RANDOM, "tcg"),
+        ("digest-tcg", bots::OBSERVATION_DIGEST, "tcg"),
         ("grid-commander", bots::GRID_COMMANDER, "grid"),
-        ("grid-random-walker", bots::GRID_RANDOM_WALKER, "grid"),
-        ("dungeon-strong", bots::DUNGEON_STRONG, "dungeon"),
+        ("digest-grid", bots::OBSERVATION_DIGEST, "grid"),
         ("dungeon-starter", bots::DUNGEON_STARTER, "dungeon"),
-        ("conquest-strong", bots::CONQUEST_STRONG, "conquest"),
+        ("digest-dungeon", bots::OBSERVATION_DIGEST, "dungeon"),
         ("conquest-starter", bots::CONQUEST_STARTER, "conquest"),
+        ("digest-conquest", bots::OBSERVATION_DIGEST, "conquest"),
     ] {
         text += &bot(name, path, mode);
     }
@@ -159,6 +159,17 @@ fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
             );
         }
     }
+    // Equal replays mean equal observations: the digest bot logged one per turn, in every
+    // mode (JSON decodes each turn afresh, the binary encoding into the last turn's).
+    let mut digested = std::collections::BTreeSet::new();
+    for (name, values) in binary.iter().filter(|(k, _)| k.starts_with("replays")) {
+        let text = values[0].to_string();
+        if text.contains("\"digest-") {
+            assert!(text.contains("observation "), "{name}: no digest logged");
+            digested.insert(values[0]["mode"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(digested.len(), 5, "a digest in every mode: {digested:?}");
     for (bot, &in_json) in &json_fuel {
         let in_binary = binary_fuel[bot];
         if bot == "wat-bot" {
