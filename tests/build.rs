@@ -8,6 +8,13 @@ use std::process::Command;
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
+/// As the arena builds bot crates (`arena_tournament::bots::BOT_PROFILE`, which a test
+/// compares with this): link-time optimization in one codegen unit.
+const BOT_PROFILE: [(&str, &str); 2] = [
+    ("CARGO_PROFILE_RELEASE_LTO", "fat"),
+    ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1"),
+];
+
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest_dir.parent().unwrap().to_path_buf();
@@ -39,11 +46,7 @@ fn main() {
     // The `formats` bench's bot that decodes and answers without deciding, and the
     // encoding test's bot that logs a digest of every observation.
     build.args(["-p", "decode-only", "-p", "observation-digest"]);
-    // As the arena builds bot crates (`arena_tournament::bots::BOT_PROFILE`): link-time
-    // optimization in one codegen unit.
-    build
-        .env("CARGO_PROFILE_RELEASE_LTO", "fat")
-        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1");
+    build.envs(BOT_PROFILE);
     // The outer build's flags are for the host; the bots get a clean environment.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",
@@ -61,6 +64,9 @@ fn main() {
     );
 
     let mut consts = format!(
+        "/// The cargo profile overrides the sample bots were built with.\npub const BOT_PROFILE: [(&str, &str); 2] = {BOT_PROFILE:?};\n"
+    );
+    consts += &format!(
         "/// `tests/bench-bots/decode-only` built to wasm.\npub const DECODE_ONLY: &str = {:?};\n",
         target_dir
             .join(TARGET)

@@ -175,7 +175,7 @@ fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
         if bot == "wat-bot" {
             assert_eq!(in_binary, in_json, "{bot} speaks JSON either way");
         } else {
-            // Every bot saves, the thinkers least (conquest-strong: 1.2×).
+            // Every bot saves, the thinkers least (the conquest starter: 1.5×).
             assert!(
                 in_binary * 10 < in_json * 9,
                 "{bot} reads binary and saves fuel: {in_binary} vs {in_json} in JSON"

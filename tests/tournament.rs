@@ -636,3 +636,11 @@ fn a_gauntlet_that_stops_says_where_its_results_are() {
         "{said}"
     );
 }
+
+/// The sample bots the tests and benches measure are built as a tournament builds a bot
+/// crate (link-time optimization in one codegen unit), or their fuel would not be the
+/// fuel the arena's users see.
+#[test]
+fn sample_bots_are_built_as_tournaments_build_bot_crates() {
+    assert_eq!(bots::BOT_PROFILE, arena_tournament::bots::BOT_PROFILE);
+}

@@ -433,6 +433,10 @@ mod tests {
         ]
     }
 
+    /// The session's turn path: the tag dispatch, the kept observation, a failed decode
+    /// resetting it. On the host `deserialize_in_place` is serde's default (a fresh decode:
+    /// the derive feature is on for wasm only), so the in-place decoding itself is checked
+    /// in wasm, by `tests/encoding.rs` and its digest bot.
     #[test]
     fn turns_decoded_in_place_equal_fresh_decodes() {
         let mut session = TypedSession::<Battle, Keeper>::default();

@@ -389,8 +389,6 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         out: out.clone(),
         cache: sandbox.cache(),
     };
-    // Pages of replays from earlier runs are verified; this run's games are not again.
-    let earlier = replay_files(&out.join("replays"))?;
     let reporter = Reporter::new(args.rating_interval, &out);
     let result = run::run_loaded(
         &tournament,
@@ -412,7 +410,7 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         let pages = write_pages(
             &out.join("replays"),
             tournament.limits.limits().fuel_per_turn,
-            &earlier,
+            &summary.replays,
         )?;
         eprintln!(
             "{pages} replay pages written in {}",
@@ -453,9 +451,10 @@ fn replay_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// A page beside every replay in `dir` that has none yet (a resumed run adds the new
-/// games' pages). The replays in `earlier` were there before this run and are verified
-/// first; the others this run just played. Returns how many were written.
-fn write_pages(dir: &Path, fuel_per_turn: u64, earlier: &[PathBuf]) -> Result<usize> {
+/// games' pages). The replays in `just_played` (sorted) this run wrote; every other one
+/// (an earlier run's, another shard's, anyone's) is verified first. Returns how many
+/// were written.
+fn write_pages(dir: &Path, fuel_per_turn: u64, just_played: &[PathBuf]) -> Result<usize> {
     let mut written = 0;
     for path in replay_files(dir)? {
         let html = path.with_extension("html");
@@ -466,10 +465,10 @@ fn write_pages(dir: &Path, fuel_per_turn: u64, earlier: &[PathBuf]) -> Result<us
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let json: serde_json::Value = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not JSON", path.display()))?;
-        let trust = if earlier.binary_search(&path).is_ok() {
-            crate::replay::Trust::Verify
-        } else {
+        let trust = if just_played.binary_search(&path).is_ok() {
             crate::replay::Trust::JustPlayed
+        } else {
+            crate::replay::Trust::Verify
         };
         crate::replay::write_html(&json, &html, fuel_per_turn, trust)
             .with_context(|| path.display().to_string())?;

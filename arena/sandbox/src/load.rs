@@ -130,6 +130,13 @@ impl LoadedBot {
         &self.info
     }
 
+    /// Bytes of memory the compiled module takes (its code and data image): what keeping
+    /// it loaded costs, for caches that bound it.
+    pub fn compiled_bytes(&self) -> usize {
+        let image = self.pre.module().image_range();
+        (image.end as usize).saturating_sub(image.start as usize)
+    }
+
     /// A fresh player for one match (instantiated when the match starts): in a slot of
     /// the sandbox's instance pool, or from its on-demand allocator when every slot is
     /// taken (same limits, same results).

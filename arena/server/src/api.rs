@@ -227,15 +227,17 @@ async fn upload(
     // connection, for as many connections as they open.
     let cap = app.config.max_upload_bytes;
     let within = std::time::Duration::from_secs(app.config.upload_timeout_secs);
+    // The answer is decided: whatever the drain meets (a stall, a broken body), the client
+    // gets that answer (401, 429), not the drain's.
     let refuse = |error: ApiError, body| async move {
-        read_upload(body, cap, false, within).await?;
+        let _ = read_upload(body, cap, false, within).await;
         Err(error)
     };
     let user = match authenticate(&app, &headers).await {
         Ok(user) => user,
         Err(error) => return refuse(error, body).await,
     };
-    let Some(_uploading) = crate::Uploading::claim(&app, user.id) else {
+    let Some(uploading) = crate::Uploading::claim(&app, user.id) else {
         let error = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "an upload with this token is in progress: send the next when it is answered",
@@ -295,7 +297,7 @@ async fn upload(
     let worker = Arc::clone(&app);
     let check_name = name.clone();
     let report = blocking(move || {
-        let _permit = permit;
+        let (_permit, _uploading) = (permit, uploading);
         let sandbox = worker.ladder.sandbox();
         let loaded = sandbox
             .load_bytes(&check_name, &wasm)

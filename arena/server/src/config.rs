@@ -45,7 +45,7 @@ pub struct ServerConfig {
     /// Compiled ladder bots kept in memory, at most (the least recently played are
     /// dropped, and loaded again from `cache_dir` when their next game comes).
     pub compiled_bots: usize,
-    /// The same bound in bytes of uploaded module (compiled code grows with it).
+    /// The same bound in bytes of compiled code and data (`LoadedBot::compiled_bytes`).
     pub compiled_bytes: usize,
     /// Where compiled modules are cached [default: `<db>.cache/` beside the database].
     pub cache_dir: Option<PathBuf>,

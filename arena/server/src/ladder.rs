@@ -38,8 +38,8 @@ pub struct Ladder {
     wake: (Mutex<bool>, Condvar),
     stop: AtomicBool,
     /// Compiled modules by version id (instantiated afresh for every game), the least
-    /// recently played evicted past `compiled_bots` or `compiled_bytes` (of uploaded
-    /// module): an evicted one is loaded again (from the module cache on disk) when its next
+    /// recently played evicted past `compiled_bots` or `compiled_bytes` (of compiled
+    /// code and data): an evicted one is loaded again (from the module cache on disk) when its next
     /// game comes. Games are the same either way: a bot is instantiated afresh for each.
     contestants: Mutex<Lru<i64, Contestant>>,
     /// Per mode: the last standings published and the running totals they were fitted from.
@@ -295,11 +295,12 @@ impl Ladder {
         let name = format!("{}@v{}", info.bot_name, info.number);
         match self.sandbox.load_bytes(&name, &wasm) {
             Ok(bot) => {
+                let cost = bot.compiled_bytes();
                 let contestant = Contestant::Wasm(bot);
                 self.contestants
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .insert(version, contestant.clone(), wasm.len());
+                    .insert(version, contestant.clone(), cost);
                 Ok(Some(contestant))
             }
             Err(error) => {

@@ -118,14 +118,16 @@ impl App {
 }
 
 /// A user's upload in flight; the mark is lifted when it is dropped (answered or cut off).
-pub(crate) struct Uploading<'a> {
-    app: &'a App,
+pub(crate) struct Uploading {
+    app: Arc<App>,
     user: i64,
 }
 
-impl<'a> Uploading<'a> {
-    /// Mark `user` as uploading, unless they already are.
-    pub(crate) fn claim(app: &'a App, user: i64) -> Option<Uploading<'a>> {
+impl Uploading {
+    /// Mark `user` as uploading, unless they already are. The mark lives as long as the
+    /// guard, which the upload's check takes along: a client that hangs up mid-check does
+    /// not free its token for a second upload while the first is still being checked.
+    pub(crate) fn claim(app: &Arc<App>, user: i64) -> Option<Uploading> {
         let fresh = app
             .uploading
             .lock()
@@ -134,14 +136,17 @@ impl<'a> Uploading<'a> {
         // The guard is made after the lock is released (dropping one takes the lock), and
         // only when kept: an `Option` built eagerly and dropped would deadlock above.
         if fresh {
-            Some(Uploading { app, user })
+            Some(Uploading {
+                app: Arc::clone(app),
+                user,
+            })
         } else {
             None
         }
     }
 }
 
-impl Drop for Uploading<'_> {
+impl Drop for Uploading {
     fn drop(&mut self) {
         self.app
             .uploading

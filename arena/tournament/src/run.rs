@@ -48,6 +48,9 @@ pub struct RunSummary {
     pub played: usize,
     /// The results file written.
     pub results_file: PathBuf,
+    /// The replays this run wrote, sorted: pages drawn from them need not re-check them,
+    /// while any other file in `<out>/replays/` (an earlier run's, another shard's) does.
+    pub replays: Vec<PathBuf>,
 }
 
 /// A run that could not be completed; results written so far stay valid.
@@ -143,6 +146,8 @@ pub struct Loaded {
     pub sandbox: Sandbox,
     /// The bots, in the tournament's order.
     pub contestants: Vec<Contestant>,
+    /// The parallel games the pool was sized for.
+    pub jobs: usize,
 }
 
 impl std::fmt::Debug for Loaded {
@@ -169,6 +174,7 @@ pub fn load(
     Ok(Loaded {
         sandbox,
         contestants,
+        jobs,
     })
 }
 
@@ -244,9 +250,14 @@ pub fn run_loaded(
             skipped,
             played: 0,
             results_file,
+            replays: Vec::new(),
         });
     }
 
+    if let Some(loaded) = loaded {
+        // A pool sized for fewer games would send the rest to on-demand instances.
+        assert_eq!(loaded.jobs, options.jobs, "bots loaded for another --jobs");
+    }
     let loaded_here;
     let loaded = match loaded {
         Some(loaded) => loaded,
@@ -278,6 +289,7 @@ pub fn run_loaded(
     let log = Mutex::new(Log {
         writer,
         played: 0,
+        replays: Vec::new(),
         error: None,
     });
     let jobs = options.jobs.clamp(1, todo.len());
@@ -303,20 +315,27 @@ pub fn run_loaded(
                         // The replay first, whole: a kill between the two writes leaves
                         // a replay without its line (the game is played again), never a
                         // game without replay.
-                        if let Some(replay) = replay {
-                            let bytes = serde_json::to_vec(&replay).expect("replays serialize");
-                            results::write_atomic(&replay_path(&options.out, line.game), &bytes)?;
-                        }
-                        Ok(line)
+                        let wrote = match replay {
+                            Some(replay) => {
+                                let bytes =
+                                    serde_json::to_vec(&replay).expect("replays serialize");
+                                let path = replay_path(&options.out, line.game);
+                                results::write_atomic(&path, &bytes)?;
+                                Some(path)
+                            }
+                            None => None,
+                        };
+                        Ok((line, wrote))
                     });
-                    let result = result.map(|line| {
+                    let result = result.map(|(line, wrote)| {
                         let bytes = results::line_of(&line);
-                        (line, bytes)
+                        (line, bytes, wrote)
                     });
                     // A poisoned lock means another worker panicked, which the scope
                     // re-raises; the log itself is whole (lines are written in one call).
                     let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                    let appended = result.and_then(|(line, bytes)| {
+                    let appended = result.and_then(|(line, bytes, wrote)| {
+                        log.replays.extend(wrote);
                         if replay_only {
                             if finished.get(&line.game) != Some(&line) {
                                 tracing::warn!(
@@ -352,11 +371,14 @@ pub fn run_loaded(
         return Err(error);
     }
     let played = log.played;
+    let mut replays = log.replays;
+    replays.sort();
     Ok(RunSummary {
         planned: slice.len(),
         skipped,
         played,
         results_file,
+        replays,
     })
 }
 
@@ -364,6 +386,8 @@ pub fn run_loaded(
 struct Log {
     writer: ResultsWriter,
     played: usize,
+    /// The replays written.
+    replays: Vec<PathBuf>,
     /// The first error; the run stops handing out games.
     error: Option<RunError>,
 }

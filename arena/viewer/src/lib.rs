@@ -179,12 +179,23 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
                 });
                 next_event += 1;
             }
-            Entry::Rejected { seat, turn, reason } => lines.push(line(
-                LineKind::Rejected,
-                Some(*seat),
-                None,
-                format!("turn {turn}: seat {seat}'s answer rejected: {reason}"),
-            )),
+            Entry::Rejected { seat, turn, reason } => {
+                // The rules refused the answer, so none of the offered choices was taken
+                // (the offer can match an answer it did not check, e.g. a spell's target).
+                if let Some(answer) = lines
+                    .iter_mut()
+                    .rev()
+                    .find(|l| l.kind == LineKind::Answer && l.seat == Some(*seat))
+                {
+                    answer.chosen = None;
+                }
+                lines.push(line(
+                    LineKind::Rejected,
+                    Some(*seat),
+                    None,
+                    format!("turn {turn}: seat {seat}'s answer rejected: {reason}"),
+                ))
+            }
             Entry::Answer {
                 seat,
                 turn,

@@ -222,6 +222,21 @@ fn offered_choices_name_each_legal_answer_and_mark_the_one_taken() {
             s("end turn", false)
         ]
     );
+    // A card offered one way only is played that way whatever `play_as` says (the rules
+    // take a heal card's `play_as` as they find it).
+    let heal_only = TcgOffer {
+        plays: vec![(20, PlayAs::Spell)],
+        attacks: Vec::new(),
+    };
+    let healed = T::PlayCard {
+        card: 20,
+        play_as: PlayAs::Heal,
+        target: Target::Hero,
+    };
+    assert_eq!(
+        marked(Tcg::offered_choices(&heal_only, Some(&healed))),
+        vec![s("play 20 as spell", true), s("end turn", false)]
+    );
     // dungeon: each ability with each target; a fault (no answer) marks nothing.
     use arena_sdk::dungeon::{Ability, Dungeon, Target as D};
     let offer = vec![
@@ -235,5 +250,51 @@ fn offered_choices_name_each_legal_answer_and_mark_the_one_taken() {
             s("fight → monster 2", false),
             s("heal → hero 1", false)
         ]
+    );
+}
+
+#[test]
+fn a_rejected_answer_marks_no_choice() {
+    let mut replay = game::<Tcg>("random", "greedy", 11);
+    let options = Options {
+        fuel_per_turn: None,
+    };
+    let marked_lines = |data: &Data| -> Vec<usize> {
+        data.lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.chosen.is_some())
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let before = data(&replay, &options).unwrap();
+    let first = *marked_lines(&before)
+        .first()
+        .expect("some answer was among its offer");
+    // The entry behind that line, and the seat and turn of its answer.
+    let text = &before.lines[first].text;
+    let at = replay
+        .log
+        .iter()
+        .position(|e| matches!(e, Entry::Answer { offered: Some(_), turn, .. } if text.starts_with(&format!("turn {turn}:"))))
+        .unwrap();
+    let Entry::Answer { seat, turn, .. } = replay.log[at] else {
+        unreachable!()
+    };
+    replay.log.insert(
+        at + 1,
+        Entry::Rejected {
+            seat,
+            turn,
+            reason: "the target is not an enemy".to_owned(),
+        },
+    );
+    let after = data(&replay, &options).unwrap();
+    assert_eq!(after.lines[first].text, *text);
+    assert_eq!(after.lines[first].chosen, None, "rejected: nothing taken");
+    assert_eq!(
+        marked_lines(&after).len(),
+        marked_lines(&before).len() - 1,
+        "only that answer lost its mark"
     );
 }

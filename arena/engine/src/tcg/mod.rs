@@ -299,11 +299,14 @@ impl Ruleset for Tcg {
             Target::Minion(id) => format!("minion {id}"),
         };
         // A damage spell's target is the bot's pick among all enemies: the offer names the
-        // card and how it is played, and so does the mark.
+        // card and how it is played, and so does the mark. A card offered one way only (a
+        // heal or draw card) is played that way whatever `play_as` says. An answer the rules
+        // then reject loses its mark where the rejection is recorded (the viewer).
+        let ways = |card: u32| offer.plays.iter().filter(|&&(c, _)| c == card).count();
         let plays = offer.plays.iter().map(|&(card, how)| crate::Choice {
             text: format!("play {card} as {}", format!("{how:?}").to_lowercase()),
             chosen: matches!(answer, Some(&Action::PlayCard { card: c, play_as, .. })
-                if c == card && play_as == how),
+                if c == card && (play_as == how || ways(card) == 1)),
         });
         let attacks = offer.attacks.iter().map(|&(minion, to)| {
             crate::Choice::of(
