@@ -47,7 +47,6 @@
 
 use crate::protocol::{Game, Mode, Seat};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// The `conquest` mode.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -576,6 +575,22 @@ impl MoveError {
     }
 }
 
+/// The tiles a move enters, in order (one, or a scout's two): what [`Board::move_steps`]
+/// answers, read as a slice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps {
+    tiles: [Pos; 2],
+    len: u8,
+}
+
+impl std::ops::Deref for Steps {
+    type Target = [Pos];
+
+    fn deref(&self) -> &[Pos] {
+        &self.tiles[..usize::from(self.len)]
+    }
+}
+
 /// The map and the armies on it, as rules and bots ask about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -746,8 +761,13 @@ impl Board {
 
     /// The tiles a move of `army` from its tile to `to` enters, in order: `[to]` for one
     /// step, `[middle, to]` for a scout's two. Checks the document's rules (not whether the
-    /// army has moved this turn).
+    /// army has moved this turn). [`Board::move_steps`] answers the same without allocating.
     pub fn check_move(&self, army: &Army, to: Pos) -> Result<Vec<Pos>, MoveError> {
+        self.move_steps(army, to).map(|steps| steps.to_vec())
+    }
+
+    /// [`Board::check_move`] without a heap allocation: the tiles entered as [`Steps`].
+    pub fn move_steps(&self, army: &Army, to: Pos) -> Result<Steps, MoveError> {
         if self.index(to).is_none() {
             return Err(MoveError::OffMap);
         }
@@ -762,10 +782,22 @@ impl Board {
         if self.is_own(army.owner, to) {
             return Err(MoveError::OwnTile);
         }
-        let direction = (dx.signum(), dy.signum());
-        Ok((1..=steps)
-            .filter_map(|k| army.pos.offset(direction, k, self.width, self.height))
-            .collect())
+        // A scout's middle tile (off the map only if the army stands off it: then it is
+        // not entered).
+        let middle = army
+            .pos
+            .offset((dx.signum(), dy.signum()), 1, self.width, self.height);
+        Ok(if let Some(middle) = middle.filter(|_| steps == 2) {
+            Steps {
+                tiles: [middle, to],
+                len: 2,
+            }
+        } else {
+            Steps {
+                tiles: [to, to],
+                len: 1,
+            }
+        })
     }
 
     /// Whether `p` holds an army of `seat` or `seat`'s home.
@@ -781,7 +813,7 @@ impl Board {
         for d in DIRECTIONS {
             for k in 1..=army.kind.reach() {
                 if let Some(to) = army.pos.offset(d, k, self.width, self.height)
-                    && self.check_move(army, to).is_ok()
+                    && self.move_steps(army, to).is_ok()
                 {
                     out.push(to);
                 }
@@ -798,17 +830,27 @@ impl Board {
             return dist;
         };
         dist[start] = Some(0);
-        let mut queue = VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            let here = dist[self.index(p).unwrap_or(start)].unwrap_or(0);
-            for d in DIRECTIONS {
-                if let Some(q) = p.offset(d, 1, self.width, self.height)
-                    && let Some(i) = self.index(q)
-                    && dist[i].is_none()
-                    && self.terrain[i] != Terrain::Water
-                {
-                    dist[i] = Some(here + 1);
-                    queue.push_back(q);
+        // Tiles in the order reached: a breadth-first queue that is never popped.
+        let mut queue = Vec::with_capacity(self.terrain.len());
+        queue.push(start);
+        let (width, height) = (usize::from(self.width), usize::from(self.height));
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let next = dist[i].unwrap_or(0) + 1;
+            let (x, y) = (i % width, i / width);
+            // Up, right, down, left, as [`DIRECTIONS`] (the order does not change a
+            // distance).
+            let neighbours = [
+                (y > 0).then(|| i - width),
+                (x + 1 < width).then_some(i + 1),
+                (y + 1 < height).then(|| i + width),
+                (x > 0).then(|| i - 1),
+            ];
+            for j in neighbours.into_iter().flatten() {
+                if dist[j].is_none() && self.terrain[j] != Terrain::Water {
+                    dist[j] = Some(next);
+                    queue.push(j);
                 }
             }
         }
@@ -872,5 +914,94 @@ mod tests {
             Some(Resources::new(1, 1, 1))
         );
         assert_eq!(Resources::new(0, 1, 1).pay(Kind::Spearman.price()), None);
+    }
+
+    #[test]
+    fn a_move_enters_one_tile_or_a_scouts_two() {
+        // The document: an army moves one step up, down, left or right; a scout one or two
+        // in a straight line; never onto its own army or home.
+        let mut board = Board::empty(7, 7, [Pos::new(1, 1), Pos::new(5, 5)]);
+        let army = |kind, x, y| Army {
+            id: 9,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(Kind::Scout, 3, 3);
+        assert_eq!(
+            &*board.move_steps(&scout, Pos::new(3, 1)).unwrap(),
+            &[Pos::new(3, 2), Pos::new(3, 1)]
+        );
+        assert_eq!(
+            &*board.move_steps(&scout, Pos::new(4, 3)).unwrap(),
+            &[Pos::new(4, 3)]
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(4, 4)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(3, 6)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(3, 3)),
+            Err(MoveError::TooFar)
+        );
+        let knight = army(Kind::Knight, 1, 2);
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 1)),
+            Err(MoveError::OwnTile)
+        );
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 4)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 7)),
+            Err(MoveError::OffMap)
+        );
+        board.place(army(Kind::Archer, 2, 2));
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(2, 2)),
+            Err(MoveError::OwnTile)
+        );
+        // check_move answers the same, as a list.
+        for to in board.positions().chain([Pos::new(7, 3)]) {
+            for mover in [scout, knight] {
+                assert_eq!(
+                    board.check_move(&mover, to),
+                    board.move_steps(&mover, to).map(|s| s.to_vec())
+                );
+            }
+        }
+        // An army off the map (a bot may ask anything) enters only the tiles on it.
+        let lost = army(Kind::Scout, 8, 3);
+        assert_eq!(
+            &*board.move_steps(&lost, Pos::new(6, 3)).unwrap(),
+            &[Pos::new(6, 3)]
+        );
+    }
+
+    #[test]
+    fn distances_walk_around_water() {
+        // . . . . .
+        // . H ~ . .     H: home of seat 0 at (1,1); ~ water
+        // . . ~ . .
+        // . . ~ H .
+        // . . . . .
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        for y in 1..=3 {
+            board.set_terrain(Pos::new(2, y), Terrain::Water);
+        }
+        let d = board.distances(Pos::new(1, 2));
+        let at = |x, y| d[board.index(Pos::new(x, y)).unwrap()];
+        assert_eq!(at(1, 2), Some(0));
+        // Around the lake, over the top or the bottom row: 6 steps, 2 as the crow flies.
+        assert_eq!(at(3, 2), Some(6));
+        assert_eq!(at(3, 3), Some(5));
+        assert_eq!(at(2, 0), Some(3));
+        // Water is never entered.
+        assert_eq!(at(2, 2), None);
     }
 }

@@ -585,19 +585,32 @@ impl Board {
             return dist;
         };
         dist[start] = Some(0);
-        let mut queue = VecDeque::from([(from, 0)]);
-        while let Some((p, d)) = queue.pop_front() {
-            for direction in Direction::ALL {
-                let Some(next) = self.step(p, direction) else {
-                    continue;
-                };
-                let i = usize::from(next.y) * usize::from(self.width) + usize::from(next.x);
-                if dist[i].is_some() {
+        // Tiles in the order reached: a breadth-first queue that is never popped (every
+        // tile enters it at most once), with neighbours found by index arithmetic.
+        let mut queue = Vec::with_capacity(self.terrain.len());
+        queue.push(start);
+        let (width, height) = (usize::from(self.width), usize::from(self.height));
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let next = dist[i].map_or(1, |d| d + 1);
+            let (x, y) = (i % width, i / width);
+            // North, east, south, west, as [`Direction::ALL`].
+            let neighbours = [
+                (y > 0).then(|| i - width),
+                (x + 1 < width).then_some(i + 1),
+                (y + 1 < height).then(|| i + width),
+                (x > 0).then(|| i - 1),
+            ];
+            for j in neighbours.into_iter().flatten() {
+                if dist[j].is_some() {
                     continue;
                 }
-                dist[i] = Some(d + 1);
-                if passable(self, next, i) {
-                    queue.push_back((next, d + 1));
+                dist[j] = Some(next);
+                // Lossless: `j` indexes a board of at most 255×255 tiles.
+                let p = Pos::new((j % width) as u8, (j / width) as u8);
+                if passable(self, p, j) {
+                    queue.push(j);
                 }
             }
         }
@@ -769,6 +782,56 @@ mod tests {
         assert_eq!(
             static_dist[board.distance_index(Pos::new(0, 3)).unwrap()],
             Some(3)
+        );
+    }
+
+    #[test]
+    fn distance_fields_count_steps_around_walls() {
+        let mut board = Board::new(&setup());
+        // A hero at (2,2) blocks `distances` (not `terrain_distances`); the grave at
+        // (4,3) blocks neither.
+        board.observe(&observation(vec![hero(0, 0, 0, 0), hero(1, 1, 2, 2)]));
+        let from = Pos::new(0, 0);
+        let at = |field: &[Option<u32>], x: u8, y: u8| {
+            field[board.distance_index(Pos::new(x, y)).unwrap()]
+        };
+        let terrain = board.terrain_distances(from);
+        // . . . . .     0 1 2 3 4
+        // . # W . .     1 2 3 4 5    (the wall gets the distance of acting on it)
+        // . . . # .     2 3 4 5 6
+        // M . . . .     3 4 5 6 7    (the mine: acted on from (0,2))
+        let expected = [
+            [0, 1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
+            [2, 3, 4, 5, 6],
+            [3, 4, 5, 6, 7],
+        ];
+        for (y, row) in expected.iter().enumerate() {
+            for (x, &d) in row.iter().enumerate() {
+                assert_eq!(at(&terrain, x as u8, y as u8), Some(d), "terrain ({x},{y})");
+            }
+        }
+        // The well is acted on, not walked through: (3,1) is reached over the top row.
+        assert_eq!(at(&terrain, 3, 1), Some(4));
+        let live = board.distances(from);
+        // The hero at (2,2) is acted on at 4 steps like any tile; (2,3) is then reached
+        // around it through (1,3).
+        assert_eq!(at(&live, 2, 2), Some(4));
+        assert_eq!(at(&live, 2, 3), Some(5));
+        assert_eq!(at(&live, 4, 3), Some(7));
+        // From (2,2) the well above and the walls beside it force a detour round the
+        // left: (2,0) is 6 steps away, 2 as the crow flies.
+        let detour = board.terrain_distances(Pos::new(2, 2));
+        assert_eq!(at(&detour, 2, 1), Some(1));
+        assert_eq!(at(&detour, 0, 0), Some(4));
+        assert_eq!(at(&detour, 2, 0), Some(6));
+        assert_eq!(at(&detour, 3, 1), Some(6));
+        // Off the board: nothing reached.
+        assert!(
+            board
+                .terrain_distances(Pos::new(9, 9))
+                .iter()
+                .all(Option::is_none)
         );
     }
 }

@@ -17,12 +17,11 @@ pub struct Heuristic;
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
 pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
-    let dist = turn.board.distances(home);
+    let dist = turn.field(home);
     let mut near: Vec<(u32, Army)> = turn
-        .enemies()
-        .into_iter()
-        .filter_map(|e| {
-            let d = dist[turn.board.index(e.pos)?]?;
+        .enemies_iter()
+        .filter_map(|&e| {
+            let d = dist.get(turn.board.index(e.pos)?).copied()??;
             (d <= radius).then_some((d, e))
         })
         .collect();
@@ -33,11 +32,11 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
 /// A step for `army` towards `goal` (around water), never into water or a lost fight;
 /// `None` if no step gets closer.
 pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
-    let dist = turn.board.distances(goal);
+    let dist = turn.field(goal);
     let d = |p: Pos| {
         turn.board
             .index(p)
-            .and_then(|i| dist[i])
+            .and_then(|i| dist.get(i).copied().flatten())
             .unwrap_or(u32::MAX)
     };
     let here = d(army.pos);
@@ -57,8 +56,7 @@ pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
 /// Enemy armies next to `p` that would defeat (2) or trade with (1) an army of `kind`
 /// standing there.
 pub fn danger(turn: &Turn, kind: Kind, p: Pos) -> u32 {
-    turn.enemies()
-        .iter()
+    turn.enemies_iter()
         .filter(|e| e.pos.manhattan(p) <= u32::try_from(e.kind.reach()).unwrap_or(1))
         .map(|e| match fight(e.kind, kind) {
             Survivor::First => 2,
@@ -88,7 +86,7 @@ impl Bot<Conquest> for Heuristic {
         // Then collectors, or attackers once the map is bare.
         let enemies = turn.enemies();
         let wanted_armies = turn.armies_wanted(3);
-        while turn.movable().len() < wanted_armies {
+        while turn.movable_count() < wanted_armies {
             let Some(kind) = affordable(turn.stock, best_counter(&enemies)) else {
                 break;
             };
@@ -131,12 +129,12 @@ impl Bot<Conquest> for Heuristic {
                 .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
                 .map(|(_, t)| t.pos);
             let goal = defend.or_else(|| {
-                let dist = turn.board.distances(army.pos);
+                let dist = turn.field(army.pos);
                 turn.board
                     .resources()
                     .into_iter()
                     .filter(|(p, _)| !claimed.contains(p))
-                    .filter_map(|(p, _)| Some((dist[turn.board.index(p)?]?, p)))
+                    .filter_map(|(p, _)| Some((dist.get(turn.board.index(p)?).copied()??, p)))
                     .min()
                     .map(|(_, p)| p)
             });

@@ -4,6 +4,11 @@
 //!
 //! All three plan with [`Turn`]: a copy of the board on which their own orders are carried
 //! out as the engine will, so a later order sees where earlier ones left the armies.
+//!
+//! They are exported as wasm sample bots, where every instruction is fuel the bot's turn
+//! budget pays: [`Turn`] computes each distance field once per turn (water never changes,
+//! so a field from a goal answers every "how far to the goal" of the turn) and the helpers
+//! here count and scan the board in place instead of collecting lists.
 
 mod heuristic;
 mod random;
@@ -18,10 +23,11 @@ pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, Resources,
-    Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, Observation, Orders, Pos, Recruit,
+    Resources, Survivor, Terrain, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
+use std::cell::OnceCell;
 
 const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
@@ -74,13 +80,19 @@ pub struct Turn {
     next_id: ArmyId,
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
+    /// Breadth-first distances from each tile, computed on first use: only water blocks,
+    /// and water never changes, so they hold for the whole turn.
+    fields: Vec<OnceCell<Vec<Option<u32>>>>,
 }
 
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
+        let board = Board::new(obs);
+        let tiles = usize::from(board.width()) * usize::from(board.height());
         Turn {
-            board: Board::new(obs),
+            fields: vec![OnceCell::new(); tiles],
+            board,
             seat: obs.seat,
             stock: obs.resources,
             orders: Orders::default(),
@@ -117,6 +129,20 @@ impl Turn {
             .collect();
         armies.sort_by_key(|a| a.id);
         armies
+    }
+
+    /// How many armies [`Turn::movable`] lists.
+    pub fn movable_count(&self) -> usize {
+        self.board
+            .armies()
+            .iter()
+            .filter(|a| a.owner == self.seat && !self.moved.contains(&a.id))
+            .count()
+    }
+
+    /// The enemy's armies, in board order, without collecting them.
+    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> {
+        self.board.armies().iter().filter(|a| a.owner != self.seat)
     }
 
     /// The enemy's armies.
@@ -175,7 +201,7 @@ impl Turn {
     /// Order `army` to `to` and carry it out on the planning board (the same steps as the
     /// engine). Returns false (and orders nothing) if the move is illegal.
     pub fn order(&mut self, army: &Army, to: Pos) -> bool {
-        let Ok(path) = self.board.check_move(army, to) else {
+        let Ok(path) = self.board.move_steps(army, to) else {
             return false;
         };
         if self.moved.contains(&army.id) {
@@ -230,18 +256,48 @@ impl Turn {
         true
     }
 
-    /// Steps from `from` to every tile around water (see [`Board::distances`]).
+    /// Steps from `from` to every tile around water, as [`Board::distances`] answers
+    /// them (computed once per turn and tile).
+    pub fn field(&self, from: Pos) -> &[Option<u32>] {
+        match self.board.index(from).and_then(|i| self.fields.get(i)) {
+            Some(cell) => cell.get_or_init(|| self.board.distances(from)),
+            None => &[],
+        }
+    }
+
+    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`. Read from
+    /// the field of `to`, so that the many questions of a turn about one goal share one
+    /// search: the way is the same both ways between two dry tiles; into water there is
+    /// none; out of water it is one step onto the best dry neighbour.
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
-        let i = self.board.index(to)?;
-        self.board.distances(from)[i]
+        let (i, j) = (self.board.index(from)?, self.board.index(to)?);
+        if i == j {
+            return Some(0);
+        }
+        let water = |p: Pos| self.board.terrain(p) == Some(Terrain::Water);
+        if water(to) {
+            return None;
+        }
+        let field = self.field(to);
+        if !water(from) {
+            return field[i];
+        }
+        let (w, h) = (self.board.width(), self.board.height());
+        DIRECTIONS
+            .iter()
+            .filter_map(|&d| from.offset(d, 1, w, h))
+            .filter(|&p| !water(p))
+            .filter_map(|p| field[self.board.index(p)?])
+            .min()
+            .map(|d| d + 1)
     }
 }
 
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile
 /// that is not the player's own).
 pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let path = board.check_move(army, to).ok()?;
-    for &tile in &path {
+    let path = board.move_steps(army, to).ok()?;
+    for &tile in path.iter() {
         if let Some(other) = board.army_at(tile) {
             if other.owner == army.owner {
                 continue;

@@ -21,10 +21,11 @@ pub struct Strong;
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
 /// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
-fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
-    turn.enemies()
-        .iter()
-        .filter(|e| turn.board.check_move(e, p).is_ok() || e.pos.manhattan(p) == 1)
+pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
+    turn.enemies_iter()
+        // A move reaches two tiles at most: farther armies cannot come.
+        .filter(|e| e.pos.manhattan(p) <= 2)
+        .filter(|e| e.pos.manhattan(p) == 1 || turn.board.move_steps(e, p).is_ok())
         .map(|e| match fight(e.kind, kind) {
             Survivor::First => 2,
             Survivor::Neither => 1,
@@ -94,7 +95,7 @@ impl Strong {
         let resources_left = turn.board.resources().len();
         let enemies = turn.enemies();
         let wanted_armies = turn.armies_wanted(4);
-        while turn.movable().len() < wanted_armies {
+        while turn.movable_count() < wanted_armies {
             let want = best_counter(&enemies);
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
@@ -131,7 +132,7 @@ impl Strong {
             Meeting::Lose | Meeting::Drown => return -1_000_000,
             Meeting::Win(e) => 500 + near_home(&e),
             Meeting::Trade(e) => {
-                let ahead = turn.movable().len() > turn.enemies().len() + 1;
+                let ahead = turn.movable_count() > turn.enemies_iter().count() + 1;
                 if e.pos.manhattan(home) <= 2 {
                     400
                 } else if ahead {
@@ -163,24 +164,29 @@ impl Bot<Conquest> for Strong {
         let home = turn.home();
         let near = threats(&turn, home, 2);
         // Armies that can capture or win a fight move first, so the rest see the result.
-        let mut order = turn.movable();
-        order.sort_by_key(|a| {
-            let best = turn
-                .board
-                .destinations(a)
-                .into_iter()
-                .filter_map(|to| meets(&turn.board, a, to))
-                .map(|m| match m {
-                    Meeting::Capture => 0,
-                    Meeting::Win(_) => 1,
-                    _ => 2,
-                })
-                .min()
-                .unwrap_or(3);
-            (best, a.id)
-        });
+        let mut order: Vec<((u8, u32), Army)> = turn
+            .movable()
+            .into_iter()
+            .map(|a| {
+                let best = turn
+                    .board
+                    .destinations(&a)
+                    .into_iter()
+                    .filter_map(|to| meets(&turn.board, &a, to))
+                    .map(|m| match m {
+                        Meeting::Capture => 0,
+                        Meeting::Win(_) => 1,
+                        _ => 2,
+                    })
+                    .min()
+                    .unwrap_or(3);
+                ((best, a.id), a)
+            })
+            .collect();
+        // Ids are unique: the keys are too, so the order is the one sorting by them gives.
+        order.sort_by_key(|&(key, _)| key);
         let mut claimed: Vec<Pos> = Vec::new();
-        for planned in order {
+        for (_, planned) in order {
             if turn.won {
                 break;
             }
@@ -204,12 +210,12 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    let dist = turn.board.distances(army.pos);
+                    let dist = turn.field(army.pos);
                     turn.board
                         .resources()
                         .into_iter()
                         .filter(|(p, _)| !claimed.contains(p))
-                        .filter_map(|(p, _)| Some((dist[turn.board.index(p)?]?, p)))
+                        .filter_map(|(p, _)| Some((dist.get(turn.board.index(p)?).copied()??, p)))
                         .min()
                         .map(|(_, p)| p)
                 })
