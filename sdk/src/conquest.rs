@@ -857,14 +857,24 @@ impl Board {
         dist
     }
 
-    /// Positions of the resources still on the map.
+    /// Positions of the resources still on the map, in reading order.
     pub fn resources(&self) -> Vec<(Pos, Resource)> {
-        self.positions()
-            .filter_map(|p| match self.terrain(p) {
-                Some(Terrain::Resource(r)) => Some((p, r)),
+        let width = usize::from(self.width).max(1);
+        self.terrain
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match *t {
+                // Lossless: an index of a map of at most 255×255 tiles.
+                Terrain::Resource(r) => Some((Pos::new((i % width) as u8, (i / width) as u8), r)),
                 _ => None,
             })
             .collect()
+    }
+
+    /// Whether each tile is water, in reading order (the tiles [`Board::distances`]
+    /// walks around).
+    pub fn water(&self) -> impl Iterator<Item = bool> + '_ {
+        self.terrain.iter().map(|t| *t == Terrain::Water)
     }
 }
 

@@ -1,6 +1,6 @@
 //! [`Heuristic`]: the sensible player of the document's rules.
 
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, Conquest, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor, fight,
@@ -12,8 +12,11 @@ use arena_sdk::conquest::{
 /// enemy it defeats when it can, defenders close in on threats, the others walk to the
 /// nearest resource nobody else is after, and when the map is bare, to the enemy home —
 /// never into water or an enemy that defeats them.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Heuristic;
+#[derive(Debug, Default, Clone)]
+pub struct Heuristic {
+    /// Distances around the map's water, kept from turn to turn.
+    fields: Fields,
+}
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
 pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
@@ -72,7 +75,7 @@ impl Bot<Conquest> for Heuristic {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::new(obs);
+        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
         let home = turn.home();
         let threats = threats(&turn, home, 3);
         // Recruit: counters for the threats first.
@@ -144,6 +147,8 @@ impl Bot<Conquest> for Heuristic {
                 turn.order(&army, to);
             }
         }
-        turn.orders
+        let (orders, fields) = turn.finish();
+        self.fields = fields;
+        orders
     }
 }

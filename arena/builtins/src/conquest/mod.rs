@@ -58,8 +58,8 @@ impl Builtins for Conquest {
     fn create(name: &str) -> Option<Box<dyn Bot<Conquest> + Send>> {
         Some(match name {
             "random" => Box::new(Random::default()),
-            "heuristic" => Box::new(Heuristic),
-            "strong" => Box::new(Strong),
+            "heuristic" => Box::new(Heuristic::default()),
+            "strong" => Box::new(Strong::default()),
             _ => return None,
         })
     }
@@ -80,18 +80,50 @@ pub struct Turn {
     next_id: ArmyId,
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
-    /// Breadth-first distances from each tile, computed on first use: only water blocks,
-    /// and water never changes, so they hold for the whole turn.
+    /// Distances around water, computed on first use.
+    fields: Fields,
+}
+
+/// Breadth-first distances from each tile of one map, computed on first use. Only water
+/// blocks, and water never changes during a game, so a bot keeps them from turn to turn
+/// ([`Turn::with_fields`]); they are thrown away when the map's water is not theirs.
+#[derive(Debug, Clone, Default)]
+pub struct Fields {
+    width: u8,
+    height: u8,
+    /// Which tiles are water, row-major: the map these fields belong to.
+    water: Vec<bool>,
     fields: Vec<OnceCell<Vec<Option<u32>>>>,
+}
+
+impl Fields {
+    /// Keep these fields if `board` has their map's water, else start afresh for it.
+    fn fit(&mut self, board: &Board) {
+        let same = self.width == board.width()
+            && self.height == board.height()
+            && self.water.iter().copied().eq(board.water());
+        if !same || self.water.len() != self.fields.len() {
+            self.width = board.width();
+            self.height = board.height();
+            self.water = board.water().collect();
+            self.fields = vec![OnceCell::new(); self.water.len()];
+        }
+    }
 }
 
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
+        Turn::with_fields(obs, Fields::default())
+    }
+
+    /// Start planning `obs`'s turn with the distance fields of earlier turns (kept if the
+    /// map is the same; [`Turn::into_fields`] hands them back).
+    pub fn with_fields(obs: &Observation, mut fields: Fields) -> Turn {
         let board = Board::new(obs);
-        let tiles = usize::from(board.width()) * usize::from(board.height());
+        fields.fit(&board);
         Turn {
-            fields: vec![OnceCell::new(); tiles],
+            fields,
             board,
             seat: obs.seat,
             stock: obs.resources,
@@ -256,10 +288,19 @@ impl Turn {
         true
     }
 
+    /// The turn's orders, and the distance fields for the next turn.
+    pub fn finish(self) -> (Orders, Fields) {
+        (self.orders, self.fields)
+    }
+
     /// Steps from `from` to every tile around water, as [`Board::distances`] answers
-    /// them (computed once per turn and tile).
+    /// them (computed once per map and tile).
     pub fn field(&self, from: Pos) -> &[Option<u32>] {
-        match self.board.index(from).and_then(|i| self.fields.get(i)) {
+        match self
+            .board
+            .index(from)
+            .and_then(|i| self.fields.fields.get(i))
+        {
             Some(cell) => cell.get_or_init(|| self.board.distances(from)),
             None => &[],
         }

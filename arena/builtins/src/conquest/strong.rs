@@ -1,7 +1,7 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
@@ -16,8 +16,11 @@ use arena_sdk::conquest::{
 /// closing on its goal (a threat it counters, the nearest unclaimed resource, else the
 /// enemy home) — minus the risk of standing where an enemy that defeats it can move next
 /// turn. An army guarding its home against a nearby threat stays.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Strong;
+#[derive(Debug, Default, Clone)]
+pub struct Strong {
+    /// Distances around the map's water, kept from turn to turn.
+    fields: Fields,
+}
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
 /// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
@@ -159,7 +162,7 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::new(obs);
+        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
         Strong::recruit(&mut turn);
         let home = turn.home();
         let near = threats(&turn, home, 2);
@@ -233,6 +236,8 @@ impl Bot<Conquest> for Strong {
                 turn.order(&army, to);
             }
         }
-        turn.orders
+        let (orders, fields) = turn.finish();
+        self.fields = fields;
+        orders
     }
 }

@@ -118,7 +118,7 @@ fn strong_blocks_a_scout_running_at_its_home() {
         prices: arena_sdk::conquest::prices(),
         last_rejected: vec![],
     };
-    let orders = Strong.act(&board_obs);
+    let orders = Strong::default().act(&board_obs);
     assert!(
         orders.recruit.iter().any(|r| r.at == Pos::new(5, 4)),
         "{orders:?}"
@@ -130,7 +130,7 @@ fn strong_blocks_a_scout_running_at_its_home() {
         kind: Kind::Knight,
         pos: Pos::new(5, 3),
     };
-    let orders = Strong.act(&board_obs);
+    let orders = Strong::default().act(&board_obs);
     assert_eq!(
         orders.recruit[0],
         Recruit {
@@ -240,4 +240,21 @@ fn exposure_counts_what_can_reach_a_tile() {
     // The scout reaches two tiles in a line but defeats nobody; another scout it trades.
     assert_eq!(strong::exposure(&turn, Kind::Scout, Pos::new(5, 3)), 1);
     assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(5, 3)), 0);
+}
+
+#[test]
+fn distance_fields_kept_between_turns_follow_the_map() {
+    // Fields filled on the lakes map, handed to a turn on the default map (same size,
+    // other water) and back: every answer is the new map's.
+    let lakes = first_observation(MAPS[3].1);
+    let default = first_observation(MAPS[0].1);
+    assert_ne!(lakes.water, default.water);
+    let mut fields = Fields::default();
+    for obs in [&lakes, &default, &lakes, &default] {
+        let turn = Turn::with_fields(obs, fields);
+        for from in turn.board.positions() {
+            assert_eq!(turn.field(from), &turn.board.distances(from)[..]);
+        }
+        fields = turn.finish().1;
+    }
 }
