@@ -144,7 +144,7 @@ impl Commander {
                 .filter(|h| h.health > RETREAT_HEALTH)
                 .copied()
                 .collect();
-            let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
+            let mut pairs: Vec<(u32, usize, usize)> = Vec::with_capacity(open.len() * miners.len());
             for (m, &mine) in open.iter().enumerate() {
                 for (h, hero) in miners.iter().enumerate() {
                     if let Some(d) = self.distance(board, mine, hero.pos) {
@@ -186,16 +186,20 @@ impl Commander {
     /// a detour of [`WELL_DANGER`] steps.
     fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
         let me = *obs.me();
-        let wells = self.wells.clone();
-        wells
-            .into_iter()
-            .filter_map(|well| {
-                let d = self.distance(board, well, me.pos)?;
-                let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
-                Some((d + WELL_DANGER * guards as u32, well))
-            })
-            .min()
-            .map(|(_, well)| well)
+        let mut best = None;
+        for k in 0..self.wells.len() {
+            let well = self.wells[k];
+            let Some(d) = self.distance(board, well, me.pos) else {
+                continue;
+            };
+            let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+            let candidate = (d + WELL_DANGER * guards as u32, well);
+            // The least (cost, tile), as `min` over the wells in order would pick it.
+            if best.is_none_or(|b| candidate < b) {
+                best = Some(candidate);
+            }
+        }
+        best.map(|(_, well)| well)
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
