@@ -132,12 +132,13 @@ impl Bot<Conquest> for Heuristic {
                 .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
                 .map(|(_, t)| t.pos);
             let goal = defend.or_else(|| {
-                let dist = turn.field(army.pos);
-                turn.board
-                    .resources()
-                    .into_iter()
+                turn.resources()
+                    .iter()
+                    .copied()
                     .filter(|(p, _)| !claimed.contains(p))
-                    .filter_map(|(p, _)| Some((dist.get(turn.board.index(p)?).copied()??, p)))
+                    // From each resource's field: resources stay put, so their fields
+                    // are computed once a game, not once per army and turn.
+                    .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
                     .min()
                     .map(|(_, p)| p)
             });

@@ -24,7 +24,7 @@ pub use strong::Strong;
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
     Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, Observation, Orders, Pos, Recruit,
-    Resources, Survivor, Terrain, fight,
+    Resource, Resources, Survivor, Terrain, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
 use std::cell::OnceCell;
@@ -82,6 +82,8 @@ pub struct Turn {
     pub won: bool,
     /// Distances around water, computed on first use.
     fields: Fields,
+    /// The resources still on the planning board, in reading order.
+    resources: Vec<(Pos, Resource)>,
 }
 
 /// Breadth-first distances from each tile of one map, computed on first use. Only water
@@ -124,6 +126,7 @@ impl Turn {
         fields.fit(&board);
         Turn {
             fields,
+            resources: board.resources(),
             board,
             seat: obs.seat,
             stock: obs.resources,
@@ -221,10 +224,16 @@ impl Turn {
         spot.is_some_and(|at| self.recruit(kind, at))
     }
 
+    /// The resources still on the planning board, in reading order (what
+    /// [`Board::resources`] answers, kept up to date as orders collect them).
+    pub fn resources(&self) -> &[(Pos, Resource)] {
+        &self.resources
+    }
+
     /// The armies worth having on the board: one per resource tile left, at most `cap`;
     /// as many as can be paid once the map is bare (then they attack).
     pub fn armies_wanted(&self, cap: usize) -> usize {
-        match self.board.resources().len() {
+        match self.resources.len() {
             0 => usize::MAX,
             left => left.min(cap),
         }
@@ -277,6 +286,7 @@ impl Turn {
                 }
                 Some(Terrain::Resource(r)) => {
                     self.board.set_terrain(tile, Terrain::Plain);
+                    self.resources.retain(|&(p, _)| p != tile);
                     self.stock = self.stock.plus(r, arena_sdk::conquest::COLLECT_AMOUNT);
                 }
                 _ => {}

@@ -95,7 +95,7 @@ impl Strong {
             }
             turn.recruit_nearest(wanted, threat.pos);
         }
-        let resources_left = turn.board.resources().len();
+        let resources_left = turn.resources().len();
         let enemies = turn.enemies();
         let wanted_armies = turn.armies_wanted(4);
         while turn.movable_count() < wanted_armies {
@@ -213,12 +213,13 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    let dist = turn.field(army.pos);
-                    turn.board
-                        .resources()
-                        .into_iter()
+                    turn.resources()
+                        .iter()
+                        .copied()
                         .filter(|(p, _)| !claimed.contains(p))
-                        .filter_map(|(p, _)| Some((dist.get(turn.board.index(p)?).copied()??, p)))
+                        // From each resource's field: resources stay put, so their fields
+                        // are computed once a game, not once per army and turn.
+                        .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
                         .min()
                         .map(|(_, p)| p)
                 })

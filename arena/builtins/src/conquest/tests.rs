@@ -258,3 +258,40 @@ fn distance_fields_kept_between_turns_follow_the_map() {
         fields = turn.finish().1;
     }
 }
+
+#[test]
+fn a_turn_keeps_its_resource_list_as_orders_collect() {
+    let mut obs = first_observation(MAPS[0].1);
+    let (home, resource) = (
+        obs.home(),
+        *obs.wood.first().expect("the default map has wood"),
+    );
+    // A spearman of ours next to a wood tile, on a tile that is not water.
+    let next_to = DIRECTIONS
+        .iter()
+        .filter_map(|&d| resource.offset(d, 1, obs.width, obs.height))
+        .find(|p| {
+            *p != home
+                && !obs.water.contains(p)
+                && !obs.food.contains(p)
+                && !obs.gold.contains(p)
+                && !obs.wood.contains(p)
+        })
+        .expect("a free tile next to the wood");
+    obs.armies = vec![Army {
+        id: 3,
+        owner: 0,
+        kind: Kind::Spearman,
+        pos: next_to,
+    }];
+    let mut turn = Turn::new(&obs);
+    assert_eq!(turn.resources(), &turn.board.resources()[..]);
+    let before = turn.resources().len();
+    assert!(turn.order(&obs.armies[0], resource));
+    assert_eq!(turn.resources().len(), before - 1);
+    assert_eq!(turn.resources(), &turn.board.resources()[..]);
+    assert_eq!(
+        turn.stock.wood,
+        obs.resources.wood + arena_sdk::conquest::COLLECT_AMOUNT
+    );
+}
