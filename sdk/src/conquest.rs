@@ -591,6 +591,71 @@ impl std::ops::Deref for Steps {
     }
 }
 
+/// One thing that happens to a moving army, in the order it happens: what
+/// [`Board::move_events`] foresees and [`Board::apply_move`] carries out, the document's
+/// move rules in one place (the engine, the built-ins' planning and their predictions all
+/// read them from here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveEvent {
+    /// It met the enemy army `defender` on `at`; the fight table decides. If it survives
+    /// (`Survivor::First`) the move goes on, else the move ends here.
+    Fight {
+        /// The army that stood there.
+        defender: Army,
+        /// The tile.
+        at: Pos,
+        /// Who is left.
+        survivor: Survivor,
+    },
+    /// It entered the enemy home on `at` and captured it (the move ends, the game too).
+    Capture {
+        /// The enemy home.
+        at: Pos,
+    },
+    /// It walked into water on `at` and disappeared (the move ends).
+    Drown {
+        /// The water tile.
+        at: Pos,
+    },
+    /// It collected [`COLLECT_AMOUNT`] of `resource` on `at` (the tile becomes plain).
+    Collect {
+        /// What.
+        resource: Resource,
+        /// The tile.
+        at: Pos,
+    },
+    /// It stands on `at`, the destination, at the end of the move.
+    Arrive {
+        /// The destination.
+        at: Pos,
+    },
+}
+
+/// The events of one move, in order (at most four: a scout's two tiles each with a
+/// collection or a fight it wins, then its arrival), read as a slice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveEvents {
+    events: [MoveEvent; 4],
+    len: u8,
+}
+
+impl MoveEvents {
+    fn push(&mut self, event: MoveEvent) {
+        if let Some(slot) = self.events.get_mut(usize::from(self.len)) {
+            *slot = event;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for MoveEvents {
+    type Target = [MoveEvent];
+
+    fn deref(&self) -> &[MoveEvent] {
+        &self.events[..usize::from(self.len)]
+    }
+}
+
 /// The map and the armies on it, as rules and bots ask about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -798,6 +863,92 @@ impl Board {
                 len: 1,
             }
         })
+    }
+
+    /// What moving `army` to `to` would do, step by step, by the document's rules (see
+    /// [`MoveEvent`]); the board is not changed. The same checks as [`Board::move_steps`]
+    /// (not whether the army has moved this turn).
+    pub fn move_events(&self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
+        let steps = self.move_steps(army, to)?;
+        let mut events = MoveEvents {
+            events: [MoveEvent::Arrive { at: to }; 4],
+            len: 0,
+        };
+        for (k, &tile) in steps.iter().enumerate() {
+            let last = k + 1 == steps.len();
+            if let Some(defender) = self.army_at(tile).copied() {
+                if defender.owner == army.owner {
+                    // A scout passes over its own armies (never onto one: move_steps
+                    // refuses that destination).
+                    continue;
+                }
+                let survivor = fight(army.kind, defender.kind);
+                events.push(MoveEvent::Fight {
+                    defender,
+                    at: tile,
+                    survivor,
+                });
+                if survivor != Survivor::First {
+                    return Ok(events);
+                }
+                if last {
+                    events.push(MoveEvent::Arrive { at: tile });
+                }
+                continue;
+            }
+            match self.terrain(tile) {
+                Some(Terrain::Home(owner)) if owner != army.owner => {
+                    events.push(MoveEvent::Capture { at: tile });
+                    return Ok(events);
+                }
+                Some(Terrain::Water) => {
+                    events.push(MoveEvent::Drown { at: tile });
+                    return Ok(events);
+                }
+                Some(Terrain::Resource(resource)) => {
+                    events.push(MoveEvent::Collect { resource, at: tile });
+                }
+                _ => {}
+            }
+            if last {
+                events.push(MoveEvent::Arrive { at: tile });
+            }
+        }
+        Ok(events)
+    }
+
+    /// Move `army` (an army on this board) to `to` and carry out what happens on the way:
+    /// fights, a capture, drowning, collections (the caller credits the resources), the
+    /// arrival. Returns the events, as [`Board::move_events`] foresaw them; an illegal
+    /// move changes nothing.
+    pub fn apply_move(&mut self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
+        let events = self.move_events(army, to)?;
+        for event in events.iter() {
+            match *event {
+                MoveEvent::Fight {
+                    defender, survivor, ..
+                } => match survivor {
+                    Survivor::First => {
+                        self.remove(defender.id);
+                    }
+                    Survivor::Second => {
+                        self.remove(army.id);
+                    }
+                    Survivor::Neither => {
+                        self.remove(army.id);
+                        self.remove(defender.id);
+                    }
+                },
+                MoveEvent::Capture { at } | MoveEvent::Arrive { at } => {
+                    self.relocate(army.id, at);
+                }
+                MoveEvent::Drown { .. } => {
+                    self.remove(army.id);
+                }
+                MoveEvent::Collect { at, .. } => self.set_terrain(at, Terrain::Plain),
+            }
+        }
+        Ok(events)
     }
 
     /// Whether `p` holds an army of `seat` or `seat`'s home.
@@ -1013,5 +1164,90 @@ mod tests {
         assert_eq!(at(2, 0), Some(3));
         // Water is never entered.
         assert_eq!(at(2, 2), None);
+    }
+
+    #[test]
+    fn moves_play_out_by_the_documents_rules() {
+        // . . . . .
+        // . H W . .     H: seat 0's home (1,1); W wood at (2,1)
+        // . . ~ . .     ~ water at (2,2)
+        // . . . H .     seat 1's home (3,3)
+        // . . . . .
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        board.set_terrain(Pos::new(2, 1), Terrain::Resource(Resource::Wood));
+        board.set_terrain(Pos::new(2, 2), Terrain::Water);
+        let army = |id, owner, kind, x, y| Army {
+            id,
+            owner,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(1, 0, Kind::Scout, 2, 0);
+        let knight = army(2, 0, Kind::Knight, 3, 2);
+        let archer = army(3, 1, Kind::Archer, 4, 2);
+        let spearman = army(4, 1, Kind::Spearman, 0, 0);
+        for a in [scout, knight, archer, spearman] {
+            board.place(a);
+        }
+        // "Walking onto a resource collects 2 of it": the scout's two steps down collect
+        // the wood, then it walks into water and drowns.
+        let drown = board.move_events(&scout, Pos::new(2, 2)).unwrap();
+        assert_eq!(
+            &*drown,
+            &[
+                MoveEvent::Collect {
+                    resource: Resource::Wood,
+                    at: Pos::new(2, 1)
+                },
+                MoveEvent::Drown { at: Pos::new(2, 2) },
+            ]
+        );
+        // Knight beats archer: it takes the archer's tile.
+        let mut after = board.clone();
+        let events = after.apply_move(&knight, Pos::new(4, 2)).unwrap();
+        assert_eq!(
+            &*events,
+            &[
+                MoveEvent::Fight {
+                    defender: archer,
+                    at: Pos::new(4, 2),
+                    survivor: Survivor::First
+                },
+                MoveEvent::Arrive { at: Pos::new(4, 2) },
+            ]
+        );
+        assert_eq!(after.army_at(Pos::new(4, 2)).map(|a| a.id), Some(knight.id));
+        assert_eq!(after.armies().len(), 3);
+        // The scout loses to the spearman (anyone beats the scout) and is gone.
+        let events = after.apply_move(&scout, Pos::new(0, 0)).unwrap();
+        assert_eq!(
+            &*events,
+            &[MoveEvent::Fight {
+                defender: spearman,
+                at: Pos::new(0, 0),
+                survivor: Survivor::Second
+            }]
+        );
+        assert!(after.armies().iter().all(|a| a.id != scout.id));
+        // Onto the enemy home: captured. The wood is still there: only moves carried out
+        // collect it.
+        let capture = after.apply_move(&army(2, 0, Kind::Knight, 4, 2), Pos::new(4, 3));
+        assert_eq!(capture.unwrap().len(), 1);
+        let events = after
+            .apply_move(&army(2, 0, Kind::Knight, 4, 3), Pos::new(3, 3))
+            .unwrap();
+        assert_eq!(&*events, &[MoveEvent::Capture { at: Pos::new(3, 3) }]);
+        assert_eq!(after.army_at(Pos::new(3, 3)).map(|a| a.id), Some(knight.id));
+        assert_eq!(
+            after.terrain(Pos::new(2, 1)),
+            Some(Terrain::Resource(Resource::Wood))
+        );
+        // An illegal move changes nothing.
+        let before = after.clone();
+        assert_eq!(
+            after.apply_move(&spearman, Pos::new(2, 2)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(after, before);
     }
 }

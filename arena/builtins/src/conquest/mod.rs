@@ -23,8 +23,8 @@ pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, Observation, Orders, Pos, Recruit,
-    Resource, Resources, Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, MoveEvent, Observation, Orders, Pos,
+    Recruit, Resource, Resources, Survivor, Terrain, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
 use std::cell::OnceCell;
@@ -242,57 +242,24 @@ impl Turn {
     /// Order `army` to `to` and carry it out on the planning board (the same steps as the
     /// engine). Returns false (and orders nothing) if the move is illegal.
     pub fn order(&mut self, army: &Army, to: Pos) -> bool {
-        let Ok(path) = self.board.move_steps(army, to) else {
-            return false;
-        };
         if self.moved.contains(&army.id) {
             return false;
         }
+        let Ok(events) = self.board.apply_move(army, to) else {
+            return false;
+        };
         self.moved.push(army.id);
         self.orders.moves.push(Move { from: army.pos, to });
-        for (k, &tile) in path.iter().enumerate() {
-            let last = k + 1 == path.len();
-            if let Some(other) = self.board.army_at(tile).copied() {
-                if other.owner == self.seat {
-                    continue;
-                }
-                match fight(army.kind, other.kind) {
-                    Survivor::First => {
-                        self.board.remove(other.id);
-                        if last {
-                            self.board.relocate(army.id, tile);
-                        }
-                        continue;
-                    }
-                    Survivor::Second => {
-                        self.board.remove(army.id);
-                    }
-                    Survivor::Neither => {
-                        self.board.remove(army.id);
-                        self.board.remove(other.id);
-                    }
-                }
-                return true;
-            }
-            match self.board.terrain(tile) {
-                Some(Terrain::Home(owner)) if owner != self.seat => {
-                    self.won = true;
-                    self.board.relocate(army.id, tile);
-                    return true;
-                }
-                Some(Terrain::Water) => {
-                    self.board.remove(army.id);
-                    return true;
-                }
-                Some(Terrain::Resource(r)) => {
-                    self.board.set_terrain(tile, Terrain::Plain);
-                    self.resources.retain(|&(p, _)| p != tile);
-                    self.stock = self.stock.plus(r, arena_sdk::conquest::COLLECT_AMOUNT);
+        for event in events.iter() {
+            match *event {
+                MoveEvent::Capture { .. } => self.won = true,
+                MoveEvent::Collect { resource, at } => {
+                    self.resources.retain(|&(p, _)| p != at);
+                    self.stock = self
+                        .stock
+                        .plus(resource, arena_sdk::conquest::COLLECT_AMOUNT);
                 }
                 _ => {}
-            }
-            if last {
-                self.board.relocate(army.id, tile);
             }
         }
         true
@@ -347,27 +314,26 @@ impl Turn {
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile
 /// that is not the player's own).
 pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let path = board.move_steps(army, to).ok()?;
-    for &tile in path.iter() {
-        if let Some(other) = board.army_at(tile) {
-            if other.owner == army.owner {
-                continue;
+    let events = board.move_events(army, to).ok()?;
+    for event in events.iter() {
+        match *event {
+            MoveEvent::Fight {
+                defender, survivor, ..
+            } => {
+                return Some(match survivor {
+                    Survivor::First => Meeting::Win(defender),
+                    Survivor::Second => Meeting::Lose,
+                    Survivor::Neither => Meeting::Trade(defender),
+                });
             }
-            return Some(match fight(army.kind, other.kind) {
-                Survivor::First => Meeting::Win(*other),
-                Survivor::Second => Meeting::Lose,
-                Survivor::Neither => Meeting::Trade(*other),
-            });
-        }
-        match board.terrain(tile) {
-            Some(Terrain::Home(seat)) if seat != army.owner => return Some(Meeting::Capture),
-            Some(Terrain::Water) => return Some(Meeting::Drown),
-            _ => {}
+            MoveEvent::Capture { .. } => return Some(Meeting::Capture),
+            MoveEvent::Drown { .. } => return Some(Meeting::Drown),
+            MoveEvent::Collect { .. } | MoveEvent::Arrive { .. } => {}
         }
     }
-    let collects = path
+    let collects = events
         .iter()
-        .filter(|&&t| matches!(board.terrain(t), Some(Terrain::Resource(_))))
+        .filter(|e| matches!(e, MoveEvent::Collect { .. }))
         .count();
     Some(Meeting::Arrive {
         collects: u32::try_from(collects).unwrap_or(0),
