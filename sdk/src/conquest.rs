@@ -102,45 +102,7 @@ impl Default for Rules {
     }
 }
 
-/// A tile's coordinates, as in the document: `x` is the column from the left (0 first),
-/// `y` the row from the top.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub struct Pos {
-    /// Column.
-    pub x: u8,
-    /// Row.
-    pub y: u8,
-}
-
-impl Pos {
-    /// The tile at column `x`, row `y`.
-    pub const fn new(x: u8, y: u8) -> Self {
-        Pos { x, y }
-    }
-
-    /// Manhattan distance (ignores water).
-    pub fn manhattan(self, other: Pos) -> u32 {
-        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
-    }
-
-    /// The tile `steps` tiles away in direction `(dx, dy)`, if it is on a `width`×`height`
-    /// map.
-    pub fn offset(self, (dx, dy): (i32, i32), steps: i32, width: u8, height: u8) -> Option<Pos> {
-        let x = i32::from(self.x) + dx * steps;
-        let y = i32::from(self.y) + dy * steps;
-        let on_map = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
-        // Lossless: both lie in 0..=u8::MAX by the check above.
-        on_map.then(|| Pos::new(x as u8, y as u8))
-    }
-}
-
-impl std::fmt::Display for Pos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
-}
+pub use crate::pos::Pos;
 
 /// The four directions as `(dx, dy)`: up, right, down, left.
 pub const DIRECTIONS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];

@@ -101,45 +101,7 @@ pub type HeroId = u8;
 /// A mine's index in [`SetupRequest::mines`] and [`Observation::mines`].
 pub type MineId = u16;
 
-/// A tile's coordinates: `x` grows east (0 is the west edge), `y` grows south (0 is the
-/// north edge).
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub struct Pos {
-    /// Column, from the west edge.
-    pub x: u8,
-    /// Row, from the north edge.
-    pub y: u8,
-}
-
-impl Pos {
-    /// The tile at column `x`, row `y`.
-    pub const fn new(x: u8, y: u8) -> Self {
-        Pos { x, y }
-    }
-
-    /// The neighbouring tile in `direction`, if it is on a `width`×`height` board.
-    pub fn step(self, direction: Direction, width: u8, height: u8) -> Option<Pos> {
-        let (dx, dy) = direction.offset();
-        let x = i32::from(self.x) + dx;
-        let y = i32::from(self.y) + dy;
-        let on_board = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
-        // The casts are lossless: both lie in 0..=u8::MAX by the check above.
-        on_board.then(|| Pos::new(x as u8, y as u8))
-    }
-
-    /// Manhattan distance (ignores obstacles).
-    pub fn manhattan(self, other: Pos) -> u32 {
-        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
-    }
-}
-
-impl std::fmt::Display for Pos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
-}
+pub use crate::pos::Pos;
 
 /// A compass direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
