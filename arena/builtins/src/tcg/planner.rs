@@ -88,6 +88,15 @@ struct Sim {
     drawn: i32,
 }
 
+/// Lists [`Planner::moves`] fills afresh for every state, kept for the next.
+#[derive(Default)]
+struct Scratch<'a> {
+    targets: Vec<Target>,
+    seen_enemy: Vec<(i32, i32)>,
+    seen_cards: Vec<&'a Card>,
+    seen_attackers: Vec<(i32, i32)>,
+}
+
 /// What a search reads of the observation, worked out once per decision.
 struct Context<'a> {
     /// The hand as dealt: a [`Sim`]'s hand indexes into it.
@@ -181,19 +190,33 @@ const BEAM_WIDTH: usize = 24;
 const MAX_DEPTH: usize = 14;
 
 impl Planner {
-    fn moves(&self, sim: &Sim, context: &Context<'_>) -> Vec<Action> {
+    /// The actions worth trying from `sim`, into `moves`.
+    fn moves<'a>(
+        &self,
+        sim: &Sim,
+        context: &Context<'a>,
+        scratch: &mut Scratch<'a>,
+        moves: &mut Vec<Action>,
+    ) {
         let rules = &self.rules;
-        let mut moves = Vec::new();
+        moves.clear();
+        let Scratch {
+            targets,
+            seen_enemy,
+            seen_cards,
+            seen_attackers,
+        } = scratch;
         // Identical enemy minions are interchangeable targets; so are identical cards.
-        let mut targets: Vec<Target> = vec![Target::Hero];
-        let mut seen_enemy: Vec<(i32, i32)> = Vec::new();
+        targets.clear();
+        targets.push(Target::Hero);
+        seen_enemy.clear();
         for m in &sim.theirs {
             if !seen_enemy.contains(&(m.attack, m.health)) {
                 seen_enemy.push((m.attack, m.health));
                 targets.push(Target::Minion(m.id));
             }
         }
-        let mut seen_cards = Vec::new();
+        seen_cards.clear();
         for &index in &sim.hand {
             let instance = context.card(index);
             let c = &instance.card;
@@ -228,7 +251,7 @@ impl Planner {
                 }
             }
         }
-        let mut seen_attackers = Vec::new();
+        seen_attackers.clear();
         for m in sim.mine.iter().filter(|m| m.ready) {
             if seen_attackers.contains(&(m.attack, m.health)) {
                 continue;
@@ -239,7 +262,6 @@ impl Planner {
                 target,
             }));
         }
-        moves
     }
 
     fn apply(&self, sim: &Sim, action: &Action, context: &Context<'_>) -> Sim {
@@ -361,10 +383,12 @@ impl Planner {
         let mut seen = std::collections::BTreeSet::new();
         seen.insert(root.key(&context, &mut uids));
         let mut frontier: Vec<(Sim, Action)> = vec![(root, Action::EndTurn)];
+        let (mut scratch, mut actions) = (Scratch::default(), Vec::new());
         for depth in 0..MAX_DEPTH {
             let mut children: Vec<(f64, Sim, Action)> = Vec::new();
             for (sim, first) in &frontier {
-                for action in self.moves(sim, &context) {
+                self.moves(sim, &context, &mut scratch, &mut actions);
+                for &action in &actions {
                     let child = self.apply(sim, &action, &context);
                     if !seen.insert(child.key(&context, &mut uids)) {
                         continue;
