@@ -128,6 +128,7 @@ impl Direction {
     ];
 
     /// `(dx, dy)` of one step.
+    #[inline]
     pub const fn offset(self) -> (i32, i32) {
         match self {
             Direction::North => (0, -1),
@@ -235,11 +236,13 @@ pub struct Observation {
 
 impl Observation {
     /// The acting hero.
+    #[inline]
     pub fn me(&self) -> &Hero {
         &self.heroes[usize::from(self.acting)]
     }
 
     /// Living heroes of `team`.
+    #[inline]
     pub fn alive(&self, team: Seat) -> impl Iterator<Item = &Hero> {
         self.heroes
             .iter()
@@ -247,6 +250,7 @@ impl Observation {
     }
 
     /// Living enemies of the receiving bot.
+    #[inline]
     pub fn enemies(&self) -> impl Iterator<Item = &Hero> {
         self.alive(1 - self.team)
     }
@@ -349,6 +353,7 @@ pub enum Tile<'a> {
 
 impl Tile<'_> {
     /// Whether a hero can step onto it (empty ground or a grave).
+    #[inline]
     pub fn walkable(&self) -> bool {
         matches!(self, Tile::Empty | Tile::Grave)
     }
@@ -433,26 +438,31 @@ impl Board {
     }
 
     /// Columns.
+    #[inline]
     pub fn width(&self) -> u8 {
         self.width
     }
 
     /// Rows.
+    #[inline]
     pub fn height(&self) -> u8 {
         self.height
     }
 
+    #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
         (p.x < self.width && p.y < self.height)
             .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
     }
 
     /// The static terrain at `p` (`None` off the board).
+    #[inline]
     pub fn terrain(&self, p: Pos) -> Option<Terrain> {
         self.index(p).map(|i| self.terrain[i])
     }
 
     /// What is at `p` now (`None` off the board).
+    #[inline]
     pub fn tile(&self, p: Pos) -> Option<Tile<'_>> {
         let i = self.index(p)?;
         Some(match self.terrain[i] {
@@ -471,6 +481,7 @@ impl Board {
     }
 
     /// The neighbour of `p` in `direction`, if on the board.
+    #[inline]
     pub fn step(&self, p: Pos, direction: Direction) -> Option<Pos> {
         p.step(direction, self.width, self.height)
     }
@@ -580,6 +591,7 @@ impl Board {
     }
 
     /// Index of `p` into [`Board::distances`].
+    #[inline]
     pub fn distance_index(&self, p: Pos) -> Option<usize> {
         self.index(p)
     }

@@ -1,6 +1,10 @@
 //! [`Pos`]: a tile's coordinates on a grid map, shared by the modes played on one (`grid`
 //! and `conquest`), so both speak of tiles with the same type on the wire (`{"x": …,
 //! "y": …}` in JSON, two bytes in the binary encoding) and in code.
+//!
+//! The small accessors here and on the modes' boards are `#[inline]`: a bot crate calls
+//! them in its inner loops, and across crates (no LTO in a bot's release build) each
+//! would otherwise be a call, which in wasm is fuel the bot's turn pays.
 
 use crate::grid::Direction;
 use serde::{Deserialize, Serialize};
@@ -19,22 +23,26 @@ pub struct Pos {
 
 impl Pos {
     /// The tile at column `x`, row `y`.
+    #[inline]
     pub const fn new(x: u8, y: u8) -> Self {
         Pos { x, y }
     }
 
     /// Manhattan distance (ignores obstacles and water).
+    #[inline]
     pub fn manhattan(self, other: Pos) -> u32 {
         u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
     }
 
     /// The neighbouring tile in `direction`, if it is on a `width`×`height` board.
+    #[inline]
     pub fn step(self, direction: Direction, width: u8, height: u8) -> Option<Pos> {
         self.offset(direction.offset(), 1, width, height)
     }
 
     /// The tile `steps` tiles away in direction `(dx, dy)`, if it is on a `width`×`height`
     /// map.
+    #[inline]
     pub fn offset(self, (dx, dy): (i32, i32), steps: i32, width: u8, height: u8) -> Option<Pos> {
         let x = i32::from(self.x) + dx * steps;
         let y = i32::from(self.y) + dy * steps;
