@@ -538,8 +538,9 @@ impl Board {
     /// walkable tiles only; a non-walkable tile gets the distance of acting on it from a
     /// neighbour. For bots that want more than [`Board::nearest`].
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        self.flood(from, |board, p, _| {
-            board.tile(p).is_some_and(|t| t.walkable())
+        // Walkable (see [`Board::tile`]): empty ground or a grave, with no hero on it.
+        self.flood(from, |board, i| {
+            board.terrain[i] == Terrain::Empty && board.occupant[i].is_none()
         })
     }
 
@@ -547,12 +548,12 @@ impl Board {
     /// ignored, so the answer does not change during a match (worth caching). Good for
     /// long-range planning, where a hero in the way will have moved on by then.
     pub fn terrain_distances(&self, from: Pos) -> Vec<Option<u32>> {
-        self.flood(from, |board, _, i| board.terrain[i] == Terrain::Empty)
+        self.flood(from, |board, i| board.terrain[i] == Terrain::Empty)
     }
 
     /// Breadth-first distances from `from`; the search continues through a tile only if
-    /// `passable(board, tile, index)`, but every tile next to a reached one gets a distance.
-    fn flood(&self, from: Pos, passable: impl Fn(&Board, Pos, usize) -> bool) -> Vec<Option<u32>> {
+    /// `passable(board, index)`, but every tile next to a reached one gets a distance.
+    fn flood(&self, from: Pos, passable: impl Fn(&Board, usize) -> bool) -> Vec<Option<u32>> {
         let mut dist = vec![None; self.terrain.len()];
         let Some(start) = self.index(from) else {
             return dist;
@@ -580,9 +581,7 @@ impl Board {
                     continue;
                 }
                 dist[j] = Some(next);
-                // Lossless: `j` indexes a board of at most 255×255 tiles.
-                let p = Pos::new((j % width) as u8, (j / width) as u8);
-                if passable(self, p, j) {
+                if passable(self, j) {
                     queue.push(j);
                 }
             }
