@@ -952,19 +952,25 @@ impl Board {
             head += 1;
             let next = dist[i].unwrap_or(0) + 1;
             let (x, y) = (i % width, i / width);
-            // Up, right, down, left, as [`DIRECTIONS`] (the order does not change a
-            // distance).
-            let neighbours = [
-                (y > 0).then(|| i - width),
-                (x + 1 < width).then_some(i + 1),
-                (y + 1 < height).then(|| i + width),
-                (x > 0).then(|| i - 1),
-            ];
-            for j in neighbours.into_iter().flatten() {
+            let mut reach = |j: usize| {
                 if dist[j].is_none() && self.terrain[j] != Terrain::Water {
                     dist[j] = Some(next);
                     queue.push(j);
                 }
+            };
+            // Up, right, down, left, as [`DIRECTIONS`] (the order does not change a
+            // distance).
+            if y > 0 {
+                reach(i - width);
+            }
+            if x + 1 < width {
+                reach(i + 1);
+            }
+            if y + 1 < height {
+                reach(i + width);
+            }
+            if x > 0 {
+                reach(i - 1);
             }
         }
         dist

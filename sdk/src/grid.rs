@@ -569,21 +569,26 @@ impl Board {
             head += 1;
             let next = dist[i].map_or(1, |d| d + 1);
             let (x, y) = (i % width, i / width);
+            let mut reach = |j: usize| {
+                if dist[j].is_none() {
+                    dist[j] = Some(next);
+                    if passable(self, j) {
+                        queue.push(j);
+                    }
+                }
+            };
             // North, east, south, west, as [`Direction::ALL`].
-            let neighbours = [
-                (y > 0).then(|| i - width),
-                (x + 1 < width).then_some(i + 1),
-                (y + 1 < height).then(|| i + width),
-                (x > 0).then(|| i - 1),
-            ];
-            for j in neighbours.into_iter().flatten() {
-                if dist[j].is_some() {
-                    continue;
-                }
-                dist[j] = Some(next);
-                if passable(self, j) {
-                    queue.push(j);
-                }
+            if y > 0 {
+                reach(i - width);
+            }
+            if x + 1 < width {
+                reach(i + 1);
+            }
+            if y + 1 < height {
+                reach(i + width);
+            }
+            if x > 0 {
+                reach(i - 1);
             }
         }
         dist
