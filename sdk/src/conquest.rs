@@ -47,7 +47,6 @@
 
 use crate::protocol::{Game, Mode, Seat};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// The `conquest` mode.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -103,45 +102,7 @@ impl Default for Rules {
     }
 }
 
-/// A tile's coordinates, as in the document: `x` is the column from the left (0 first),
-/// `y` the row from the top.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub struct Pos {
-    /// Column.
-    pub x: u8,
-    /// Row.
-    pub y: u8,
-}
-
-impl Pos {
-    /// The tile at column `x`, row `y`.
-    pub const fn new(x: u8, y: u8) -> Self {
-        Pos { x, y }
-    }
-
-    /// Manhattan distance (ignores water).
-    pub fn manhattan(self, other: Pos) -> u32 {
-        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
-    }
-
-    /// The tile `steps` tiles away in direction `(dx, dy)`, if it is on a `width`×`height`
-    /// map.
-    pub fn offset(self, (dx, dy): (i32, i32), steps: i32, width: u8, height: u8) -> Option<Pos> {
-        let x = i32::from(self.x) + dx * steps;
-        let y = i32::from(self.y) + dy * steps;
-        let on_map = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
-        // Lossless: both lie in 0..=u8::MAX by the check above.
-        on_map.then(|| Pos::new(x as u8, y as u8))
-    }
-}
-
-impl std::fmt::Display for Pos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
-}
+pub use crate::pos::Pos;
 
 /// The four directions as `(dx, dy)`: up, right, down, left.
 pub const DIRECTIONS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
@@ -576,6 +537,87 @@ impl MoveError {
     }
 }
 
+/// The tiles a move enters, in order (one, or a scout's two): what [`Board::move_steps`]
+/// answers, read as a slice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps {
+    tiles: [Pos; 2],
+    len: u8,
+}
+
+impl std::ops::Deref for Steps {
+    type Target = [Pos];
+
+    fn deref(&self) -> &[Pos] {
+        &self.tiles[..usize::from(self.len)]
+    }
+}
+
+/// One thing that happens to a moving army, in the order it happens: what
+/// [`Board::move_events`] foresees and [`Board::apply_move`] carries out, the document's
+/// move rules in one place (the engine, the built-ins' planning and their predictions all
+/// read them from here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveEvent {
+    /// It met the enemy army `defender` on `at`; the fight table decides. If it survives
+    /// (`Survivor::First`) the move goes on, else the move ends here.
+    Fight {
+        /// The army that stood there.
+        defender: Army,
+        /// The tile.
+        at: Pos,
+        /// Who is left.
+        survivor: Survivor,
+    },
+    /// It entered the enemy home on `at` and captured it (the move ends, the game too).
+    Capture {
+        /// The enemy home.
+        at: Pos,
+    },
+    /// It walked into water on `at` and disappeared (the move ends).
+    Drown {
+        /// The water tile.
+        at: Pos,
+    },
+    /// It collected [`COLLECT_AMOUNT`] of `resource` on `at` (the tile becomes plain).
+    Collect {
+        /// What.
+        resource: Resource,
+        /// The tile.
+        at: Pos,
+    },
+    /// It stands on `at`, the destination, at the end of the move.
+    Arrive {
+        /// The destination.
+        at: Pos,
+    },
+}
+
+/// The events of one move, in order (at most four: a scout's two tiles each with a
+/// collection or a fight it wins, then its arrival), read as a slice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveEvents {
+    events: [MoveEvent; 4],
+    len: u8,
+}
+
+impl MoveEvents {
+    fn push(&mut self, event: MoveEvent) {
+        if let Some(slot) = self.events.get_mut(usize::from(self.len)) {
+            *slot = event;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for MoveEvents {
+    type Target = [MoveEvent];
+
+    fn deref(&self) -> &[MoveEvent] {
+        &self.events[..usize::from(self.len)]
+    }
+}
+
 /// The map and the armies on it, as rules and bots ask about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -746,8 +788,13 @@ impl Board {
 
     /// The tiles a move of `army` from its tile to `to` enters, in order: `[to]` for one
     /// step, `[middle, to]` for a scout's two. Checks the document's rules (not whether the
-    /// army has moved this turn).
+    /// army has moved this turn). [`Board::move_steps`] answers the same without allocating.
     pub fn check_move(&self, army: &Army, to: Pos) -> Result<Vec<Pos>, MoveError> {
+        self.move_steps(army, to).map(|steps| steps.to_vec())
+    }
+
+    /// [`Board::check_move`] without a heap allocation: the tiles entered as [`Steps`].
+    pub fn move_steps(&self, army: &Army, to: Pos) -> Result<Steps, MoveError> {
         if self.index(to).is_none() {
             return Err(MoveError::OffMap);
         }
@@ -762,10 +809,108 @@ impl Board {
         if self.is_own(army.owner, to) {
             return Err(MoveError::OwnTile);
         }
-        let direction = (dx.signum(), dy.signum());
-        Ok((1..=steps)
-            .filter_map(|k| army.pos.offset(direction, k, self.width, self.height))
-            .collect())
+        // A scout's middle tile (off the map only if the army stands off it: then it is
+        // not entered).
+        let middle = army
+            .pos
+            .offset((dx.signum(), dy.signum()), 1, self.width, self.height);
+        Ok(if let Some(middle) = middle.filter(|_| steps == 2) {
+            Steps {
+                tiles: [middle, to],
+                len: 2,
+            }
+        } else {
+            Steps {
+                tiles: [to, to],
+                len: 1,
+            }
+        })
+    }
+
+    /// What moving `army` to `to` would do, step by step, by the document's rules (see
+    /// [`MoveEvent`]); the board is not changed. The same checks as [`Board::move_steps`]
+    /// (not whether the army has moved this turn).
+    pub fn move_events(&self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
+        let steps = self.move_steps(army, to)?;
+        let mut events = MoveEvents {
+            events: [MoveEvent::Arrive { at: to }; 4],
+            len: 0,
+        };
+        for (k, &tile) in steps.iter().enumerate() {
+            let last = k + 1 == steps.len();
+            if let Some(defender) = self.army_at(tile).copied() {
+                if defender.owner == army.owner {
+                    // A scout passes over its own armies (never onto one: move_steps
+                    // refuses that destination).
+                    continue;
+                }
+                let survivor = fight(army.kind, defender.kind);
+                events.push(MoveEvent::Fight {
+                    defender,
+                    at: tile,
+                    survivor,
+                });
+                if survivor != Survivor::First {
+                    return Ok(events);
+                }
+                if last {
+                    events.push(MoveEvent::Arrive { at: tile });
+                }
+                continue;
+            }
+            match self.terrain(tile) {
+                Some(Terrain::Home(owner)) if owner != army.owner => {
+                    events.push(MoveEvent::Capture { at: tile });
+                    return Ok(events);
+                }
+                Some(Terrain::Water) => {
+                    events.push(MoveEvent::Drown { at: tile });
+                    return Ok(events);
+                }
+                Some(Terrain::Resource(resource)) => {
+                    events.push(MoveEvent::Collect { resource, at: tile });
+                }
+                _ => {}
+            }
+            if last {
+                events.push(MoveEvent::Arrive { at: tile });
+            }
+        }
+        Ok(events)
+    }
+
+    /// Move `army` (an army on this board) to `to` and carry out what happens on the way:
+    /// fights, a capture, drowning, collections (the caller credits the resources), the
+    /// arrival. Returns the events, as [`Board::move_events`] foresaw them; an illegal
+    /// move changes nothing.
+    pub fn apply_move(&mut self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
+        let events = self.move_events(army, to)?;
+        for event in events.iter() {
+            match *event {
+                MoveEvent::Fight {
+                    defender, survivor, ..
+                } => match survivor {
+                    Survivor::First => {
+                        self.remove(defender.id);
+                    }
+                    Survivor::Second => {
+                        self.remove(army.id);
+                    }
+                    Survivor::Neither => {
+                        self.remove(army.id);
+                        self.remove(defender.id);
+                    }
+                },
+                MoveEvent::Capture { at } | MoveEvent::Arrive { at } => {
+                    self.relocate(army.id, at);
+                }
+                MoveEvent::Drown { .. } => {
+                    self.remove(army.id);
+                }
+                MoveEvent::Collect { at, .. } => self.set_terrain(at, Terrain::Plain),
+            }
+        }
+        Ok(events)
     }
 
     /// Whether `p` holds an army of `seat` or `seat`'s home.
@@ -781,7 +926,7 @@ impl Board {
         for d in DIRECTIONS {
             for k in 1..=army.kind.reach() {
                 if let Some(to) = army.pos.offset(d, k, self.width, self.height)
-                    && self.check_move(army, to).is_ok()
+                    && self.move_steps(army, to).is_ok()
                 {
                     out.push(to);
                 }
@@ -798,31 +943,57 @@ impl Board {
             return dist;
         };
         dist[start] = Some(0);
-        let mut queue = VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            let here = dist[self.index(p).unwrap_or(start)].unwrap_or(0);
-            for d in DIRECTIONS {
-                if let Some(q) = p.offset(d, 1, self.width, self.height)
-                    && let Some(i) = self.index(q)
-                    && dist[i].is_none()
-                    && self.terrain[i] != Terrain::Water
-                {
-                    dist[i] = Some(here + 1);
-                    queue.push_back(q);
+        // Tiles in the order reached: a breadth-first queue that is never popped.
+        let mut queue = Vec::with_capacity(self.terrain.len());
+        queue.push(start);
+        let (width, height) = (usize::from(self.width), usize::from(self.height));
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let next = dist[i].unwrap_or(0) + 1;
+            let (x, y) = (i % width, i / width);
+            let mut reach = |j: usize| {
+                if dist[j].is_none() && self.terrain[j] != Terrain::Water {
+                    dist[j] = Some(next);
+                    queue.push(j);
                 }
+            };
+            // Up, right, down, left, as [`DIRECTIONS`] (the order does not change a
+            // distance).
+            if y > 0 {
+                reach(i - width);
+            }
+            if x + 1 < width {
+                reach(i + 1);
+            }
+            if y + 1 < height {
+                reach(i + width);
+            }
+            if x > 0 {
+                reach(i - 1);
             }
         }
         dist
     }
 
-    /// Positions of the resources still on the map.
+    /// Positions of the resources still on the map, in reading order.
     pub fn resources(&self) -> Vec<(Pos, Resource)> {
-        self.positions()
-            .filter_map(|p| match self.terrain(p) {
-                Some(Terrain::Resource(r)) => Some((p, r)),
+        let width = usize::from(self.width).max(1);
+        self.terrain
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match *t {
+                // Lossless: an index of a map of at most 255×255 tiles.
+                Terrain::Resource(r) => Some((Pos::new((i % width) as u8, (i / width) as u8), r)),
                 _ => None,
             })
             .collect()
+    }
+
+    /// Whether each tile is water, in reading order (the tiles [`Board::distances`]
+    /// walks around).
+    pub fn water(&self) -> impl Iterator<Item = bool> + '_ {
+        self.terrain.iter().map(|t| *t == Terrain::Water)
     }
 }
 
@@ -872,5 +1043,179 @@ mod tests {
             Some(Resources::new(1, 1, 1))
         );
         assert_eq!(Resources::new(0, 1, 1).pay(Kind::Spearman.price()), None);
+    }
+
+    #[test]
+    fn a_move_enters_one_tile_or_a_scouts_two() {
+        // The document: an army moves one step up, down, left or right; a scout one or two
+        // in a straight line; never onto its own army or home.
+        let mut board = Board::empty(7, 7, [Pos::new(1, 1), Pos::new(5, 5)]);
+        let army = |kind, x, y| Army {
+            id: 9,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(Kind::Scout, 3, 3);
+        assert_eq!(
+            &*board.move_steps(&scout, Pos::new(3, 1)).unwrap(),
+            &[Pos::new(3, 2), Pos::new(3, 1)]
+        );
+        assert_eq!(
+            &*board.move_steps(&scout, Pos::new(4, 3)).unwrap(),
+            &[Pos::new(4, 3)]
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(4, 4)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(3, 6)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&scout, Pos::new(3, 3)),
+            Err(MoveError::TooFar)
+        );
+        let knight = army(Kind::Knight, 1, 2);
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 1)),
+            Err(MoveError::OwnTile)
+        );
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 4)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(1, 7)),
+            Err(MoveError::OffMap)
+        );
+        board.place(army(Kind::Archer, 2, 2));
+        assert_eq!(
+            board.move_steps(&knight, Pos::new(2, 2)),
+            Err(MoveError::OwnTile)
+        );
+        // check_move answers the same, as a list.
+        for to in board.positions().chain([Pos::new(7, 3)]) {
+            for mover in [scout, knight] {
+                assert_eq!(
+                    board.check_move(&mover, to),
+                    board.move_steps(&mover, to).map(|s| s.to_vec())
+                );
+            }
+        }
+        // An army off the map (a bot may ask anything) enters only the tiles on it.
+        let lost = army(Kind::Scout, 8, 3);
+        assert_eq!(
+            &*board.move_steps(&lost, Pos::new(6, 3)).unwrap(),
+            &[Pos::new(6, 3)]
+        );
+    }
+
+    #[test]
+    fn distances_walk_around_water() {
+        // . . . . .
+        // . H ~ . .     H: home of seat 0 at (1,1); ~ water
+        // . . ~ . .
+        // . . ~ H .
+        // . . . . .
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        for y in 1..=3 {
+            board.set_terrain(Pos::new(2, y), Terrain::Water);
+        }
+        let d = board.distances(Pos::new(1, 2));
+        let at = |x, y| d[board.index(Pos::new(x, y)).unwrap()];
+        assert_eq!(at(1, 2), Some(0));
+        // Around the lake, over the top or the bottom row: 6 steps, 2 as the crow flies.
+        assert_eq!(at(3, 2), Some(6));
+        assert_eq!(at(3, 3), Some(5));
+        assert_eq!(at(2, 0), Some(3));
+        // Water is never entered.
+        assert_eq!(at(2, 2), None);
+    }
+
+    #[test]
+    fn moves_play_out_by_the_documents_rules() {
+        // . . . . .
+        // . H W . .     H: seat 0's home (1,1); W wood at (2,1)
+        // . . ~ . .     ~ water at (2,2)
+        // . . . H .     seat 1's home (3,3)
+        // . . . . .
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        board.set_terrain(Pos::new(2, 1), Terrain::Resource(Resource::Wood));
+        board.set_terrain(Pos::new(2, 2), Terrain::Water);
+        let army = |id, owner, kind, x, y| Army {
+            id,
+            owner,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(1, 0, Kind::Scout, 2, 0);
+        let knight = army(2, 0, Kind::Knight, 3, 2);
+        let archer = army(3, 1, Kind::Archer, 4, 2);
+        let spearman = army(4, 1, Kind::Spearman, 0, 0);
+        for a in [scout, knight, archer, spearman] {
+            board.place(a);
+        }
+        // "Walking onto a resource collects 2 of it": the scout's two steps down collect
+        // the wood, then it walks into water and drowns.
+        let drown = board.move_events(&scout, Pos::new(2, 2)).unwrap();
+        assert_eq!(
+            &*drown,
+            &[
+                MoveEvent::Collect {
+                    resource: Resource::Wood,
+                    at: Pos::new(2, 1)
+                },
+                MoveEvent::Drown { at: Pos::new(2, 2) },
+            ]
+        );
+        // Knight beats archer: it takes the archer's tile.
+        let mut after = board.clone();
+        let events = after.apply_move(&knight, Pos::new(4, 2)).unwrap();
+        assert_eq!(
+            &*events,
+            &[
+                MoveEvent::Fight {
+                    defender: archer,
+                    at: Pos::new(4, 2),
+                    survivor: Survivor::First
+                },
+                MoveEvent::Arrive { at: Pos::new(4, 2) },
+            ]
+        );
+        assert_eq!(after.army_at(Pos::new(4, 2)).map(|a| a.id), Some(knight.id));
+        assert_eq!(after.armies().len(), 3);
+        // The scout loses to the spearman (anyone beats the scout) and is gone.
+        let events = after.apply_move(&scout, Pos::new(0, 0)).unwrap();
+        assert_eq!(
+            &*events,
+            &[MoveEvent::Fight {
+                defender: spearman,
+                at: Pos::new(0, 0),
+                survivor: Survivor::Second
+            }]
+        );
+        assert!(after.armies().iter().all(|a| a.id != scout.id));
+        // Onto the enemy home: captured. The wood is still there: only moves carried out
+        // collect it.
+        let capture = after.apply_move(&army(2, 0, Kind::Knight, 4, 2), Pos::new(4, 3));
+        assert_eq!(capture.unwrap().len(), 1);
+        let events = after
+            .apply_move(&army(2, 0, Kind::Knight, 4, 3), Pos::new(3, 3))
+            .unwrap();
+        assert_eq!(&*events, &[MoveEvent::Capture { at: Pos::new(3, 3) }]);
+        assert_eq!(after.army_at(Pos::new(3, 3)).map(|a| a.id), Some(knight.id));
+        assert_eq!(
+            after.terrain(Pos::new(2, 1)),
+            Some(Terrain::Resource(Resource::Wood))
+        );
+        // An illegal move changes nothing.
+        let before = after.clone();
+        assert_eq!(
+            after.apply_move(&spearman, Pos::new(2, 2)),
+            Err(MoveError::TooFar)
+        );
+        assert_eq!(after, before);
     }
 }

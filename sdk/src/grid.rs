@@ -101,45 +101,7 @@ pub type HeroId = u8;
 /// A mine's index in [`SetupRequest::mines`] and [`Observation::mines`].
 pub type MineId = u16;
 
-/// A tile's coordinates: `x` grows east (0 is the west edge), `y` grows south (0 is the
-/// north edge).
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-pub struct Pos {
-    /// Column, from the west edge.
-    pub x: u8,
-    /// Row, from the north edge.
-    pub y: u8,
-}
-
-impl Pos {
-    /// The tile at column `x`, row `y`.
-    pub const fn new(x: u8, y: u8) -> Self {
-        Pos { x, y }
-    }
-
-    /// The neighbouring tile in `direction`, if it is on a `width`×`height` board.
-    pub fn step(self, direction: Direction, width: u8, height: u8) -> Option<Pos> {
-        let (dx, dy) = direction.offset();
-        let x = i32::from(self.x) + dx;
-        let y = i32::from(self.y) + dy;
-        let on_board = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
-        // The casts are lossless: both lie in 0..=u8::MAX by the check above.
-        on_board.then(|| Pos::new(x as u8, y as u8))
-    }
-
-    /// Manhattan distance (ignores obstacles).
-    pub fn manhattan(self, other: Pos) -> u32 {
-        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
-    }
-}
-
-impl std::fmt::Display for Pos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
-}
+pub use crate::pos::Pos;
 
 /// A compass direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -166,6 +128,7 @@ impl Direction {
     ];
 
     /// `(dx, dy)` of one step.
+    #[inline]
     pub const fn offset(self) -> (i32, i32) {
         match self {
             Direction::North => (0, -1),
@@ -273,11 +236,13 @@ pub struct Observation {
 
 impl Observation {
     /// The acting hero.
+    #[inline]
     pub fn me(&self) -> &Hero {
         &self.heroes[usize::from(self.acting)]
     }
 
     /// Living heroes of `team`.
+    #[inline]
     pub fn alive(&self, team: Seat) -> impl Iterator<Item = &Hero> {
         self.heroes
             .iter()
@@ -285,6 +250,7 @@ impl Observation {
     }
 
     /// Living enemies of the receiving bot.
+    #[inline]
     pub fn enemies(&self) -> impl Iterator<Item = &Hero> {
         self.alive(1 - self.team)
     }
@@ -387,6 +353,7 @@ pub enum Tile<'a> {
 
 impl Tile<'_> {
     /// Whether a hero can step onto it (empty ground or a grave).
+    #[inline]
     pub fn walkable(&self) -> bool {
         matches!(self, Tile::Empty | Tile::Grave)
     }
@@ -471,26 +438,31 @@ impl Board {
     }
 
     /// Columns.
+    #[inline]
     pub fn width(&self) -> u8 {
         self.width
     }
 
     /// Rows.
+    #[inline]
     pub fn height(&self) -> u8 {
         self.height
     }
 
+    #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
         (p.x < self.width && p.y < self.height)
             .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
     }
 
     /// The static terrain at `p` (`None` off the board).
+    #[inline]
     pub fn terrain(&self, p: Pos) -> Option<Terrain> {
         self.index(p).map(|i| self.terrain[i])
     }
 
     /// What is at `p` now (`None` off the board).
+    #[inline]
     pub fn tile(&self, p: Pos) -> Option<Tile<'_>> {
         let i = self.index(p)?;
         Some(match self.terrain[i] {
@@ -509,6 +481,7 @@ impl Board {
     }
 
     /// The neighbour of `p` in `direction`, if on the board.
+    #[inline]
     pub fn step(&self, p: Pos, direction: Direction) -> Option<Pos> {
         p.step(direction, self.width, self.height)
     }
@@ -565,8 +538,9 @@ impl Board {
     /// walkable tiles only; a non-walkable tile gets the distance of acting on it from a
     /// neighbour. For bots that want more than [`Board::nearest`].
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        self.flood(from, |board, p, _| {
-            board.tile(p).is_some_and(|t| t.walkable())
+        // Walkable (see [`Board::tile`]): empty ground or a grave, with no hero on it.
+        self.flood(from, |board, i| {
+            board.terrain[i] == Terrain::Empty && board.occupant[i].is_none()
         })
     }
 
@@ -574,37 +548,54 @@ impl Board {
     /// ignored, so the answer does not change during a match (worth caching). Good for
     /// long-range planning, where a hero in the way will have moved on by then.
     pub fn terrain_distances(&self, from: Pos) -> Vec<Option<u32>> {
-        self.flood(from, |board, _, i| board.terrain[i] == Terrain::Empty)
+        self.flood(from, |board, i| board.terrain[i] == Terrain::Empty)
     }
 
     /// Breadth-first distances from `from`; the search continues through a tile only if
-    /// `passable(board, tile, index)`, but every tile next to a reached one gets a distance.
-    fn flood(&self, from: Pos, passable: impl Fn(&Board, Pos, usize) -> bool) -> Vec<Option<u32>> {
+    /// `passable(board, index)`, but every tile next to a reached one gets a distance.
+    fn flood(&self, from: Pos, passable: impl Fn(&Board, usize) -> bool) -> Vec<Option<u32>> {
         let mut dist = vec![None; self.terrain.len()];
         let Some(start) = self.index(from) else {
             return dist;
         };
         dist[start] = Some(0);
-        let mut queue = VecDeque::from([(from, 0)]);
-        while let Some((p, d)) = queue.pop_front() {
-            for direction in Direction::ALL {
-                let Some(next) = self.step(p, direction) else {
-                    continue;
-                };
-                let i = usize::from(next.y) * usize::from(self.width) + usize::from(next.x);
-                if dist[i].is_some() {
-                    continue;
+        // Tiles in the order reached: a breadth-first queue that is never popped (every
+        // tile enters it at most once), with neighbours found by index arithmetic.
+        let mut queue = Vec::with_capacity(self.terrain.len());
+        queue.push(start);
+        let (width, height) = (usize::from(self.width), usize::from(self.height));
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let next = dist[i].map_or(1, |d| d + 1);
+            let (x, y) = (i % width, i / width);
+            let mut reach = |j: usize| {
+                if dist[j].is_none() {
+                    dist[j] = Some(next);
+                    if passable(self, j) {
+                        queue.push(j);
+                    }
                 }
-                dist[i] = Some(d + 1);
-                if passable(self, next, i) {
-                    queue.push_back((next, d + 1));
-                }
+            };
+            // North, east, south, west, as [`Direction::ALL`].
+            if y > 0 {
+                reach(i - width);
+            }
+            if x + 1 < width {
+                reach(i + 1);
+            }
+            if y + 1 < height {
+                reach(i + width);
+            }
+            if x > 0 {
+                reach(i - 1);
             }
         }
         dist
     }
 
     /// Index of `p` into [`Board::distances`].
+    #[inline]
     pub fn distance_index(&self, p: Pos) -> Option<usize> {
         self.index(p)
     }
@@ -769,6 +760,56 @@ mod tests {
         assert_eq!(
             static_dist[board.distance_index(Pos::new(0, 3)).unwrap()],
             Some(3)
+        );
+    }
+
+    #[test]
+    fn distance_fields_count_steps_around_walls() {
+        let mut board = Board::new(&setup());
+        // A hero at (2,2) blocks `distances` (not `terrain_distances`); the grave at
+        // (4,3) blocks neither.
+        board.observe(&observation(vec![hero(0, 0, 0, 0), hero(1, 1, 2, 2)]));
+        let from = Pos::new(0, 0);
+        let at = |field: &[Option<u32>], x: u8, y: u8| {
+            field[board.distance_index(Pos::new(x, y)).unwrap()]
+        };
+        let terrain = board.terrain_distances(from);
+        // . . . . .     0 1 2 3 4
+        // . # W . .     1 2 3 4 5    (the wall gets the distance of acting on it)
+        // . . . # .     2 3 4 5 6
+        // M . . . .     3 4 5 6 7    (the mine: acted on from (0,2))
+        let expected = [
+            [0, 1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
+            [2, 3, 4, 5, 6],
+            [3, 4, 5, 6, 7],
+        ];
+        for (y, row) in expected.iter().enumerate() {
+            for (x, &d) in row.iter().enumerate() {
+                assert_eq!(at(&terrain, x as u8, y as u8), Some(d), "terrain ({x},{y})");
+            }
+        }
+        // The well is acted on, not walked through: (3,1) is reached over the top row.
+        assert_eq!(at(&terrain, 3, 1), Some(4));
+        let live = board.distances(from);
+        // The hero at (2,2) is acted on at 4 steps like any tile; (2,3) is then reached
+        // around it through (1,3).
+        assert_eq!(at(&live, 2, 2), Some(4));
+        assert_eq!(at(&live, 2, 3), Some(5));
+        assert_eq!(at(&live, 4, 3), Some(7));
+        // From (2,2) the well above and the walls beside it force a detour round the
+        // left: (2,0) is 6 steps away, 2 as the crow flies.
+        let detour = board.terrain_distances(Pos::new(2, 2));
+        assert_eq!(at(&detour, 2, 1), Some(1));
+        assert_eq!(at(&detour, 0, 0), Some(4));
+        assert_eq!(at(&detour, 2, 0), Some(6));
+        assert_eq!(at(&detour, 3, 1), Some(6));
+        // Off the board: nothing reached.
+        assert!(
+            board
+                .terrain_distances(Pos::new(9, 9))
+                .iter()
+                .all(Option::is_none)
         );
     }
 }

@@ -62,6 +62,7 @@ pub mod battle;
 pub mod conquest;
 pub mod dungeon;
 pub mod grid;
+mod pos;
 pub mod protocol;
 pub mod tcg;
 

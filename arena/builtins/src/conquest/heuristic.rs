@@ -1,6 +1,6 @@
 //! [`Heuristic`]: the sensible player of the document's rules.
 
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, Conquest, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor, fight,
@@ -12,17 +12,19 @@ use arena_sdk::conquest::{
 /// enemy it defeats when it can, defenders close in on threats, the others walk to the
 /// nearest resource nobody else is after, and when the map is bare, to the enemy home —
 /// never into water or an enemy that defeats them.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Heuristic;
+#[derive(Debug, Default, Clone)]
+pub struct Heuristic {
+    /// Distances around the map's water, kept from turn to turn.
+    fields: Fields,
+}
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
 pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
-    let dist = turn.board.distances(home);
+    let dist = turn.field(home);
     let mut near: Vec<(u32, Army)> = turn
-        .enemies()
-        .into_iter()
-        .filter_map(|e| {
-            let d = dist[turn.board.index(e.pos)?]?;
+        .enemies_iter()
+        .filter_map(|&e| {
+            let d = dist.get(turn.board.index(e.pos)?).copied()??;
             (d <= radius).then_some((d, e))
         })
         .collect();
@@ -33,11 +35,11 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
 /// A step for `army` towards `goal` (around water), never into water or a lost fight;
 /// `None` if no step gets closer.
 pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
-    let dist = turn.board.distances(goal);
+    let dist = turn.field(goal);
     let d = |p: Pos| {
         turn.board
             .index(p)
-            .and_then(|i| dist[i])
+            .and_then(|i| dist.get(i).copied().flatten())
             .unwrap_or(u32::MAX)
     };
     let here = d(army.pos);
@@ -57,8 +59,7 @@ pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
 /// Enemy armies next to `p` that would defeat (2) or trade with (1) an army of `kind`
 /// standing there.
 pub fn danger(turn: &Turn, kind: Kind, p: Pos) -> u32 {
-    turn.enemies()
-        .iter()
+    turn.enemies_iter()
         .filter(|e| e.pos.manhattan(p) <= u32::try_from(e.kind.reach()).unwrap_or(1))
         .map(|e| match fight(e.kind, kind) {
             Survivor::First => 2,
@@ -74,7 +75,7 @@ impl Bot<Conquest> for Heuristic {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::new(obs);
+        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
         let home = turn.home();
         let threats = threats(&turn, home, 3);
         // Recruit: counters for the threats first.
@@ -88,7 +89,7 @@ impl Bot<Conquest> for Heuristic {
         // Then collectors, or attackers once the map is bare.
         let enemies = turn.enemies();
         let wanted_armies = turn.armies_wanted(3);
-        while turn.movable().len() < wanted_armies {
+        while turn.movable_count() < wanted_armies {
             let Some(kind) = affordable(turn.stock, best_counter(&enemies)) else {
                 break;
             };
@@ -131,12 +132,13 @@ impl Bot<Conquest> for Heuristic {
                 .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
                 .map(|(_, t)| t.pos);
             let goal = defend.or_else(|| {
-                let dist = turn.board.distances(army.pos);
-                turn.board
-                    .resources()
-                    .into_iter()
+                turn.resources()
+                    .iter()
+                    .copied()
                     .filter(|(p, _)| !claimed.contains(p))
-                    .filter_map(|(p, _)| Some((dist[turn.board.index(p)?]?, p)))
+                    // From each resource's field: resources stay put, so their fields
+                    // are computed once a game, not once per army and turn.
+                    .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
                     .min()
                     .map(|(_, p)| p)
             });
@@ -146,6 +148,8 @@ impl Bot<Conquest> for Heuristic {
                 turn.order(&army, to);
             }
         }
-        turn.orders
+        let (orders, fields) = turn.finish();
+        self.fields = fields;
+        orders
     }
 }

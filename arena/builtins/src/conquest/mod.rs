@@ -4,6 +4,11 @@
 //!
 //! All three plan with [`Turn`]: a copy of the board on which their own orders are carried
 //! out as the engine will, so a later order sees where earlier ones left the armies.
+//!
+//! They are exported as wasm sample bots, where every instruction is fuel the bot's turn
+//! budget pays: [`Turn`] computes each distance field once per turn (water never changes,
+//! so a field from a goal answers every "how far to the goal" of the turn) and the helpers
+//! here count and scan the board in place instead of collecting lists.
 
 mod heuristic;
 mod random;
@@ -18,10 +23,11 @@ pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, Resources,
-    Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, MoveEvent, Observation, Orders, Pos,
+    Recruit, Resource, Resources, Survivor, Terrain, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
+use std::cell::OnceCell;
 
 const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
@@ -52,8 +58,8 @@ impl Builtins for Conquest {
     fn create(name: &str) -> Option<Box<dyn Bot<Conquest> + Send>> {
         Some(match name {
             "random" => Box::new(Random::default()),
-            "heuristic" => Box::new(Heuristic),
-            "strong" => Box::new(Strong),
+            "heuristic" => Box::new(Heuristic::default()),
+            "strong" => Box::new(Strong::default()),
             _ => return None,
         })
     }
@@ -74,13 +80,54 @@ pub struct Turn {
     next_id: ArmyId,
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
+    /// Distances around water, computed on first use.
+    fields: Fields,
+    /// The resources still on the planning board, in reading order.
+    resources: Vec<(Pos, Resource)>,
+}
+
+/// Breadth-first distances from each tile of one map, computed on first use. Only water
+/// blocks, and water never changes during a game, so a bot keeps them from turn to turn
+/// ([`Turn::with_fields`]); they are thrown away when the map's water is not theirs.
+#[derive(Debug, Clone, Default)]
+pub struct Fields {
+    width: u8,
+    height: u8,
+    /// Which tiles are water, row-major: the map these fields belong to.
+    water: Vec<bool>,
+    fields: Vec<OnceCell<Vec<Option<u32>>>>,
+}
+
+impl Fields {
+    /// Keep these fields if `board` has their map's water, else start afresh for it.
+    fn fit(&mut self, board: &Board) {
+        let same = self.width == board.width()
+            && self.height == board.height()
+            && self.water.iter().copied().eq(board.water());
+        if !same || self.water.len() != self.fields.len() {
+            self.width = board.width();
+            self.height = board.height();
+            self.water = board.water().collect();
+            self.fields = vec![OnceCell::new(); self.water.len()];
+        }
+    }
 }
 
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
+        Turn::with_fields(obs, Fields::default())
+    }
+
+    /// Start planning `obs`'s turn with the distance fields of earlier turns (kept if the
+    /// map is the same; [`Turn::into_fields`] hands them back).
+    pub fn with_fields(obs: &Observation, mut fields: Fields) -> Turn {
+        let board = Board::new(obs);
+        fields.fit(&board);
         Turn {
-            board: Board::new(obs),
+            fields,
+            resources: board.resources(),
+            board,
             seat: obs.seat,
             stock: obs.resources,
             orders: Orders::default(),
@@ -117,6 +164,20 @@ impl Turn {
             .collect();
         armies.sort_by_key(|a| a.id);
         armies
+    }
+
+    /// How many armies [`Turn::movable`] lists.
+    pub fn movable_count(&self) -> usize {
+        self.board
+            .armies()
+            .iter()
+            .filter(|a| a.owner == self.seat && !self.moved.contains(&a.id))
+            .count()
+    }
+
+    /// The enemy's armies, in board order, without collecting them.
+    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> {
+        self.board.armies().iter().filter(|a| a.owner != self.seat)
     }
 
     /// The enemy's armies.
@@ -163,10 +224,16 @@ impl Turn {
         spot.is_some_and(|at| self.recruit(kind, at))
     }
 
+    /// The resources still on the planning board, in reading order (what
+    /// [`Board::resources`] answers, kept up to date as orders collect them).
+    pub fn resources(&self) -> &[(Pos, Resource)] {
+        &self.resources
+    }
+
     /// The armies worth having on the board: one per resource tile left, at most `cap`;
     /// as many as can be paid once the map is bare (then they attack).
     pub fn armies_wanted(&self, cap: usize) -> usize {
-        match self.board.resources().len() {
+        match self.resources.len() {
             0 => usize::MAX,
             left => left.min(cap),
         }
@@ -175,92 +242,98 @@ impl Turn {
     /// Order `army` to `to` and carry it out on the planning board (the same steps as the
     /// engine). Returns false (and orders nothing) if the move is illegal.
     pub fn order(&mut self, army: &Army, to: Pos) -> bool {
-        let Ok(path) = self.board.check_move(army, to) else {
-            return false;
-        };
         if self.moved.contains(&army.id) {
             return false;
         }
+        let Ok(events) = self.board.apply_move(army, to) else {
+            return false;
+        };
         self.moved.push(army.id);
         self.orders.moves.push(Move { from: army.pos, to });
-        for (k, &tile) in path.iter().enumerate() {
-            let last = k + 1 == path.len();
-            if let Some(other) = self.board.army_at(tile).copied() {
-                if other.owner == self.seat {
-                    continue;
-                }
-                match fight(army.kind, other.kind) {
-                    Survivor::First => {
-                        self.board.remove(other.id);
-                        if last {
-                            self.board.relocate(army.id, tile);
-                        }
-                        continue;
-                    }
-                    Survivor::Second => {
-                        self.board.remove(army.id);
-                    }
-                    Survivor::Neither => {
-                        self.board.remove(army.id);
-                        self.board.remove(other.id);
-                    }
-                }
-                return true;
-            }
-            match self.board.terrain(tile) {
-                Some(Terrain::Home(owner)) if owner != self.seat => {
-                    self.won = true;
-                    self.board.relocate(army.id, tile);
-                    return true;
-                }
-                Some(Terrain::Water) => {
-                    self.board.remove(army.id);
-                    return true;
-                }
-                Some(Terrain::Resource(r)) => {
-                    self.board.set_terrain(tile, Terrain::Plain);
-                    self.stock = self.stock.plus(r, arena_sdk::conquest::COLLECT_AMOUNT);
+        for event in events.iter() {
+            match *event {
+                MoveEvent::Capture { .. } => self.won = true,
+                MoveEvent::Collect { resource, at } => {
+                    self.resources.retain(|&(p, _)| p != at);
+                    self.stock = self
+                        .stock
+                        .plus(resource, arena_sdk::conquest::COLLECT_AMOUNT);
                 }
                 _ => {}
-            }
-            if last {
-                self.board.relocate(army.id, tile);
             }
         }
         true
     }
 
-    /// Steps from `from` to every tile around water (see [`Board::distances`]).
+    /// The turn's orders, and the distance fields for the next turn.
+    pub fn finish(self) -> (Orders, Fields) {
+        (self.orders, self.fields)
+    }
+
+    /// Steps from `from` to every tile around water, as [`Board::distances`] answers
+    /// them (computed once per map and tile).
+    pub fn field(&self, from: Pos) -> &[Option<u32>] {
+        match self
+            .board
+            .index(from)
+            .and_then(|i| self.fields.fields.get(i))
+        {
+            Some(cell) => cell.get_or_init(|| self.board.distances(from)),
+            None => &[],
+        }
+    }
+
+    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`. Read from
+    /// the field of `to`, so that the many questions of a turn about one goal share one
+    /// search: the way is the same both ways between two dry tiles; into water there is
+    /// none; out of water it is one step onto the best dry neighbour.
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
-        let i = self.board.index(to)?;
-        self.board.distances(from)[i]
+        let (i, j) = (self.board.index(from)?, self.board.index(to)?);
+        if i == j {
+            return Some(0);
+        }
+        let water = |p: Pos| self.board.terrain(p) == Some(Terrain::Water);
+        if water(to) {
+            return None;
+        }
+        let field = self.field(to);
+        if !water(from) {
+            return field[i];
+        }
+        let (w, h) = (self.board.width(), self.board.height());
+        DIRECTIONS
+            .iter()
+            .filter_map(|&d| from.offset(d, 1, w, h))
+            .filter(|&p| !water(p))
+            .filter_map(|p| field[self.board.index(p)?])
+            .min()
+            .map(|d| d + 1)
     }
 }
 
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile
 /// that is not the player's own).
 pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let path = board.check_move(army, to).ok()?;
-    for &tile in &path {
-        if let Some(other) = board.army_at(tile) {
-            if other.owner == army.owner {
-                continue;
+    let events = board.move_events(army, to).ok()?;
+    for event in events.iter() {
+        match *event {
+            MoveEvent::Fight {
+                defender, survivor, ..
+            } => {
+                return Some(match survivor {
+                    Survivor::First => Meeting::Win(defender),
+                    Survivor::Second => Meeting::Lose,
+                    Survivor::Neither => Meeting::Trade(defender),
+                });
             }
-            return Some(match fight(army.kind, other.kind) {
-                Survivor::First => Meeting::Win(*other),
-                Survivor::Second => Meeting::Lose,
-                Survivor::Neither => Meeting::Trade(*other),
-            });
-        }
-        match board.terrain(tile) {
-            Some(Terrain::Home(seat)) if seat != army.owner => return Some(Meeting::Capture),
-            Some(Terrain::Water) => return Some(Meeting::Drown),
-            _ => {}
+            MoveEvent::Capture { .. } => return Some(Meeting::Capture),
+            MoveEvent::Drown { .. } => return Some(Meeting::Drown),
+            MoveEvent::Collect { .. } | MoveEvent::Arrive { .. } => {}
         }
     }
-    let collects = path
+    let collects = events
         .iter()
-        .filter(|&&t| matches!(board.terrain(t), Some(Terrain::Resource(_))))
+        .filter(|e| matches!(e, MoveEvent::Collect { .. }))
         .count();
     Some(Meeting::Arrive {
         collects: u32::try_from(collects).unwrap_or(0),

@@ -1,7 +1,7 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
@@ -16,15 +16,19 @@ use arena_sdk::conquest::{
 /// closing on its goal (a threat it counters, the nearest unclaimed resource, else the
 /// enemy home) — minus the risk of standing where an enemy that defeats it can move next
 /// turn. An army guarding its home against a nearby threat stays.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Strong;
+#[derive(Debug, Default, Clone)]
+pub struct Strong {
+    /// Distances around the map's water, kept from turn to turn.
+    fields: Fields,
+}
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
 /// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
-fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
-    turn.enemies()
-        .iter()
-        .filter(|e| turn.board.check_move(e, p).is_ok() || e.pos.manhattan(p) == 1)
+pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
+    turn.enemies_iter()
+        // A move reaches two tiles at most: farther armies cannot come.
+        .filter(|e| e.pos.manhattan(p) <= 2)
+        .filter(|e| e.pos.manhattan(p) == 1 || turn.board.move_steps(e, p).is_ok())
         .map(|e| match fight(e.kind, kind) {
             Survivor::First => 2,
             Survivor::Neither => 1,
@@ -91,10 +95,10 @@ impl Strong {
             }
             turn.recruit_nearest(wanted, threat.pos);
         }
-        let resources_left = turn.board.resources().len();
+        let resources_left = turn.resources().len();
         let enemies = turn.enemies();
         let wanted_armies = turn.armies_wanted(4);
-        while turn.movable().len() < wanted_armies {
+        while turn.movable_count() < wanted_armies {
             let want = best_counter(&enemies);
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
@@ -131,7 +135,7 @@ impl Strong {
             Meeting::Lose | Meeting::Drown => return -1_000_000,
             Meeting::Win(e) => 500 + near_home(&e),
             Meeting::Trade(e) => {
-                let ahead = turn.movable().len() > turn.enemies().len() + 1;
+                let ahead = turn.movable_count() > turn.enemies_iter().count() + 1;
                 if e.pos.manhattan(home) <= 2 {
                     400
                 } else if ahead {
@@ -158,29 +162,34 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::new(obs);
+        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
         Strong::recruit(&mut turn);
         let home = turn.home();
         let near = threats(&turn, home, 2);
         // Armies that can capture or win a fight move first, so the rest see the result.
-        let mut order = turn.movable();
-        order.sort_by_key(|a| {
-            let best = turn
-                .board
-                .destinations(a)
-                .into_iter()
-                .filter_map(|to| meets(&turn.board, a, to))
-                .map(|m| match m {
-                    Meeting::Capture => 0,
-                    Meeting::Win(_) => 1,
-                    _ => 2,
-                })
-                .min()
-                .unwrap_or(3);
-            (best, a.id)
-        });
+        let mut order: Vec<((u8, u32), Army)> = turn
+            .movable()
+            .into_iter()
+            .map(|a| {
+                let best = turn
+                    .board
+                    .destinations(&a)
+                    .into_iter()
+                    .filter_map(|to| meets(&turn.board, &a, to))
+                    .map(|m| match m {
+                        Meeting::Capture => 0,
+                        Meeting::Win(_) => 1,
+                        _ => 2,
+                    })
+                    .min()
+                    .unwrap_or(3);
+                ((best, a.id), a)
+            })
+            .collect();
+        // Ids are unique: the keys are too, so the order is the one sorting by them gives.
+        order.sort_by_key(|&(key, _)| key);
         let mut claimed: Vec<Pos> = Vec::new();
-        for planned in order {
+        for (_, planned) in order {
             if turn.won {
                 break;
             }
@@ -204,12 +213,13 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    let dist = turn.board.distances(army.pos);
-                    turn.board
-                        .resources()
-                        .into_iter()
+                    turn.resources()
+                        .iter()
+                        .copied()
                         .filter(|(p, _)| !claimed.contains(p))
-                        .filter_map(|(p, _)| Some((dist[turn.board.index(p)?]?, p)))
+                        // From each resource's field: resources stay put, so their fields
+                        // are computed once a game, not once per army and turn.
+                        .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
                         .min()
                         .map(|(_, p)| p)
                 })
@@ -227,6 +237,8 @@ impl Bot<Conquest> for Strong {
                 turn.order(&army, to);
             }
         }
-        turn.orders
+        let (orders, fields) = turn.finish();
+        self.fields = fields;
+        orders
     }
 }

@@ -118,7 +118,7 @@ fn strong_blocks_a_scout_running_at_its_home() {
         prices: arena_sdk::conquest::prices(),
         last_rejected: vec![],
     };
-    let orders = Strong.act(&board_obs);
+    let orders = Strong::default().act(&board_obs);
     assert!(
         orders.recruit.iter().any(|r| r.at == Pos::new(5, 4)),
         "{orders:?}"
@@ -130,7 +130,7 @@ fn strong_blocks_a_scout_running_at_its_home() {
         kind: Kind::Knight,
         pos: Pos::new(5, 3),
     };
-    let orders = Strong.act(&board_obs);
+    let orders = Strong::default().act(&board_obs);
     assert_eq!(
         orders.recruit[0],
         Recruit {
@@ -166,4 +166,132 @@ fn conquest_win_rates() {
             );
         }
     }
+}
+
+/// The observation of seat 0's first turn on `map`.
+fn first_observation(map: &str) -> Observation {
+    let rules = Rules {
+        map: map.to_owned(),
+        max_frame: 9,
+        ..Rules::default()
+    };
+    let setup = arena_engine::conquest::Setup::new(&rules).unwrap();
+    arena_engine::conquest::State::new(&setup.initial()).observation(0, 617, 716, vec![])
+}
+
+#[test]
+fn turn_distances_are_the_boards_both_ways_and_out_of_water() {
+    // `Turn::distance` reads the field of the destination; it must answer what a search
+    // from the start does, for every pair of tiles, water included (a scout may end a
+    // move in water, and its score still asks how far that is from its goal).
+    let large = include_str!("../../../../tournaments/maps/conquest-large-9x9.map");
+    let mut waters = 0;
+    for map in MAPS.iter().map(|(_, m)| *m).chain([large]) {
+        let turn = Turn::new(&first_observation(map));
+        let tiles: Vec<Pos> = turn.board.positions().collect();
+        for &from in &tiles {
+            let field = turn.board.distances(from);
+            assert_eq!(turn.field(from), &field[..]);
+            for &to in &tiles {
+                let expected = field[turn.board.index(to).unwrap()];
+                assert_eq!(turn.distance(from, to), expected, "{from} -> {to}");
+                if turn.board.terrain(from) == Some(Terrain::Water) && expected.is_some() {
+                    waters += 1;
+                }
+            }
+        }
+        assert_eq!(turn.distance(Pos::new(20, 0), Pos::new(0, 0)), None);
+    }
+    assert!(waters > 0, "the maps have water to start from");
+}
+
+#[test]
+fn exposure_counts_what_can_reach_a_tile() {
+    let mut obs = first_observation(MAPS[0].1);
+    // An enemy knight at (3,3), an enemy scout at (5,1), a spearman of ours at (1,2).
+    obs.armies = vec![
+        Army {
+            id: 0,
+            owner: 1,
+            kind: Kind::Knight,
+            pos: Pos::new(3, 3),
+        },
+        Army {
+            id: 1,
+            owner: 1,
+            kind: Kind::Scout,
+            pos: Pos::new(5, 1),
+        },
+        Army {
+            id: 2,
+            owner: 0,
+            kind: Kind::Spearman,
+            pos: Pos::new(1, 2),
+        },
+    ];
+    obs.water.clear();
+    let turn = Turn::new(&obs);
+    // Next to the knight an archer is defeated (2), a knight traded (1), a spearman safe.
+    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 2)), 2);
+    assert_eq!(strong::exposure(&turn, Kind::Knight, Pos::new(3, 4)), 1);
+    assert_eq!(strong::exposure(&turn, Kind::Spearman, Pos::new(2, 3)), 0);
+    // Two steps from the knight: out of its reach.
+    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 1)), 0);
+    // The scout reaches two tiles in a line but defeats nobody; another scout it trades.
+    assert_eq!(strong::exposure(&turn, Kind::Scout, Pos::new(5, 3)), 1);
+    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(5, 3)), 0);
+}
+
+#[test]
+fn distance_fields_kept_between_turns_follow_the_map() {
+    // Fields filled on the lakes map, handed to a turn on the default map (same size,
+    // other water) and back: every answer is the new map's.
+    let lakes = first_observation(MAPS[3].1);
+    let default = first_observation(MAPS[0].1);
+    assert_ne!(lakes.water, default.water);
+    let mut fields = Fields::default();
+    for obs in [&lakes, &default, &lakes, &default] {
+        let turn = Turn::with_fields(obs, fields);
+        for from in turn.board.positions() {
+            assert_eq!(turn.field(from), &turn.board.distances(from)[..]);
+        }
+        fields = turn.finish().1;
+    }
+}
+
+#[test]
+fn a_turn_keeps_its_resource_list_as_orders_collect() {
+    let mut obs = first_observation(MAPS[0].1);
+    let (home, resource) = (
+        obs.home(),
+        *obs.wood.first().expect("the default map has wood"),
+    );
+    // A spearman of ours next to a wood tile, on a tile that is not water.
+    let next_to = DIRECTIONS
+        .iter()
+        .filter_map(|&d| resource.offset(d, 1, obs.width, obs.height))
+        .find(|p| {
+            *p != home
+                && !obs.water.contains(p)
+                && !obs.food.contains(p)
+                && !obs.gold.contains(p)
+                && !obs.wood.contains(p)
+        })
+        .expect("a free tile next to the wood");
+    obs.armies = vec![Army {
+        id: 3,
+        owner: 0,
+        kind: Kind::Spearman,
+        pos: next_to,
+    }];
+    let mut turn = Turn::new(&obs);
+    assert_eq!(turn.resources(), &turn.board.resources()[..]);
+    let before = turn.resources().len();
+    assert!(turn.order(&obs.armies[0], resource));
+    assert_eq!(turn.resources().len(), before - 1);
+    assert_eq!(turn.resources(), &turn.board.resources()[..]);
+    assert_eq!(
+        turn.stock.wood,
+        obs.resources.wood + arena_sdk::conquest::COLLECT_AMOUNT
+    );
 }

@@ -28,6 +28,21 @@ pub struct Commander {
     wells: Vec<Pos>,
     /// Terrain distance fields by goal tile (row-major index), computed on first use.
     fields: Vec<Option<Vec<Option<u32>>>>,
+    /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
+    /// allocation).
+    buffers: Buffers,
+}
+
+/// See [`Commander::buffers`].
+#[derive(Debug, Clone, Default)]
+struct Buffers {
+    open: Vec<Pos>,
+    miners: Vec<Hero>,
+    pairs: Vec<(u32, usize, usize)>,
+    hero_taken: Vec<bool>,
+    mine_taken: Vec<bool>,
+    health: Vec<u32>,
+    at_well: Vec<bool>,
 }
 
 /// Health at or below which a hero heads for a well.
@@ -107,19 +122,10 @@ impl Commander {
                 .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
         }
         // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
-        let hurt: Vec<Hero> = obs
-            .alive(team)
-            .filter(|h| h.health <= RETREAT_HEALTH)
-            .copied()
-            .collect();
-        let healthy: Vec<Hero> = obs
-            .alive(team)
-            .filter(|h| h.health >= HEALER_HEALTH)
-            .copied()
-            .collect();
-        for patient in &hurt {
-            let healer = healthy
-                .iter()
+        for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
+            let healer = obs
+                .alive(team)
+                .filter(|h| h.health >= HEALER_HEALTH)
                 .filter_map(|h| self.distance(board, patient.pos, h.pos).map(|d| (d, h.id)))
                 .min();
             if let Some((d, id)) = healer
@@ -129,42 +135,11 @@ impl Commander {
                 return Some(patient.pos);
             }
         }
-        // Share out the mines the team does not hold: repeatedly pair the closest
-        // (hero, mine) among heroes fit to capture, and take this hero's pairing.
-        let open: Vec<Pos> = self
-            .mines
-            .iter()
-            .zip(&obs.mines)
-            .filter(|(_, m)| m.team != Some(team))
-            .map(|(p, _)| *p)
-            .collect();
-        if !open.is_empty() {
-            let miners: Vec<Hero> = obs
-                .alive(team)
-                .filter(|h| h.health > RETREAT_HEALTH)
-                .copied()
-                .collect();
-            let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
-            for (m, &mine) in open.iter().enumerate() {
-                for (h, hero) in miners.iter().enumerate() {
-                    if let Some(d) = self.distance(board, mine, hero.pos) {
-                        pairs.push((d, h, m));
-                    }
-                }
-            }
-            pairs.sort_unstable();
-            let mut hero_taken = vec![false; miners.len()];
-            let mut mine_taken = vec![false; open.len()];
-            for (_, h, m) in pairs {
-                if hero_taken[h] || mine_taken[m] {
-                    continue;
-                }
-                if miners[h].id == me.id {
-                    return Some(open[m]);
-                }
-                hero_taken[h] = true;
-                mine_taken[m] = true;
-            }
+        let mut buffers = std::mem::take(&mut self.buffers);
+        let mine = self.share_mines(board, obs, &mut buffers);
+        self.buffers = buffers;
+        if mine.is_some() {
+            return mine;
         }
         if me.health >= HUNTER_HEALTH {
             let prey = obs
@@ -182,20 +157,73 @@ impl Commander {
         self.safest_well(board, obs)
     }
 
+    /// Share out the mines the team does not hold: repeatedly pair the closest (hero, mine)
+    /// among heroes fit to capture; the mine paired with the acting hero, if any.
+    fn share_mines(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+        let me = *obs.me();
+        let team = me.team;
+        b.open.clear();
+        b.open.extend(
+            self.mines
+                .iter()
+                .zip(&obs.mines)
+                .filter(|(_, m)| m.team != Some(team))
+                .map(|(p, _)| *p),
+        );
+        if b.open.is_empty() {
+            return None;
+        }
+        b.miners.clear();
+        b.miners.extend(
+            obs.alive(team)
+                .filter(|h| h.health > RETREAT_HEALTH)
+                .copied(),
+        );
+        b.pairs.clear();
+        for (m, &mine) in b.open.iter().enumerate() {
+            for (h, hero) in b.miners.iter().enumerate() {
+                if let Some(d) = self.distance(board, mine, hero.pos) {
+                    b.pairs.push((d, h, m));
+                }
+            }
+        }
+        // Distinct (hero, mine) pairs: no two are equal, so any sort gives this order.
+        b.pairs.sort_unstable();
+        b.hero_taken.clear();
+        b.hero_taken.resize(b.miners.len(), false);
+        b.mine_taken.clear();
+        b.mine_taken.resize(b.open.len(), false);
+        for &(_, h, m) in &b.pairs {
+            if b.hero_taken[h] || b.mine_taken[m] {
+                continue;
+            }
+            if b.miners[h].id == me.id {
+                return Some(b.open[m]);
+            }
+            b.hero_taken[h] = true;
+            b.mine_taken[m] = true;
+        }
+        None
+    }
+
     /// The well that is cheapest to reach, counting each enemy within two steps of it as
     /// a detour of [`WELL_DANGER`] steps.
     fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
         let me = *obs.me();
-        let wells = self.wells.clone();
-        wells
-            .into_iter()
-            .filter_map(|well| {
-                let d = self.distance(board, well, me.pos)?;
-                let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
-                Some((d + WELL_DANGER * guards as u32, well))
-            })
-            .min()
-            .map(|(_, well)| well)
+        let mut best = None;
+        for k in 0..self.wells.len() {
+            let well = self.wells[k];
+            let Some(d) = self.distance(board, well, me.pos) else {
+                continue;
+            };
+            let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+            let candidate = (d + WELL_DANGER * guards as u32, well);
+            // The least (cost, tile), as `min` over the wells in order would pick it.
+            if best.is_none_or(|b| candidate < b) {
+                best = Some(candidate);
+            }
+        }
+        best.map(|(_, well)| well)
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
@@ -317,16 +345,16 @@ impl Bot<Grid> for Commander {
         board.observe(observation);
         let goal = self.goal(&board, observation);
         let start_health = observation.me().health;
-        let mut health = vec![0; observation.heroes.len()];
-        let at_well: Vec<bool> = observation
-            .heroes
-            .iter()
-            .map(|h| {
-                h.team != observation.team
-                    && h.health < MAX_HEALTH
-                    && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
-            })
-            .collect();
+        let mut buffers = std::mem::take(&mut self.buffers);
+        buffers.health.clear();
+        buffers.health.resize(observation.heroes.len(), 0);
+        buffers.at_well.clear();
+        buffers.at_well.extend(observation.heroes.iter().map(|h| {
+            h.team != observation.team
+                && h.health < MAX_HEALTH
+                && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
+        }));
+        let (health, at_well) = (&mut buffers.health, &buffers.at_well);
         let mut best = (f64::NEG_INFINITY, Action::Stay);
         let here = observation.me().pos;
         for action in Action::ALL {
@@ -337,7 +365,7 @@ impl Bot<Grid> for Commander {
             {
                 continue;
             }
-            let out = Self::simulate(&board, observation, &mut health, &at_well, action);
+            let out = Self::simulate(&board, observation, health, at_well, action);
             let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
@@ -345,6 +373,7 @@ impl Bot<Grid> for Commander {
             }
         }
         self.board = Some(board);
+        self.buffers = buffers;
         best.1
     }
 }

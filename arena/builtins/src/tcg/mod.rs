@@ -4,6 +4,8 @@
 
 mod greedy;
 mod planner;
+#[cfg(test)]
+use planner::{best_subset, best_subset_by_trying};
 mod random;
 
 #[cfg(test)]

@@ -3,19 +3,50 @@
 use super::*;
 
 use arena_sdk::tcg::{
-    Action, CardInstance, CardKind, DeckChoice, Observation, PlayAs, Rules, SetupRequest, Target,
-    Tcg,
+    Action, Card, CardInstance, CardKind, DeckChoice, Observation, PlayAs, Rules, SetupRequest,
+    Target, Tcg,
 };
 use arena_sdk::{Bot, MatchStart, Seat};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// The most damage a subset of `hand`'s damage cards deals with `mana`.
-fn best_subset(hand: &[CardInstance], mana: i32) -> i32 {
-    let cards: Vec<(i32, i32)> = hand
-        .iter()
-        .filter(|c| c.card.kind == CardKind::Damage && c.card.damage > 0)
-        .map(|c| (c.card.cost, c.card.damage))
-        .collect();
+/// The most damage a subset of the first 12 damage cards among `hand` deals with `mana`.
+pub(super) fn best_subset<'a>(hand: impl Iterator<Item = &'a Card>, mana: i32) -> i32 {
+    let mut cards = [(0i32, 0i32); 12];
+    let mut n = 0;
+    for c in hand.filter(|c| c.kind == CardKind::Damage && c.damage > 0) {
+        if n == cards.len() {
+            break;
+        }
+        cards[n] = (c.cost, c.damage);
+        n += 1;
+    }
+    let cards = &cards[..n];
+    // A 0/1 knapsack over the mana: the same maximum as trying every subset, in
+    // cards × mana steps instead of 2^cards × cards. Costs are never negative and
+    // mana is at most 100 by the rules; anything else is tried subset by subset.
+    const MANA_CAP: usize = 100;
+    let sane = cards.iter().all(|&(c, d)| c >= 0 && d <= 1_000_000);
+    match usize::try_from(mana) {
+        Err(_) if sane => 0,
+        Ok(mana) if sane && mana <= MANA_CAP => {
+            let mut best = [0i32; MANA_CAP + 1];
+            for &(cost, damage) in cards {
+                let cost = usize::try_from(cost).unwrap_or(usize::MAX);
+                if cost > mana {
+                    continue;
+                }
+                for cap in (cost..=mana).rev() {
+                    best[cap] = best[cap].max(best[cap - cost] + damage);
+                }
+            }
+            best[mana]
+        }
+        _ => best_subset_by_trying(cards, mana),
+    }
+}
+
+/// [`best_subset`] by trying every subset of `cards` (cost, damage).
+pub(super) fn best_subset_by_trying(cards: &[(i32, i32)], mana: i32) -> i32 {
     let mut best = 0;
     for mask in 0u32..(1 << cards.len().min(12)) {
         let (mut cost, mut damage) = (0, 0);
@@ -47,12 +78,55 @@ struct Sim {
     my_health: i32,
     opp_health: i32,
     mana: i32,
-    hand: Vec<CardInstance>,
+    /// The cards still in hand, as indices into the observation's hand in its order (a
+    /// copy of the turn's states then copies no card).
+    hand: Vec<usize>,
     mine: Vec<SimMinion>,
     theirs: Vec<SimMinion>,
     deck_left: i32,
     /// Unknown cards that card drawers will bring.
     drawn: i32,
+}
+
+/// Lists [`Planner::moves`] fills afresh for every state, kept for the next.
+#[derive(Default)]
+struct Scratch<'a> {
+    targets: Vec<Target>,
+    seen_enemy: Vec<(i32, i32)>,
+    seen_cards: Vec<&'a Card>,
+    seen_attackers: Vec<(i32, i32)>,
+}
+
+/// What a search reads of the observation, worked out once per decision.
+struct Context<'a> {
+    /// The hand as dealt: a [`Sim`]'s hand indexes into it.
+    cards: &'a [CardInstance],
+    /// The opponent's next turn's spells, as [`Planner::evaluate`] counts them.
+    burn: f64,
+    /// Our mana next turn.
+    my_next_mana: i32,
+}
+
+impl<'a> Context<'a> {
+    fn new(rules: &Rules, observation: &'a Observation) -> Context<'a> {
+        let opponent = observation.opponent();
+        let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
+        let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
+            let factor = if rules.separate_damage { 1.3 } else { 1.0 };
+            factor * f64::from(their_mana)
+        } else {
+            0.0
+        };
+        Context {
+            cards: &observation.hand,
+            burn,
+            my_next_mana: (observation.me().mana_slots + 1).min(rules.max_mana),
+        }
+    }
+
+    fn card(&self, index: usize) -> &'a CardInstance {
+        &self.cards[index]
+    }
 }
 
 impl Sim {
@@ -73,7 +147,7 @@ impl Sim {
             my_health: observation.me().health,
             opp_health: observation.opponent().health,
             mana: observation.me().mana,
-            hand: observation.hand.clone(),
+            hand: (0..observation.hand.len()).collect(),
             mine: minions(seat),
             theirs: minions(1 - seat),
             deck_left: observation.me().deck_size as i32,
@@ -81,15 +155,18 @@ impl Sim {
         }
     }
 
-    fn key(&self) -> u64 {
+    /// A hash of everything that tells two states apart (the hand as a set of uids);
+    /// `uids` is scratch space.
+    fn key(&self, context: &Context<'_>, uids: &mut Vec<u32>) -> u64 {
         let mut hasher = DefaultHasher::new();
-        let mut uids: Vec<u32> = self.hand.iter().map(|c| c.uid).collect();
+        uids.clear();
+        uids.extend(self.hand.iter().map(|&i| context.card(i).uid));
         uids.sort_unstable();
         (
             self.my_health,
             self.opp_health,
             self.mana,
-            uids,
+            &uids[..],
             &self.mine,
             &self.theirs,
             self.drawn,
@@ -113,20 +190,35 @@ const BEAM_WIDTH: usize = 24;
 const MAX_DEPTH: usize = 14;
 
 impl Planner {
-    fn moves(&self, sim: &Sim) -> Vec<Action> {
+    /// The actions worth trying from `sim`, into `moves`.
+    fn moves<'a>(
+        &self,
+        sim: &Sim,
+        context: &Context<'a>,
+        scratch: &mut Scratch<'a>,
+        moves: &mut Vec<Action>,
+    ) {
         let rules = &self.rules;
-        let mut moves = Vec::new();
+        moves.clear();
+        let Scratch {
+            targets,
+            seen_enemy,
+            seen_cards,
+            seen_attackers,
+        } = scratch;
         // Identical enemy minions are interchangeable targets; so are identical cards.
-        let mut targets: Vec<Target> = vec![Target::Hero];
-        let mut seen_enemy: Vec<(i32, i32)> = Vec::new();
+        targets.clear();
+        targets.push(Target::Hero);
+        seen_enemy.clear();
         for m in &sim.theirs {
             if !seen_enemy.contains(&(m.attack, m.health)) {
                 seen_enemy.push((m.attack, m.health));
                 targets.push(Target::Minion(m.id));
             }
         }
-        let mut seen_cards = Vec::new();
-        for instance in &sim.hand {
+        seen_cards.clear();
+        for &index in &sim.hand {
+            let instance = context.card(index);
             let c = &instance.card;
             if c.cost > sim.mana || seen_cards.contains(&c) {
                 continue;
@@ -159,7 +251,7 @@ impl Planner {
                 }
             }
         }
-        let mut seen_attackers = Vec::new();
+        seen_attackers.clear();
         for m in sim.mine.iter().filter(|m| m.ready) {
             if seen_attackers.contains(&(m.attack, m.health)) {
                 continue;
@@ -170,10 +262,9 @@ impl Planner {
                 target,
             }));
         }
-        moves
     }
 
-    fn apply(&self, sim: &Sim, action: &Action) -> Sim {
+    fn apply(&self, sim: &Sim, action: &Action, context: &Context<'_>) -> Sim {
         let mut next = sim.clone();
         let hit = |minions: &mut Vec<SimMinion>, id: u32, amount: i32| {
             if let Some(m) = minions.iter_mut().find(|m| m.id == id) {
@@ -187,10 +278,10 @@ impl Planner {
                 play_as,
                 target,
             } => {
-                let Some(pos) = next.hand.iter().position(|c| c.uid == card) else {
+                let Some(pos) = next.hand.iter().position(|&i| context.card(i).uid == card) else {
                     return next;
                 };
-                let c = next.hand.remove(pos).card;
+                let c = &context.card(next.hand.remove(pos)).card;
                 next.mana -= c.cost;
                 match (c.kind, play_as) {
                     (CardKind::Heal, _) | (CardKind::Damage, PlayAs::Heal) => {
@@ -241,7 +332,7 @@ impl Planner {
     }
 
     /// How good the position is for us if the turn ends here.
-    fn evaluate(&self, sim: &Sim, observation: &Observation) -> f64 {
+    fn evaluate(&self, sim: &Sim, context: &Context<'_>) -> f64 {
         if sim.opp_health <= 0 {
             return 1e9;
         }
@@ -260,28 +351,20 @@ impl Planner {
             .map(|m| 1.5 * f64::from(m.attack) + 0.7 * f64::from(m.health) + 1.0)
             .sum::<f64>();
         // Their next turn: every minion at our face, plus spells worth their mana.
-        let opponent = observation.opponent();
-        let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
-        let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
-            let factor = if rules.separate_damage { 1.3 } else { 1.0 };
-            factor * f64::from(their_mana)
-        } else {
-            0.0
-        };
-        let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + burn;
+        let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + context.burn;
         let margin = f64::from(sim.my_health) - threat;
         if margin <= 0.0 {
             score -= 15.0 - 2.0 * margin;
         }
         // Cards kept are next turn's damage: what the best subset of them deals with next
         // turn's mana, plus a little for everything else a card offers.
-        let my_next_mana = (observation.me().mana_slots + 1).min(rules.max_mana);
-        score += 0.6 * f64::from(best_subset(&sim.hand, my_next_mana));
-        for card in &sim.hand {
-            score += if card.card.kind == CardKind::Damage && card.card.damage == 0 {
+        let hand = sim.hand.iter().map(|&i| &context.card(i).card);
+        score += 0.6 * f64::from(best_subset(hand.clone(), context.my_next_mana));
+        for card in hand {
+            score += if card.kind == CardKind::Damage && card.damage == 0 {
                 -0.2
             } else {
-                0.1 + 0.1 * f64::from(card.card.amount())
+                0.1 + 0.1 * f64::from(card.amount())
             };
         }
         score += 1.0 * f64::from(sim.drawn);
@@ -293,24 +376,28 @@ impl Planner {
     }
 
     fn plan(&self, observation: &Observation) -> Action {
+        let context = Context::new(&self.rules, observation);
+        let mut uids = Vec::new();
         let root = Sim::from_observation(observation);
-        let mut best = (self.evaluate(&root, observation), Action::EndTurn);
+        let mut best = (self.evaluate(&root, &context), Action::EndTurn);
         let mut seen = std::collections::BTreeSet::new();
-        seen.insert(root.key());
+        seen.insert(root.key(&context, &mut uids));
         let mut frontier: Vec<(Sim, Action)> = vec![(root, Action::EndTurn)];
+        let (mut scratch, mut actions) = (Scratch::default(), Vec::new());
         for depth in 0..MAX_DEPTH {
             let mut children: Vec<(f64, Sim, Action)> = Vec::new();
             for (sim, first) in &frontier {
-                for action in self.moves(sim) {
-                    let child = self.apply(sim, &action);
-                    if !seen.insert(child.key()) {
+                self.moves(sim, &context, &mut scratch, &mut actions);
+                for &action in &actions {
+                    let child = self.apply(sim, &action, &context);
+                    if !seen.insert(child.key(&context, &mut uids)) {
                         continue;
                     }
                     let first = if depth == 0 { action } else { *first };
                     if child.opp_health <= 0 {
                         return first;
                     }
-                    let value = self.evaluate(&child, observation);
+                    let value = self.evaluate(&child, &context);
                     if value > best.0 {
                         best = (value, first);
                     }

@@ -296,3 +296,44 @@ fn bots_only_answer_legal_actions() {
         }
     }
 }
+
+#[test]
+fn best_subset_is_the_most_damage_the_mana_pays_for() {
+    use arena_sdk::tcg::Card;
+    // The kata's cards deal their cost in damage; duds (0/0) and heals deal none.
+    let hand =
+        |costs: &[i32]| -> Vec<Card> { costs.iter().map(|&c| Card::damage("x", c, c)).collect() };
+    assert_eq!(best_subset(hand(&[1, 2, 3, 4]).iter(), 6), 6);
+    assert_eq!(best_subset(hand(&[3, 3, 4]).iter(), 5), 4);
+    assert_eq!(best_subset(hand(&[3, 3, 4]).iter(), 2), 0);
+    assert_eq!(best_subset(hand(&[0, 0, 5, 8]).iter(), 10), 8);
+    // A heal deals no damage however cheap.
+    let mixed = [Card::heal("h", 0, 9), Card::damage("zap", 2, 2)];
+    assert_eq!(best_subset(mixed.iter(), 10), 2);
+    // Only the first 12 damage cards count (the search's bound).
+    let many: Vec<Card> = (0..14)
+        .map(|i| Card::damage("x", 1, 1 + i / 12 * 50))
+        .collect();
+    assert_eq!(best_subset(many.iter(), 20), 12);
+    // The knapsack answers what trying every subset does, on seeded random hands.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+    for _ in 0..2000 {
+        let n = rng.random_range(0..=14);
+        let cards: Vec<Card> = (0..n)
+            .map(|_| Card::damage("x", rng.random_range(0..=10), rng.random_range(0..=10)))
+            .collect();
+        let mana = rng.random_range(-2..=30);
+        let pairs: Vec<(i32, i32)> = cards
+            .iter()
+            .filter(|c| c.damage > 0)
+            .take(12)
+            .map(|c| (c.cost, c.damage))
+            .collect();
+        assert_eq!(
+            best_subset(cards.iter(), mana),
+            best_subset_by_trying(&pairs, mana),
+            "{pairs:?} with {mana} mana"
+        );
+    }
+}

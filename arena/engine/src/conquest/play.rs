@@ -4,13 +4,13 @@
 
 use super::rules::{
     self, COLLECT_AMOUNT, FIRST_YEAR, MAX_MOVE_ORDERS, MAX_RECRUIT_ORDERS, MoveError,
-    START_RESOURCES, Standing, Survivor, fight,
+    START_RESOURCES, Standing, Survivor,
 };
 use super::{Event, Initial, Setup, Tally};
 use crate::{Finish, Stats, Table};
 use arena_sdk::Seat;
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, Kind, Move, Observation, Orders, Recruit, Resources,
+    Army, ArmyId, Board, Conquest, Kind, Move, MoveEvent, Observation, Orders, Recruit, Resources,
     SetupRequest, Terrain, prices,
 };
 
@@ -267,72 +267,57 @@ impl State {
         if moved.contains(&army.id) {
             return Err(reject(MoveError::AlreadyMoved));
         }
-        let path = self.board.check_move(&army, order.to).map_err(reject)?;
+        let steps = self.board.apply_move(&army, order.to).map_err(reject)?;
         moved.push(army.id);
-        let enemy = 1 - seat;
+        let enemy = usize::from(1 - seat);
         let mine = usize::from(seat);
-        for (step, &tile) in path.iter().enumerate() {
-            let last = step + 1 == path.len();
-            if let Some(defender) = self.board.army_at(tile).copied() {
-                if defender.owner == seat {
-                    // A scout passes over its own armies (check_move refused them as the
-                    // destination).
-                    continue;
-                }
-                let survivor = fight(army.kind, defender.kind);
-                events.push(Event::Fight {
-                    attacker: army,
+        // The board has carried the move out (the SDK's rules); what is left is the
+        // players' side of it: tallies, resources and the events, in order.
+        for step in steps.iter() {
+            match *step {
+                MoveEvent::Fight {
                     defender,
-                    at: tile,
+                    at,
                     survivor,
-                });
-                match survivor {
-                    Survivor::First => {
-                        self.board.remove(defender.id);
-                        self.tally[mine].enemies_destroyed += 1;
-                        self.tally[usize::from(enemy)].armies_lost += 1;
-                        if !last {
-                            continue;
+                } => {
+                    events.push(Event::Fight {
+                        attacker: army,
+                        defender,
+                        at,
+                        survivor,
+                    });
+                    match survivor {
+                        Survivor::First => {
+                            self.tally[mine].enemies_destroyed += 1;
+                            self.tally[enemy].armies_lost += 1;
                         }
-                        self.board.relocate(army.id, tile);
-                        events.push(Event::Moved { army, to: tile });
-                    }
-                    Survivor::Second => {
-                        self.board.remove(army.id);
-                        self.tally[mine].armies_lost += 1;
-                        self.tally[usize::from(enemy)].enemies_destroyed += 1;
-                    }
-                    Survivor::Neither => {
-                        self.board.remove(army.id);
-                        self.board.remove(defender.id);
-                        self.tally[mine].armies_lost += 1;
-                        self.tally[mine].enemies_destroyed += 1;
-                        self.tally[usize::from(enemy)].armies_lost += 1;
-                        self.tally[usize::from(enemy)].enemies_destroyed += 1;
+                        Survivor::Second => {
+                            self.tally[mine].armies_lost += 1;
+                            self.tally[enemy].enemies_destroyed += 1;
+                        }
+                        Survivor::Neither => {
+                            self.tally[mine].armies_lost += 1;
+                            self.tally[mine].enemies_destroyed += 1;
+                            self.tally[enemy].armies_lost += 1;
+                            self.tally[enemy].enemies_destroyed += 1;
+                        }
                     }
                 }
-                return Ok(false);
-            }
-            match self.board.terrain(tile) {
-                Some(Terrain::Home(owner)) if owner == enemy => {
-                    self.board.relocate(army.id, tile);
+                MoveEvent::Capture { at } => {
                     self.tally[mine].home_captured = 1;
                     events.push(Event::Captured {
                         army,
                         from: order.from,
-                        home: tile,
+                        home: at,
                     });
                     return Ok(true);
                 }
-                Some(Terrain::Water) => {
-                    self.board.remove(army.id);
+                MoveEvent::Drown { at } => {
                     self.tally[mine].armies_lost += 1;
                     self.tally[mine].armies_drowned += 1;
-                    events.push(Event::Drowned { army, at: tile });
-                    return Ok(false);
+                    events.push(Event::Drowned { army, at });
                 }
-                Some(Terrain::Resource(resource)) => {
-                    self.board.set_terrain(tile, Terrain::Plain);
+                MoveEvent::Collect { resource, at } => {
                     let stock = self.resources[mine].plus(resource, COLLECT_AMOUNT);
                     self.resources[mine] = stock;
                     self.tally[mine].collected =
@@ -342,15 +327,11 @@ impl State {
                         owner: seat,
                         resource,
                         amount: COLLECT_AMOUNT,
-                        at: tile,
+                        at,
                         resources: stock,
                     });
                 }
-                _ => {}
-            }
-            if last {
-                self.board.relocate(army.id, tile);
-                events.push(Event::Moved { army, to: tile });
+                MoveEvent::Arrive { at } => events.push(Event::Moved { army, to: at }),
             }
         }
         Ok(false)
