@@ -442,14 +442,7 @@ fn a_killed_server_resumes_the_ladder_without_losing_or_repeating_a_game() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), BATTLE_ONLY);
     let alice = server.add_user("alice", false);
-    for (name, bot) in [
-        ("a", bots::BATTLE_RANDOM),
-        ("b", bots::BATTLE_STARTER),
-        ("c", bots::BATTLE_STRONG),
-    ] {
-        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
-        assert_eq!(status, 201, "{body}");
-    }
+    upload_three_battle_bots(&server, &alice);
     server.wait_for_games(3);
     server.kill();
 
@@ -644,14 +637,7 @@ fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
     {
         let server = Server::start(source.path(), "ladder = false\n[modes.battle]\n");
         let alice = server.add_user("alice", false);
-        for (name, bot) in [
-            ("a", bots::BATTLE_RANDOM),
-            ("b", bots::BATTLE_STARTER),
-            ("c", bots::BATTLE_STRONG),
-        ] {
-            let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
-            assert_eq!(status, 201, "{body}");
-        }
+        upload_three_battle_bots(&server, &alice);
         server.kill();
     }
     // The same database twice: one ladder with room for one compiled bot, one with room
@@ -758,4 +744,16 @@ fn a_stalled_upload_is_answered_408() {
     // The stalled upload's mark is lifted: the next is answered normally.
     let (status, body) = server.upload(Some(&alice), "x", b"");
     assert_eq!(status, 400, "{body}");
+}
+
+/// Upload the battle sample bots random, starter and strong as `a`, `b` and `c`.
+fn upload_three_battle_bots(server: &Server, token: &str) {
+    for (name, bot) in [
+        ("a", bots::BATTLE_RANDOM),
+        ("b", bots::BATTLE_STARTER),
+        ("c", bots::BATTLE_STRONG),
+    ] {
+        let (status, body) = server.upload(Some(token), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{name}: {body}");
+    }
 }

@@ -951,27 +951,13 @@ impl Board {
         while let Some(&i) = queue.get(head) {
             head += 1;
             let next = dist[i].unwrap_or(0) + 1;
-            let (x, y) = (i % width, i / width);
-            let mut reach = |j: usize| {
+            // The order of the neighbours does not change a distance.
+            crate::pos::for_each_neighbour(i, width, height, |j| {
                 if dist[j].is_none() && self.terrain[j] != Terrain::Water {
                     dist[j] = Some(next);
                     queue.push(j);
                 }
-            };
-            // Up, right, down, left, as [`DIRECTIONS`] (the order does not change a
-            // distance).
-            if y > 0 {
-                reach(i - width);
-            }
-            if x + 1 < width {
-                reach(i + 1);
-            }
-            if y + 1 < height {
-                reach(i + width);
-            }
-            if x > 0 {
-                reach(i - 1);
-            }
+            });
         }
         dist
     }

@@ -568,28 +568,14 @@ impl Board {
         while let Some(&i) = queue.get(head) {
             head += 1;
             let next = dist[i].map_or(1, |d| d + 1);
-            let (x, y) = (i % width, i / width);
-            let mut reach = |j: usize| {
+            crate::pos::for_each_neighbour(i, width, height, |j| {
                 if dist[j].is_none() {
                     dist[j] = Some(next);
                     if passable(self, j) {
                         queue.push(j);
                     }
                 }
-            };
-            // North, east, south, west, as [`Direction::ALL`].
-            if y > 0 {
-                reach(i - width);
-            }
-            if x + 1 < width {
-                reach(i + 1);
-            }
-            if y + 1 < height {
-                reach(i + width);
-            }
-            if x > 0 {
-                reach(i - 1);
-            }
+            });
         }
         dist
     }

@@ -3,8 +3,8 @@
 //! "y": …}` in JSON, two bytes in the binary encoding) and in code.
 //!
 //! The small accessors here and on the modes' boards are `#[inline]`: a bot crate calls
-//! them in its inner loops, and across crates (no LTO in a bot's release build) each
-//! would otherwise be a call, which in wasm is fuel the bot's turn pays.
+//! them in its inner loops, and across crates (a bot built without link-time
+//! optimization) each would otherwise be a call, which in wasm is fuel the bot's turn pays.
 
 use crate::grid::Direction;
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,32 @@ impl Pos {
         let on_map = (0..i32::from(width)).contains(&x) && (0..i32::from(height)).contains(&y);
         // Lossless: both lie in 0..=u8::MAX by the check above.
         on_map.then(|| Pos::new(x as u8, y as u8))
+    }
+}
+
+/// Visit the tiles next to tile `i` of a `width`×`height` board indexed in reading order:
+/// north, east, south, west (the order of `grid::Direction::ALL` and
+/// `conquest::DIRECTIONS`). The boards' breadth-first searches call it for every tile
+/// they reach.
+#[inline]
+pub(crate) fn for_each_neighbour(
+    i: usize,
+    width: usize,
+    height: usize,
+    mut visit: impl FnMut(usize),
+) {
+    let (x, y) = (i % width, i / width);
+    if y > 0 {
+        visit(i - width);
+    }
+    if x + 1 < width {
+        visit(i + 1);
+    }
+    if y + 1 < height {
+        visit(i + width);
+    }
+    if x > 0 {
+        visit(i - 1);
     }
 }
 

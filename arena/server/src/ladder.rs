@@ -502,30 +502,22 @@ mod tests {
                 crate::leaderboard::build(Mode::Battle, &games, &store.latest_versions().unwrap());
             serde_json::to_value(board).unwrap()
         };
+        let refitting = |on: bool| {
+            let mut standings = ladder.standings.lock().unwrap();
+            standings.get_mut(&Mode::Battle).unwrap().refitting = on;
+        };
         let first = ladder.leaderboard(Mode::Battle).unwrap();
         assert_eq!(serde_json::to_value(first.as_ref()).unwrap(), full());
         // A refit under way (as another thread would be, outside the lock): a page gets the
         // published standings at once instead of waiting, even though a game came in.
-        ladder
-            .standings
-            .lock()
-            .unwrap()
-            .get_mut(&Mode::Battle)
-            .unwrap()
-            .refitting = true;
+        refitting(true);
         add([c, a], Some(1));
         let during = ladder.leaderboard(Mode::Battle).unwrap();
         assert!(Arc::ptr_eq(&first, &during));
         assert_eq!(during.games, 2);
         // Once it has ended, the next asks for a fit with the new game: the same numbers
         // as fitting every game at once.
-        ladder
-            .standings
-            .lock()
-            .unwrap()
-            .get_mut(&Mode::Battle)
-            .unwrap()
-            .refitting = false;
+        refitting(false);
         let after = ladder.fresh_leaderboard(Mode::Battle).unwrap();
         assert_eq!(after.games, 3);
         assert_eq!(serde_json::to_value(after.as_ref()).unwrap(), full());
