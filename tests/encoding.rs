@@ -6,12 +6,11 @@
 //! what the binary encoding saves — so the test also checks, bot by bot, that each bot that
 //! offers the binary encoding used less fuel with it, and the WAT bot exactly as much.
 
-use crate::arena;
 use arena_engine::{FaultKind, Player};
 use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
 use arena_sdk::battle::Battle;
 use arena_tests::fixtures::{battle_observation, battle_start};
-use arena_tests::{bots, hostile, stderr, stdout};
+use arena_tests::{bots, hostile, sandbox_offering};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -115,25 +114,9 @@ fn binary_and_json_give_the_same_results_and_replays_but_for_fuel() {
     let file = tournament(dir.path());
     let run = |out: &str, extra: &[&str]| {
         let out = dir.path().join(out);
-        let mut args = vec![
-            "tournament",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--replays",
-            "--quiet",
-            "--jobs",
-            "2",
-        ];
+        let mut args = vec!["--replays", "--quiet", "--jobs", "2"];
         args.extend_from_slice(extra);
-        let output = arena(dir.path(), &args);
-        assert!(
-            output.status.success(),
-            "{args:?}\n{}\n{}",
-            stdout(&output),
-            stderr(&output)
-        );
+        crate::tournament_run(dir.path(), &file, &out, &args);
         written(&out)
     };
     let (binary, binary_fuel) = run("binary", &[]);
@@ -214,14 +197,7 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
     );
 
     // Offered only JSON, the garbage bot still picks binary: that is refused too.
-    let json_only = Sandbox::new(
-        Limits {
-            encoding: EncodingPolicy::Json,
-            ..Limits::default()
-        },
-        None,
-    )
-    .unwrap();
+    let json_only = sandbox_offering(EncodingPolicy::Json);
     let garbage = json_only.load(&hostile("binary-garbage.wat")).unwrap();
     let fault =
         Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start()).unwrap_err();
@@ -234,14 +210,7 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
 #[test]
 fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
     for policy in [EncodingPolicy::Fastest, EncodingPolicy::Json] {
-        let sandbox = Sandbox::new(
-            Limits {
-                encoding: policy,
-                ..Limits::default()
-            },
-            None,
-        )
-        .unwrap();
+        let sandbox = sandbox_offering(policy);
         let bot = sandbox.load(bots::BATTLE_STARTER.as_ref()).unwrap();
         let mut player = bot.player(&sandbox);
         Player::<Battle>::start(&mut player, &battle_start()).unwrap();

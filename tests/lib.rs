@@ -22,6 +22,18 @@ pub fn hostile(name: &str) -> PathBuf {
 }
 
 /// Stdout as text.
+/// A sandbox with the default limits that offers bots the encodings of `policy`.
+pub fn sandbox_offering(policy: arena_sandbox::EncodingPolicy) -> arena_sandbox::Sandbox {
+    arena_sandbox::Sandbox::new(
+        arena_sandbox::Limits {
+            encoding: policy,
+            ..arena_sandbox::Limits::default()
+        },
+        None,
+    )
+    .expect("a sandbox with the default limits")
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

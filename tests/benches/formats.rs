@@ -21,7 +21,7 @@
 //! "Binary encoding").
 
 use arena_builtins::Builtins;
-use arena_sandbox::{EncodingPolicy, Limits, Sandbox};
+use arena_sandbox::EncodingPolicy;
 use arena_sdk::protocol::{Request, RequestRef, to_binary};
 use arena_tests::{bots, transcript};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -187,14 +187,7 @@ fn fuel_per_turn<G: arena_sdk::Game>(
     policy: EncodingPolicy,
 ) -> u64 {
     use arena_engine::Player;
-    let sandbox = Sandbox::new(
-        Limits {
-            encoding: policy,
-            ..Limits::default()
-        },
-        None,
-    )
-    .unwrap();
+    let sandbox = arena_tests::sandbox_offering(policy);
     let loaded = sandbox.load(Path::new(bot)).expect("load the bot");
     let mut player = loaded.player(&sandbox);
     Player::<G>::start(&mut player, &game.start).expect("start");

@@ -149,7 +149,8 @@ fn play_batch(mode: Mode, seeds: u64, sides: &[Contestant; 2], sandbox: &Sandbox
                 seed,
                 max_faults: 3,
             };
-            let result = game::play(&spec, seats, ["a", "b"], sandbox, false).expect("game");
+            let result =
+                game::play(&spec, seats, ["a", "b"], sandbox, game::Keep::Nothing).expect("game");
             outcomes.push(result.outcome);
         }
     }

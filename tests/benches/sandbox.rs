@@ -216,14 +216,7 @@ fn encoding_of<G: Builtins + arena_engine::Ruleset>(
             EncodingPolicy::Json => Encoding::Json,
             EncodingPolicy::Fastest => Encoding::Binary,
         };
-        let sandbox = Sandbox::new(
-            Limits {
-                encoding: policy,
-                ..Limits::default()
-            },
-            None,
-        )
-        .unwrap();
+        let sandbox = arena_tests::sandbox_offering(policy);
         let loaded = load(&sandbox, Path::new(bot));
         let mut player = loaded.player(&sandbox);
         Player::<G>::start(&mut player, &game.start).expect("start");

@@ -206,7 +206,7 @@ fn play_all(
     sandbox: &Sandbox,
     contestants: &[Contestant],
     jobs: usize,
-    replay: bool,
+    replay: game::Keep,
 ) -> (f64, f64) {
     let next = AtomicUsize::new(0);
     let cpu = process_cpu().unwrap_or(0.0);
@@ -249,9 +249,9 @@ fn allocators(tournament: &Tournament, plan: &Plan) {
     // `replay`: the replay turned into a JSON tree as every game did before (and as
     // `--replays` still does), dropped at once.
     for (name, pool, replay) in [
-        ("on-demand+replay-json", Pool::none(), true),
-        ("on-demand", Pool::none(), false),
-        ("pooled", Pool::for_parallel_games(2), false),
+        ("on-demand+replay-json", Pool::none(), game::Keep::Json),
+        ("on-demand", Pool::none(), game::Keep::Nothing),
+        ("pooled", Pool::for_parallel_games(2), game::Keep::Nothing),
     ] {
         let sandbox = Sandbox::with_pool(Limits::default(), None, pool).unwrap();
         let contestants = contestants(tournament, &sandbox, 2).expect("bots load");

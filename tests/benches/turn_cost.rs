@@ -273,9 +273,15 @@ fn grid_game(map: &str, sides: [&Contestant; 2], sandbox: &Sandbox) -> arena_eng
         seed: 5,
         max_faults: 3,
     };
-    game::play(&spec, sides, ["commander", "coward"], sandbox, false)
-        .expect("grid game")
-        .outcome
+    game::play(
+        &spec,
+        sides,
+        ["commander", "coward"],
+        sandbox,
+        game::Keep::Nothing,
+    )
+    .expect("grid game")
+    .outcome
 }
 
 fn grid_size(c: &mut Criterion) {

@@ -146,7 +146,7 @@ pub fn play_match(args: MatchArgs, sandbox_args: &SandboxArgs) -> Result<ExitCod
                 seated.map(|i| &contestants[i]),
                 seated.map(|i| names[i].as_str()),
                 &sandbox,
-                false,
+                game::Keep::Nothing,
             )?;
             let outcome = &played.outcome;
             result.points[game] = match outcome.winner {

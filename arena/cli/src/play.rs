@@ -267,12 +267,13 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     };
     // The replay is always kept: it is where each fault's turn and message are.
     let (result, view_error) = match &contestants {
-        [Some(a), Some(b)] if !watch => {
-            (game::play(&spec, [a, b], names_ref, &sandbox, true)?, None)
-        }
+        [Some(a), Some(b)] if !watch => (
+            game::play(&spec, [a, b], names_ref, &sandbox, game::Keep::Json)?,
+            None,
+        ),
         [a, b] => crate::human::play(&spec, [a.as_ref(), b.as_ref()], names_ref, &sandbox, view)?,
     };
-    let replay = result.replay.as_ref().expect("asked for a replay");
+    let replay = &result.replay.expect("asked for a replay").into_json();
 
     if let Some(path) = &args.replay {
         let bytes = serde_json::to_vec(replay)?;

@@ -274,8 +274,15 @@ mod tests {
         let sandbox = arena_sandbox::Sandbox::new(Default::default(), None).unwrap();
         let bots =
             ["strong", "random"].map(|b| arena_tournament::bots::Contestant::Builtin(b.to_owned()));
-        let played = game::play(&spec, [&bots[0], &bots[1]], ["a", "b"], &sandbox, true).unwrap();
-        let mut json = played.replay.unwrap();
+        let played = game::play(
+            &spec,
+            [&bots[0], &bots[1]],
+            ["a", "b"],
+            &sandbox,
+            game::Keep::Json,
+        )
+        .unwrap();
+        let mut json = played.replay.unwrap().into_json();
         assert!(html_page(&json, 1000, Trust::Verify).is_ok());
         // The engine would not reproduce this outcome: only verification notices.
         json["outcome"]["turns"] = serde_json::json!(1);

@@ -344,14 +344,18 @@ impl Ladder {
             } else {
                 ([job.b, job.a], [&b, &a], [name_b.as_str(), name_a.as_str()])
             };
-            let played = game::play(&spec, contestants, seat_names, &self.sandbox, true).map_err(
-                |source| LadderError::Game {
-                    job: job.id,
-                    source,
-                },
-            )?;
-            let replay = serde_json::to_vec(&played.replay.expect("asked for a replay"))
-                .expect("replays serialize");
+            let played = game::play(
+                &spec,
+                contestants,
+                seat_names,
+                &self.sandbox,
+                game::Keep::Bytes,
+            )
+            .map_err(|source| LadderError::Game {
+                job: job.id,
+                source,
+            })?;
+            let replay = played.replay.expect("asked for a replay").into_bytes();
             let outcome = played.outcome;
             let id = self.store.add_game(&NewGame {
                 mode: job.mode,

@@ -164,9 +164,15 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
     };
     let me = Contestant::Wasm(bot.clone());
     let them = Contestant::Builtin(weakest.name.to_owned());
-    let played = game::play(&spec, [&me, &them], [bot.name(), &opponent], sandbox, true)?;
+    let played = game::play(
+        &spec,
+        [&me, &them],
+        [bot.name(), &opponent],
+        sandbox,
+        game::Keep::Json,
+    )?;
     let outcome = &played.outcome;
-    let replay = played.replay.expect("asked for a replay");
+    let replay = played.replay.expect("asked for a replay").into_json();
     let mut first_fault = None;
     let mut first_rejection = None;
     let mut fuels = Vec::new();

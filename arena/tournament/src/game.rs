@@ -97,8 +97,49 @@ pub struct GameSpec {
 pub struct GameResult {
     /// Who won, why, statistics.
     pub outcome: Outcome,
-    /// The replay as JSON, when asked for.
-    pub replay: Option<serde_json::Value>,
+    /// The replay, in the form asked for ([`Keep`]).
+    pub replay: Option<KeptReplay>,
+}
+
+/// What a played game keeps of its replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Nothing (a tournament without `--replays`, a bench).
+    Nothing,
+    /// A JSON tree, for callers that read it (`arena play`, `arena check`).
+    Json,
+    /// Its JSON text, for callers that only store it (tournament replays, the server's
+    /// ladder): written straight from the replay, without a tree built and serialized again.
+    Bytes,
+}
+
+/// A replay in the form a game was asked to keep; either converts to the other.
+#[derive(Debug, Clone)]
+pub enum KeptReplay {
+    /// A JSON tree.
+    Json(serde_json::Value),
+    /// JSON text.
+    Bytes(Vec<u8>),
+}
+
+impl KeptReplay {
+    /// The replay as a JSON tree.
+    pub fn into_json(self) -> serde_json::Value {
+        match self {
+            KeptReplay::Json(json) => json,
+            KeptReplay::Bytes(bytes) => {
+                serde_json::from_slice(&bytes).expect("the arena's own replay text is JSON")
+            }
+        }
+    }
+
+    /// The replay as JSON text.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            KeptReplay::Json(json) => serde_json::to_vec(&json).expect("replays serialize"),
+            KeptReplay::Bytes(bytes) => bytes,
+        }
+    }
 }
 
 /// Why a game could not be played at all (a bot's misbehaviour is never one of these).
@@ -151,9 +192,9 @@ pub fn play(
     contestants: [&Contestant; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
-    want_replay: bool,
+    keep: Keep,
 ) -> Result<GameResult, GameError> {
-    for_mode!(spec.mode, G => play_typed::<G>(spec, contestants, names, sandbox, want_replay))
+    for_mode!(spec.mode, G => play_typed::<G>(spec, contestants, names, sandbox, keep))
 }
 
 fn player<G: Ruleset + Builtins>(
@@ -175,7 +216,7 @@ fn play_typed<G: Ruleset + Builtins>(
     contestants: [&Contestant; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
-    want_replay: bool,
+    keep: Keep,
 ) -> Result<GameResult, GameError> {
     let [a, b] = contestants;
     play_seats_keeping::<G>(
@@ -184,7 +225,7 @@ fn play_typed<G: Ruleset + Builtins>(
         names,
         sandbox,
         None,
-        want_replay,
+        keep,
     )
 }
 
@@ -215,18 +256,19 @@ pub fn play_seats<G: Ruleset + Builtins>(
     sandbox: &Sandbox,
     observer: Option<&mut dyn Observer<G>>,
 ) -> Result<GameResult, GameError> {
-    play_seats_keeping(spec, seats, names, sandbox, observer, true)
+    play_seats_keeping(spec, seats, names, sandbox, observer, Keep::Json)
 }
 
-/// [`play_seats`], turning the replay into JSON only when it is wanted: a tournament
-/// without `--replays` would otherwise build and drop a JSON tree per game.
+/// [`play_seats`], keeping the replay in the form wanted: a tournament without `--replays`
+/// would otherwise build and drop a JSON tree per game, and one with it would build a tree
+/// only to serialize it again.
 fn play_seats_keeping<G: Ruleset + Builtins>(
     spec: &GameSpec,
     seats: [Seat<'_, G>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
     observer: Option<&mut dyn Observer<G>>,
-    want_replay: bool,
+    keep: Keep,
 ) -> Result<GameResult, GameError> {
     let rules = parse_rules::<G>(&spec.rules)?;
     let [seat0, seat1] = seats;
@@ -249,8 +291,15 @@ fn play_seats_keeping<G: Ruleset + Builtins>(
             sha256,
         };
     }
-    let replay =
-        want_replay.then(|| serde_json::to_value(&record.replay).expect("replays serialize"));
+    let replay = match keep {
+        Keep::Nothing => None,
+        Keep::Json => Some(KeptReplay::Json(
+            serde_json::to_value(&record.replay).expect("replays serialize"),
+        )),
+        Keep::Bytes => Some(KeptReplay::Bytes(
+            serde_json::to_vec(&record.replay).expect("replays serialize"),
+        )),
+    };
     Ok(GameResult {
         outcome: record.outcome,
         replay,

@@ -316,9 +316,7 @@ pub fn run_loaded(
                         // a replay without its line (the game is played again), never a
                         // game without replay.
                         let wrote = match replay {
-                            Some(replay) => {
-                                let bytes =
-                                    serde_json::to_vec(&replay).expect("replays serialize");
+                            Some(bytes) => {
                                 let path = replay_path(&options.out, line.game);
                                 results::write_atomic(&path, &bytes)?;
                                 Some(path)
@@ -404,7 +402,7 @@ fn play_one(
     contestants: &[Contestant],
     sandbox: &Sandbox,
     want_replay: bool,
-) -> Result<(GameLine, Option<serde_json::Value>), RunError> {
+) -> Result<(GameLine, Option<Vec<u8>>), RunError> {
     let rules = tournament.rules_for_game(game.mode, game.variant, game.seats);
     let spec = GameSpec {
         mode: game.mode,
@@ -422,7 +420,11 @@ fn play_one(
         [&contestants[a], &contestants[b]],
         names,
         sandbox,
-        want_replay,
+        if want_replay {
+            game::Keep::Bytes
+        } else {
+            game::Keep::Nothing
+        },
     )
     .map_err(|source| RunError::Game {
         game: game.game,
@@ -444,5 +446,5 @@ fn play_one(
         turns: outcome.turns,
         seats: outcome.seats,
     };
-    Ok((line, result.replay))
+    Ok((line, result.replay.map(game::KeptReplay::into_bytes)))
 }
