@@ -420,3 +420,43 @@ fn a_corrupt_cache_entry_is_recompiled() {
             .is_some_and(|w| w.contains("not a cache entry of this arena"))
     );
 }
+
+/// The SDK's allocator (sdk/src/alloc.rs) keeps a Rust bot's heap inside its initial
+/// memory: over a whole real game, in either encoding, no sample bot grows its memory. (A
+/// growth makes the next match in the same pool slot take the pages away again, which
+/// interrupts every core the arena runs on: docs/performance.md, "Scaling".)
+#[test]
+fn sample_bots_play_a_whole_game_without_growing_their_memory() {
+    use arena_builtins::Builtins;
+    use arena_sandbox::EncodingPolicy;
+    use arena_sdk::{conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+
+    fn whole_game<G: Builtins + arena_engine::Ruleset>(bot: &str, builtins: [&str; 2]) {
+        let game = arena_tests::transcript::<G>(builtins[0], builtins[1], 3);
+        for policy in [EncodingPolicy::Json, EncodingPolicy::Fastest] {
+            let sandbox = arena_tests::sandbox_offering(policy);
+            let loaded = sandbox.load(Path::new(bot)).unwrap();
+            let initial = loaded.info().initial_memory as usize;
+            let mut player = loaded.player(&sandbox);
+            Player::<G>::start(&mut player, &game.start).unwrap();
+            Player::<G>::setup(&mut player, &game.setup).unwrap();
+            for (observation, _) in &game.turns {
+                Player::<G>::act(&mut player, observation).unwrap();
+            }
+            assert!(!game.turns.is_empty());
+            assert_eq!(
+                player.memory_bytes(),
+                Some(initial),
+                "{bot} ({policy:?}) grew its memory from {initial} bytes over {} turns",
+                game.turns.len()
+            );
+        }
+    }
+    whole_game::<Battle>(bots::BATTLE_STRONG, ["strong", "heuristic"]);
+    whole_game::<Battle>(bots::BATTLE_STARTER, ["strong", "heuristic"]);
+    whole_game::<Tcg>(bots::TCG_PLANNER, ["planner", "random"]);
+    whole_game::<Grid>(bots::GRID_COMMANDER, ["commander", "random-walker"]);
+    whole_game::<Dungeon>(bots::DUNGEON_STRONG, ["strong", "random"]);
+    whole_game::<Conquest>(bots::CONQUEST_STRONG, ["strong", "random"]);
+    whole_game::<Conquest>(bots::CONQUEST_STARTER, ["strong", "random"]);
+}

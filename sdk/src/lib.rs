@@ -69,6 +69,13 @@ pub mod tcg;
 #[doc(hidden)]
 pub mod abi;
 
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    feature = "allocator"
+))]
+mod alloc;
+
 pub use protocol::{
     ABI_VERSION, Encoding, Game, MatchEnd, MatchResult, MatchStart, Mode, Request, Seat,
 };

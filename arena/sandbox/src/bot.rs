@@ -7,7 +7,8 @@ use arena_sdk::protocol::RequestRef;
 use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
 use serde::de::DeserializeOwned;
 use wasmtime::{
-    Caller, Engine, Instance, InstancePre, Linker, Memory, ResourceLimiter, Store, Trap, TypedFunc,
+    Caller, Engine, Func, Instance, InstancePre, Linker, Memory, ResourceLimiter, Store, Trap,
+    ValRaw,
 };
 
 /// Per-store state: the limiter and the log of the current call.
@@ -163,8 +164,53 @@ pub(crate) fn bounded(text: &str) -> String {
 
 struct Exports {
     memory: Memory,
-    alloc: TypedFunc<i32, i32>,
-    call: TypedFunc<(i32, i32), i64>,
+    alloc: AbiFunc<1>,
+    call: AbiFunc<2>,
+}
+
+/// An ABI export taking `N` `i32`s and returning one integer, called with raw values.
+///
+/// Every bot's exports are type-checked once, at load (`load::validate`, against
+/// `REQUIRED_FUNCS` and `OPTIONAL_ENCODING_FUNC`). A `TypedFunc` would check again per
+/// instance and hold the function's type, a counted handle into the engine's type
+/// registry: making one per match and cloning it per call made every worker thread write
+/// the same shared reference counts (the types of all bots are one registry's entries),
+/// which cost `--jobs 2` its scaling (docs/performance.md).
+#[derive(Clone, Copy)]
+struct AbiFunc<const N: usize> {
+    func: Func,
+}
+
+impl<const N: usize> AbiFunc<N> {
+    /// The export `name` of `instance`; `None` if there is none or it is not a function
+    /// (load refused such a module, so `None` means a wrong call here).
+    fn get(store: &mut Store<BotState>, instance: Instance, name: &str) -> Option<Self> {
+        let func = instance.get_func(&mut *store, name)?;
+        debug_assert_eq!(
+            func.ty(&*store).params().len(),
+            N,
+            "`{name}` takes {N} parameters: checked at load"
+        );
+        Some(AbiFunc { func })
+    }
+
+    /// Call it; the result as the raw value (read as the export's result type).
+    fn call(self, store: &mut Store<BotState>, args: [i32; N]) -> wasmtime::Result<ValRaw> {
+        // Room for the parameters and then the one result (which overwrites the first).
+        let mut values = [ValRaw::i32(0); 2];
+        for (slot, arg) in values.iter_mut().zip(args) {
+            *slot = ValRaw::i32(arg);
+        }
+        // SAFETY: the function belongs to this store's instance, and load checked its type:
+        // `N` `i32` parameters (written above) and one `i32` or `i64` result, which fits the
+        // two-value array. No reference types cross (nothing for the collector to root).
+        #[allow(unsafe_code)]
+        unsafe {
+            self.func
+                .call_unchecked(&mut *store, &mut values[..N.max(1)] as *mut [ValRaw])?;
+        }
+        Ok(values[0])
+    }
 }
 
 /// One bot instance for one match. Created by [`LoadedBot::player`](crate::LoadedBot::player);
@@ -256,6 +302,14 @@ impl WasmBot {
         self.exports.as_ref().map(|_| self.encoding)
     }
 
+    /// The size of the bot's linear memory now (`None` before it is instantiated): what it
+    /// grew to beyond its module's initial memory (`ModuleInfo::initial_memory`).
+    pub fn memory_bytes(&self) -> Option<usize> {
+        self.exports
+            .as_ref()
+            .map(|exports| exports.memory.data_size(&self.store))
+    }
+
     /// Arm the limits for one call; a timeout fault if the match's wall-clock budget is
     /// spent.
     fn arm(&mut self, fuel: u64) -> Result<(), Fault> {
@@ -311,10 +365,11 @@ impl WasmBot {
         let exports = self
             .exports_of(instance)
             .map_err(|e| Fault::new(FaultKind::Instantiation, e))?;
-        let version = instance
-            .get_typed_func::<(), i32>(&mut self.store, "arena_abi_version")
-            .and_then(|f| f.call(&mut self.store, ()))
-            .map_err(|e| self.fault(e))?;
+        let version = AbiFunc::<0>::get(&mut self.store, instance, "arena_abi_version")
+            .ok_or_else(|| wasmtime::Error::msg("no export `arena_abi_version`"))
+            .and_then(|f| f.call(&mut self.store, []))
+            .map_err(|e| self.fault(e))?
+            .get_i32();
         if version != arena_sdk::ABI_VERSION as i32 {
             return Err(Fault::new(
                 FaultKind::Instantiation,
@@ -332,13 +387,13 @@ impl WasmBot {
     /// The encoding of this match: the bot's pick among those offered, through its optional
     /// `arena_encoding` export (typed at load); JSON without it.
     fn negotiate(&mut self, instance: Instance) -> Result<Encoding, Fault> {
-        let Ok(choose) = instance.get_typed_func::<i32, i32>(&mut self.store, "arena_encoding")
-        else {
+        let Some(choose) = AbiFunc::<1>::get(&mut self.store, instance, "arena_encoding") else {
             return Ok(Encoding::Json);
         };
         let chosen = choose
-            .call(&mut self.store, self.offered)
-            .map_err(|e| self.fault(e))?;
+            .call(&mut self.store, [self.offered])
+            .map_err(|e| self.fault(e))?
+            .get_i32();
         Encoding::from_bit(chosen)
             .filter(|e| self.offered & e.bit() != 0)
             .ok_or_else(|| {
@@ -358,12 +413,8 @@ impl WasmBot {
             memory: instance
                 .get_memory(&mut *store, "memory")
                 .ok_or("no memory export")?,
-            alloc: instance
-                .get_typed_func(&mut *store, "arena_alloc")
-                .map_err(|e| format!("{e:#}"))?,
-            call: instance
-                .get_typed_func(&mut *store, "arena_call")
-                .map_err(|e| format!("{e:#}"))?,
+            alloc: AbiFunc::get(store, instance, "arena_alloc").ok_or("no export `arena_alloc`")?,
+            call: AbiFunc::get(store, instance, "arena_call").ok_or("no export `arena_call`")?,
         })
     }
 
@@ -424,11 +475,11 @@ impl WasmBot {
                 "the bot was not instantiated (its start failed)",
             ));
         };
-        let (memory, alloc, call) = (exports.memory, exports.alloc.clone(), exports.call.clone());
+        let (memory, alloc, call) = (exports.memory, exports.alloc, exports.call);
         self.arm(fuel)?;
         let started = std::time::Instant::now();
         let result = self
-            .exchange_armed(memory, &alloc, &call)
+            .exchange_armed(memory, alloc, call)
             .and_then(|range| self.over_budget(fuel).map(|()| range));
         self.spent += started.elapsed();
         self.last.fuel = self.fuel_used(fuel).min(fuel);
@@ -438,14 +489,15 @@ impl WasmBot {
     fn exchange_armed(
         &mut self,
         memory: Memory,
-        alloc: &TypedFunc<i32, i32>,
-        call: &TypedFunc<(i32, i32), i64>,
+        alloc: AbiFunc<1>,
+        call: AbiFunc<2>,
     ) -> Result<std::ops::Range<usize>, Fault> {
         let len = i32::try_from(self.request.len())
             .map_err(|_| Fault::new(FaultKind::WrongShape, "request too large for a 32-bit bot"))?;
         let ptr = alloc
-            .call(&mut self.store, len)
-            .map_err(|e| self.fault(e))?;
+            .call(&mut self.store, [len])
+            .map_err(|e| self.fault(e))?
+            .get_i32();
         if ptr == 0 {
             return Err(Fault::new(
                 FaultKind::MemoryLimit,
@@ -463,8 +515,9 @@ impl WasmBot {
                 )
             })?;
         let packed = call
-            .call(&mut self.store, (ptr, len))
-            .map_err(|e| self.fault(e))?;
+            .call(&mut self.store, [ptr, len])
+            .map_err(|e| self.fault(e))?
+            .get_i64();
         let (resp_ptr, resp_len) = (
             (packed as u64 >> 32) as usize,
             (packed as u64 & 0xffff_ffff) as usize,

@@ -119,8 +119,10 @@ pub fn save_or_check_plan(dir: &Path, saved: &SavedPlan) -> Result<(), ResultsEr
         return Ok(());
     }
     let mut tmp = tempfile_in(dir)?;
-    serde_json::to_writer_pretty(&mut tmp.1, saved).expect("plans serialize");
-    tmp.1.flush().map_err(io(&tmp.0))?;
+    // One write: serializing into the unbuffered file wrote each token with a system call
+    // of its own (tens of thousands for a big plan, before the first game could start).
+    let text = serde_json::to_vec_pretty(saved).expect("plans serialize");
+    tmp.1.write_all(&text).map_err(io(&tmp.0))?;
     std::fs::rename(&tmp.0, &path).map_err(io(&path))
 }
 
