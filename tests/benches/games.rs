@@ -8,6 +8,7 @@
 //! | tcg | `planner` vs `random` | tcg-planner.wasm vs tcg-random.wasm |
 //! | tcg-one-seat | `planner` vs `random` | tcg-planner.wasm vs native `random` |
 //! | grid | `commander` vs `random-walker` | grid-commander.wasm vs grid-random-walker.wasm |
+//! | grid-one-seat | `commander` vs `random-walker` | grid-commander.wasm vs native `random-walker` |
 //! | grid-full | `commander` vs `coward` | grid-commander.wasm vs grid-coward.wasm |
 //! | grid-full-one-seat | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
 //! | dungeon | `strong` vs `random` | dungeon-strong.wasm vs native `random` |
@@ -56,7 +57,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 8] = [
+const CASES: [Case; 9] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -89,6 +90,16 @@ const CASES: [Case; 8] = [
         wasm: [
             Side::Wasm(bots::GRID_COMMANDER),
             Side::Wasm(bots::GRID_RANDOM_WALKER),
+        ],
+    },
+    Case {
+        name: "grid-one-seat",
+        mode: Mode::Grid,
+        seeds: 2,
+        native: [Side::Native("commander"), Side::Native("random-walker")],
+        wasm: [
+            Side::Wasm(bots::GRID_COMMANDER),
+            Side::Native("random-walker"),
         ],
     },
     // The commander eliminates random-walker in ~100-250 turns; against `coward` every
