@@ -537,6 +537,59 @@ impl MoveError {
     }
 }
 
+/// Up to eight tiles, read as a slice (and iterated by value): what
+/// [`Board::destinations`] (a scout's one or two steps in four directions) and
+/// [`Board::recruit_spots`] answer, without a heap allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tiles {
+    tiles: [Pos; 8],
+    len: u8,
+}
+
+impl Tiles {
+    const fn new() -> Tiles {
+        Tiles {
+            tiles: [Pos::new(0, 0); 8],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, p: Pos) {
+        if let Some(slot) = self.tiles.get_mut(usize::from(self.len)) {
+            *slot = p;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Tiles {
+    type Target = [Pos];
+
+    #[inline]
+    fn deref(&self) -> &[Pos] {
+        &self.tiles[..usize::from(self.len)]
+    }
+}
+
+impl IntoIterator for Tiles {
+    type Item = Pos;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Pos, 8>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.tiles.into_iter().take(usize::from(self.len))
+    }
+}
+
+impl<'a> IntoIterator for &'a Tiles {
+    type Item = &'a Pos;
+    type IntoIter = std::slice::Iter<'a, Pos>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// The tiles a move enters, in order (one, or a scout's two): what [`Board::move_steps`]
 /// answers, read as a slice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -634,6 +687,8 @@ impl Board {
     /// The board of an observation.
     pub fn new(obs: &Observation) -> Board {
         let mut board = Board::empty(obs.width, obs.height, obs.homes);
+        // Room for the turn's recruits too (at most one per tile next to the home).
+        board.armies.reserve(obs.armies.len() + DIRECTIONS.len());
         for (list, terrain) in [
             (&obs.water, Terrain::Water),
             (&obs.wood, Terrain::Resource(Resource::Wood)),
@@ -667,21 +722,25 @@ impl Board {
     }
 
     /// Columns.
+    #[inline]
     pub fn width(&self) -> u8 {
         self.width
     }
 
     /// Rows.
+    #[inline]
     pub fn height(&self) -> u8 {
         self.height
     }
 
     /// The homes of seat 0 and seat 1.
+    #[inline]
     pub fn homes(&self) -> [Pos; 2] {
         self.homes
     }
 
     /// Row-major index of `p`, if it is on the map.
+    #[inline]
     pub fn index(&self, p: Pos) -> Option<usize> {
         (p.x < self.width && p.y < self.height)
             .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
@@ -700,17 +759,20 @@ impl Board {
     }
 
     /// What lies on `p`; `None` off the map.
+    #[inline]
     pub fn terrain(&self, p: Pos) -> Option<Terrain> {
         self.index(p).map(|i| self.terrain[i])
     }
 
     /// The army on `p`, if any.
+    #[inline]
     pub fn army_at(&self, p: Pos) -> Option<&Army> {
         let i = self.index(p)?;
         self.occupant[i].map(|a| &self.armies[a])
     }
 
     /// Every army, in the order placed.
+    #[inline]
     pub fn armies(&self) -> &[Army] {
         &self.armies
     }
@@ -757,13 +819,18 @@ impl Board {
 
     /// The tiles next to `seat`'s home where it may recruit now (on the map, no army on
     /// them), in the order up, right, down, left.
-    pub fn recruit_spots(&self, seat: Seat) -> Vec<Pos> {
+    pub fn recruit_spots(&self, seat: Seat) -> Tiles {
         let home = self.homes[usize::from(seat.min(1))];
-        DIRECTIONS
-            .iter()
-            .filter_map(|&d| home.offset(d, 1, self.width, self.height))
-            .filter(|&p| self.army_at(p).is_none() && self.terrain(p) == Some(Terrain::Plain))
-            .collect()
+        let mut spots = Tiles::new();
+        for d in DIRECTIONS {
+            if let Some(p) = home.offset(d, 1, self.width, self.height)
+                && self.army_at(p).is_none()
+                && self.terrain(p) == Some(Terrain::Plain)
+            {
+                spots.push(p);
+            }
+        }
+        spots
     }
 
     /// Whether `seat` may recruit `kind` onto `at` with `stock`.
@@ -795,26 +862,25 @@ impl Board {
 
     /// [`Board::check_move`] without a heap allocation: the tiles entered as [`Steps`].
     pub fn move_steps(&self, army: &Army, to: Pos) -> Result<Steps, MoveError> {
-        if self.index(to).is_none() {
+        let Some(i) = self.index(to) else {
             return Err(MoveError::OffMap);
-        }
-        let (dx, dy) = (
-            i32::from(to.x) - i32::from(army.pos.x),
-            i32::from(to.y) - i32::from(army.pos.y),
-        );
-        let steps = dx.abs() + dy.abs();
+        };
+        let (dx, dy) = (to.x.abs_diff(army.pos.x), to.y.abs_diff(army.pos.y));
+        let steps = i32::from(dx) + i32::from(dy);
         if (dx != 0 && dy != 0) || steps == 0 || steps > army.kind.reach() {
             return Err(MoveError::TooFar);
         }
-        if self.is_own(army.owner, to) {
+        if self.is_own_at(army.owner, i) {
             return Err(MoveError::OwnTile);
         }
-        // A scout's middle tile (off the map only if the army stands off it: then it is
-        // not entered).
-        let middle = army
-            .pos
-            .offset((dx.signum(), dy.signum()), 1, self.width, self.height);
-        Ok(if let Some(middle) = middle.filter(|_| steps == 2) {
+        // A scout's middle tile, halfway along the straight line (off the map only if the
+        // army stands off it: then it is not entered).
+        let middle = Pos::new(
+            // Lossless: the mean of two `u8`s.
+            ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+            ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+        );
+        Ok(if steps == 2 && self.index(middle).is_some() {
             Steps {
                 tiles: [middle, to],
                 len: 2,
@@ -838,7 +904,14 @@ impl Board {
         };
         for (k, &tile) in steps.iter().enumerate() {
             let last = k + 1 == steps.len();
-            if let Some(defender) = self.army_at(tile).copied() {
+            let Some(i) = self.index(tile) else {
+                // Never: move_steps answers tiles on the map.
+                if last {
+                    events.push(MoveEvent::Arrive { at: tile });
+                }
+                continue;
+            };
+            if let Some(defender) = self.occupant[i].map(|k| self.armies[k]) {
                 if defender.owner == army.owner {
                     // A scout passes over its own armies (never onto one: move_steps
                     // refuses that destination).
@@ -858,16 +931,16 @@ impl Board {
                 }
                 continue;
             }
-            match self.terrain(tile) {
-                Some(Terrain::Home(owner)) if owner != army.owner => {
+            match self.terrain[i] {
+                Terrain::Home(owner) if owner != army.owner => {
                     events.push(MoveEvent::Capture { at: tile });
                     return Ok(events);
                 }
-                Some(Terrain::Water) => {
+                Terrain::Water => {
                     events.push(MoveEvent::Drown { at: tile });
                     return Ok(events);
                 }
-                Some(Terrain::Resource(resource)) => {
+                Terrain::Resource(resource) => {
                     events.push(MoveEvent::Collect { resource, at: tile });
                 }
                 _ => {}
@@ -914,19 +987,29 @@ impl Board {
     }
 
     /// Whether `p` holds an army of `seat` or `seat`'s home.
+    #[inline]
     pub fn is_own(&self, seat: Seat, p: Pos) -> bool {
-        self.terrain(p) == Some(Terrain::Home(seat))
-            || self.army_at(p).is_some_and(|a| a.owner == seat)
+        self.index(p).is_some_and(|i| self.is_own_at(seat, i))
+    }
+
+    /// [`Board::is_own`] of the tile with index `i` (on the map).
+    #[inline]
+    fn is_own_at(&self, seat: Seat, i: usize) -> bool {
+        self.terrain[i] == Terrain::Home(seat)
+            || self.occupant[i].is_some_and(|k| self.armies[k].owner == seat)
     }
 
     /// Every tile `army` may move to this turn by the rules, water included (an army may
-    /// walk into water; it drowns).
-    pub fn destinations(&self, army: &Army) -> Vec<Pos> {
-        let mut out = Vec::new();
+    /// walk into water; it drowns): up, right, down, left, a scout's one step before its
+    /// two in each direction.
+    pub fn destinations(&self, army: &Army) -> Tiles {
+        let mut out = Tiles::new();
         for d in DIRECTIONS {
             for k in 1..=army.kind.reach() {
+                // A tile in a straight line within reach and on the map: of
+                // [`Board::move_steps`]'s checks only the own-tile one is left.
                 if let Some(to) = army.pos.offset(d, k, self.width, self.height)
-                    && self.move_steps(army, to).is_ok()
+                    && !self.is_own(army.owner, to)
                 {
                     out.push(to);
                 }
@@ -937,49 +1020,228 @@ impl Board {
 
     /// Steps from `from` to every tile, walking around water (armies do not block); `None`
     /// where unreachable. Indexed like [`Board::index`].
+    /// [`Distances`] keeps these searches from turn to turn and answers the same.
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        let mut dist = vec![None; self.terrain.len()];
-        let Some(start) = self.index(from) else {
-            return dist;
-        };
-        dist[start] = Some(0);
-        // Tiles in the order reached: a breadth-first queue that is never popped.
-        let mut queue = Vec::with_capacity(self.terrain.len());
-        queue.push(start);
-        let (width, height) = (usize::from(self.width), usize::from(self.height));
-        let mut head = 0;
-        while let Some(&i) = queue.get(head) {
-            head += 1;
-            let next = dist[i].unwrap_or(0) + 1;
-            // The order of the neighbours does not change a distance.
-            crate::pos::for_each_neighbour(i, width, height, |j| {
-                if dist[j].is_none() && self.terrain[j] != Terrain::Water {
-                    dist[j] = Some(next);
-                    queue.push(j);
-                }
-            });
+        let mut steps = vec![UNREACHED; self.terrain.len()];
+        if let Some(start) = self.index(from) {
+            let water: Vec<bool> = self.water().collect();
+            search(&water, self.width, start, &mut steps);
         }
-        dist
+        steps
+            .iter()
+            .map(|&d| (d != UNREACHED).then_some(u32::from(d)))
+            .collect()
     }
 
     /// Positions of the resources still on the map, in reading order.
+    /// [`Board::resource_tiles`] lists the same without allocating.
     pub fn resources(&self) -> Vec<(Pos, Resource)> {
+        self.resource_tiles().collect()
+    }
+
+    /// The resources still on the map, in reading order, read in place.
+    pub fn resource_tiles(&self) -> impl Iterator<Item = (Pos, Resource)> + '_ {
         let width = usize::from(self.width).max(1);
         self.terrain
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| match *t {
+            .filter_map(move |(i, t)| match *t {
                 // Lossless: an index of a map of at most 255×255 tiles.
                 Terrain::Resource(r) => Some((Pos::new((i % width) as u8, (i / width) as u8), r)),
                 _ => None,
             })
-            .collect()
     }
 
     /// Whether each tile is water, in reading order (the tiles [`Board::distances`]
     /// walks around).
     pub fn water(&self) -> impl Iterator<Item = bool> + '_ {
         self.terrain.iter().map(|t| *t == Terrain::Water)
+    }
+}
+
+/// A tile no way leads to, in a search's steps.
+const UNREACHED: u16 = u16::MAX;
+
+/// Breadth-first steps from tile `start` to every tile of a map `width` columns wide whose
+/// water is `water` (never entered; `start` itself may be water), into `steps`
+/// ([`UNREACHED`] where no way leads). Every index is below `water.len()` = `steps.len()`,
+/// at most 255×255: a `u16` holds any index and any distance.
+fn search(water: &[bool], width: u8, start: usize, steps: &mut [u16]) {
+    let tiles = steps.len().min(water.len());
+    let width = usize::from(width);
+    if start >= tiles || width == 0 {
+        return;
+    }
+    let height = tiles / width;
+    steps.fill(UNREACHED);
+    steps[start] = 0;
+    // Tiles in the order reached: a breadth-first queue that is never popped.
+    let mut queue: Vec<u16> = Vec::with_capacity(tiles);
+    // Lossless: an index of a map of at most 255×255 tiles.
+    queue.push(start as u16);
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        let i = usize::from(i);
+        let next = steps[i] + 1;
+        // The order of the neighbours does not change a distance.
+        crate::pos::for_each_neighbour(i, width, height, |j| {
+            if steps[j] == UNREACHED && !water[j] {
+                steps[j] = next;
+                queue.push(j as u16);
+            }
+        });
+    }
+}
+
+/// Steps between tiles around water ([`Board::distances`]'s answers), remembered from turn
+/// to turn: one breadth-first search per tile asked about, done the first time it is asked.
+/// Armies do not block and only water does, which never changes during a game, so a bot
+/// keeps one `Distances` for the whole game and calls [`Distances::fit`] with each turn's
+/// board (the searches are dropped only if the map's water is not theirs).
+///
+/// ```
+/// use arena_sdk::conquest::{Board, Distances, Pos, Terrain};
+/// // . ~ .
+/// // . ~ .      ~ water
+/// // . . .
+/// let mut board = Board::empty(3, 3, [Pos::new(0, 0), Pos::new(2, 0)]);
+/// board.set_terrain(Pos::new(1, 0), Terrain::Water);
+/// board.set_terrain(Pos::new(1, 1), Terrain::Water);
+/// let mut distances = Distances::default();
+/// distances.fit(&board);
+/// // Down, across the bottom row and up again.
+/// assert_eq!(distances.between(Pos::new(0, 0), Pos::new(2, 0)), Some(6));
+/// assert_eq!(distances.field(Pos::new(0, 2)).get(Pos::new(2, 2)), Some(2));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Distances {
+    width: u8,
+    height: u8,
+    /// Which tiles are water, in reading order: the map the searches belong to.
+    water: Vec<bool>,
+    /// The search from each tile, once asked for.
+    fields: Vec<std::cell::OnceCell<Box<[u16]>>>,
+}
+
+impl Distances {
+    /// The distances of `board`'s map (no search is done yet).
+    pub fn new(board: &Board) -> Distances {
+        let mut distances = Distances::default();
+        distances.fit(board);
+        distances
+    }
+
+    /// Keep the searches done so far if `board`'s map is theirs (same size, same water),
+    /// else start afresh for it.
+    pub fn fit(&mut self, board: &Board) {
+        let same = self.width == board.width
+            && self.height == board.height
+            && self.water.len() == board.terrain.len()
+            && self
+                .water
+                .iter()
+                .zip(&board.terrain)
+                .all(|(&water, terrain)| water == (*terrain == Terrain::Water));
+        if !same {
+            self.width = board.width;
+            self.height = board.height;
+            self.water = board.water().collect();
+            self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
+        }
+    }
+
+    #[inline]
+    fn index(&self, p: Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height)
+            .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
+    }
+
+    fn steps_from(&self, i: usize) -> &[u16] {
+        match self.fields.get(i) {
+            Some(cell) => cell.get_or_init(|| {
+                let mut steps = vec![UNREACHED; self.water.len()].into_boxed_slice();
+                search(&self.water, self.width, i, &mut steps);
+                steps
+            }),
+            None => &[],
+        }
+    }
+
+    /// Steps from `from` to every tile: `board.distances(from)` (searched the first time).
+    /// Off the map, every tile is unreachable.
+    pub fn field(&self, from: Pos) -> Field<'_> {
+        Field {
+            width: self.width,
+            height: self.height,
+            steps: self.index(from).map_or(&[], |i| self.steps_from(i)),
+        }
+    }
+
+    /// Steps from `from` to `to`: `board.distances(from)` at `to`. Read from the search
+    /// from `to`, so that the many questions of a turn about one goal share one search: the
+    /// way is the same both ways between two dry tiles; into water there is none; out of
+    /// water it is one step onto the best dry neighbour.
+    pub fn between(&self, from: Pos, to: Pos) -> Option<u32> {
+        let (i, j) = (self.index(from)?, self.index(to)?);
+        if i == j {
+            return Some(0);
+        }
+        if self.water[j] {
+            return None;
+        }
+        let steps = self.steps_from(j);
+        let dry = |k: usize| (!self.water[k] && steps[k] != UNREACHED).then(|| steps[k]);
+        let best = if self.water[i] {
+            let mut best = None;
+            crate::pos::for_each_neighbour(
+                i,
+                usize::from(self.width),
+                usize::from(self.height),
+                |k| {
+                    if let Some(d) = dry(k) {
+                        best = Some(best.map_or(d + 1, |b: u16| b.min(d + 1)));
+                    }
+                },
+            );
+            best
+        } else {
+            dry(i)
+        };
+        best.map(u32::from)
+    }
+
+    /// The goal nearest `from` ([`Distances::between`]) and its distance; ties go to the
+    /// smallest position (column first). `None` if no goal can be reached.
+    pub fn nearest(&self, from: Pos, goals: impl IntoIterator<Item = Pos>) -> Option<(u32, Pos)> {
+        goals
+            .into_iter()
+            .filter_map(|goal| Some((self.between(from, goal)?, goal)))
+            .min()
+    }
+}
+
+/// Steps from one tile to every tile around water: what [`Distances::field`] answers.
+#[derive(Debug, Clone, Copy)]
+pub struct Field<'a> {
+    width: u8,
+    height: u8,
+    /// Per tile in reading order; [`UNREACHED`] where no way leads.
+    steps: &'a [u16],
+}
+
+impl Field<'_> {
+    /// Steps to `p`; `None` if no way leads there (or it is off the map).
+    #[inline]
+    pub fn get(&self, p: Pos) -> Option<u32> {
+        if p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
+        match self.steps.get(i) {
+            Some(&d) if d != UNREACHED => Some(u32::from(d)),
+            _ => None,
+        }
     }
 }
 

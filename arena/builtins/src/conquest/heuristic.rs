@@ -1,9 +1,10 @@
 //! [`Heuristic`]: the sensible player of the document's rules.
 
-use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Conquest, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor, fight,
+    Army, Conquest, Distances, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor,
+    fight,
 };
 
 /// Each turn: recruits the counter of every enemy army within three steps of its home onto
@@ -15,7 +16,7 @@ use arena_sdk::conquest::{
 #[derive(Debug, Default, Clone)]
 pub struct Heuristic {
     /// Distances around the map's water, kept from turn to turn.
-    fields: Fields,
+    fields: Distances,
 }
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
@@ -24,7 +25,7 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
     let mut near: Vec<(u32, Army)> = turn
         .enemies_iter()
         .filter_map(|&e| {
-            let d = dist.get(turn.board.index(e.pos)?).copied()??;
+            let d = dist.get(e.pos)?;
             (d <= radius).then_some((d, e))
         })
         .collect();
@@ -36,12 +37,7 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
 /// `None` if no step gets closer.
 pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
     let dist = turn.field(goal);
-    let d = |p: Pos| {
-        turn.board
-            .index(p)
-            .and_then(|i| dist.get(i).copied().flatten())
-            .unwrap_or(u32::MAX)
-    };
+    let d = |p: Pos| dist.get(p).unwrap_or(u32::MAX);
     let here = d(army.pos);
     turn.board
         .destinations(army)

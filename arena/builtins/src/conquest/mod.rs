@@ -23,11 +23,10 @@ pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, MoveEvent, Observation, Orders, Pos,
-    Recruit, Resource, Resources, Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, Distances, Field, Kind, Move, MoveEvent, Observation, Orders,
+    Pos, Recruit, Resource, Resources, Survivor, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
-use std::cell::OnceCell;
 
 const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
@@ -81,47 +80,20 @@ pub struct Turn {
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
     /// Distances around water, computed on first use.
-    fields: Fields,
+    fields: Distances,
     /// The resources still on the planning board, in reading order.
     resources: Vec<(Pos, Resource)>,
-}
-
-/// Breadth-first distances from each tile of one map, computed on first use. Only water
-/// blocks, and water never changes during a game, so a bot keeps them from turn to turn
-/// ([`Turn::with_fields`]); they are thrown away when the map's water is not theirs.
-#[derive(Debug, Clone, Default)]
-pub struct Fields {
-    width: u8,
-    height: u8,
-    /// Which tiles are water, row-major: the map these fields belong to.
-    water: Vec<bool>,
-    fields: Vec<OnceCell<Vec<Option<u32>>>>,
-}
-
-impl Fields {
-    /// Keep these fields if `board` has their map's water, else start afresh for it.
-    fn fit(&mut self, board: &Board) {
-        let same = self.width == board.width()
-            && self.height == board.height()
-            && self.water.iter().copied().eq(board.water());
-        if !same || self.water.len() != self.fields.len() {
-            self.width = board.width();
-            self.height = board.height();
-            self.water = board.water().collect();
-            self.fields = vec![OnceCell::new(); self.water.len()];
-        }
-    }
 }
 
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
-        Turn::with_fields(obs, Fields::default())
+        Turn::with_fields(obs, Distances::default())
     }
 
     /// Start planning `obs`'s turn with the distance fields of earlier turns (kept if the
     /// map is the same; [`Turn::into_fields`] hands them back).
-    pub fn with_fields(obs: &Observation, mut fields: Fields) -> Turn {
+    pub fn with_fields(obs: &Observation, mut fields: Distances) -> Turn {
         let board = Board::new(obs);
         fields.fit(&board);
         Turn {
@@ -266,48 +238,20 @@ impl Turn {
     }
 
     /// The turn's orders, and the distance fields for the next turn.
-    pub fn finish(self) -> (Orders, Fields) {
+    pub fn finish(self) -> (Orders, Distances) {
         (self.orders, self.fields)
     }
 
     /// Steps from `from` to every tile around water, as [`Board::distances`] answers
     /// them (computed once per map and tile).
-    pub fn field(&self, from: Pos) -> &[Option<u32>] {
-        match self
-            .board
-            .index(from)
-            .and_then(|i| self.fields.fields.get(i))
-        {
-            Some(cell) => cell.get_or_init(|| self.board.distances(from)),
-            None => &[],
-        }
+    pub fn field(&self, from: Pos) -> Field<'_> {
+        self.fields.field(from)
     }
 
-    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`. Read from
-    /// the field of `to`, so that the many questions of a turn about one goal share one
-    /// search: the way is the same both ways between two dry tiles; into water there is
-    /// none; out of water it is one step onto the best dry neighbour.
+    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`, read from
+    /// the search from `to` ([`Distances::between`]).
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
-        let (i, j) = (self.board.index(from)?, self.board.index(to)?);
-        if i == j {
-            return Some(0);
-        }
-        let water = |p: Pos| self.board.terrain(p) == Some(Terrain::Water);
-        if water(to) {
-            return None;
-        }
-        let field = self.field(to);
-        if !water(from) {
-            return field[i];
-        }
-        let (w, h) = (self.board.width(), self.board.height());
-        DIRECTIONS
-            .iter()
-            .filter_map(|&d| from.offset(d, 1, w, h))
-            .filter(|&p| !water(p))
-            .filter_map(|p| field[self.board.index(p)?])
-            .min()
-            .map(|d| d + 1)
+        self.fields.between(from, to)
     }
 }
 

@@ -1,11 +1,11 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
-    Survivor, fight,
+    Army, Conquest, DIRECTIONS, Distances, Kind, Observation, Orders, Pos, SetupChoice,
+    SetupRequest, Survivor, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -19,7 +19,7 @@ use arena_sdk::conquest::{
 #[derive(Debug, Default, Clone)]
 pub struct Strong {
     /// Distances around the map's water, kept from turn to turn.
-    fields: Fields,
+    fields: Distances,
 }
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
@@ -225,10 +225,8 @@ impl Bot<Conquest> for Strong {
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
-            let mut options = turn.board.destinations(&army);
-            options.push(army.pos);
+            let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
             let best = options
-                .into_iter()
                 .map(|to| (Strong::score(&turn, &army, to, goal, guard), to))
                 .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
             if let Some((_, to)) = best
