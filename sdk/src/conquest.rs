@@ -671,6 +671,16 @@ impl std::ops::Deref for MoveEvents {
     }
 }
 
+/// No army stands on the tile, in [`Board`]'s occupant index.
+const NO_ARMY: u32 = u32::MAX;
+
+/// `k` as an occupant index: armies are placed one at a time, each a few bytes, so there
+/// are never `u32::MAX` of them (saturating is only a guard).
+#[inline]
+fn occupant_index(k: usize) -> u32 {
+    u32::try_from(k).unwrap_or(NO_ARMY - 1)
+}
+
 /// The map and the armies on it, as rules and bots ask about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -678,8 +688,10 @@ pub struct Board {
     height: u8,
     homes: [Pos; 2],
     terrain: Vec<Terrain>,
-    /// Index into `armies` of the army on each tile.
-    occupant: Vec<Option<usize>>,
+    /// Index into `armies` of the army on each tile; [`NO_ARMY`] where none stands (a
+    /// flat `u32` rather than an `Option<usize>`: half the bytes in wasm, and cleared with
+    /// one fill).
+    occupant: Vec<u32>,
     armies: Vec<Army>,
 }
 
@@ -713,7 +725,7 @@ impl Board {
             height,
             homes,
             terrain: vec![Terrain::Plain; tiles],
-            occupant: vec![None; tiles],
+            occupant: vec![NO_ARMY; tiles],
             armies: Vec::new(),
         };
         board.set_terrain(homes[0], Terrain::Home(0));
@@ -768,7 +780,7 @@ impl Board {
     #[inline]
     pub fn army_at(&self, p: Pos) -> Option<&Army> {
         let i = self.index(p)?;
-        self.occupant[i].map(|a| &self.armies[a])
+        self.occupant_at(i).map(|a| &self.armies[a])
     }
 
     /// Every army, in the order placed.
@@ -780,11 +792,11 @@ impl Board {
     /// Put `army` on its tile (replacing whatever army stood there).
     pub fn place(&mut self, army: Army) {
         if let Some(i) = self.index(army.pos) {
-            if let Some(old) = self.occupant[i] {
+            if let Some(old) = self.occupant_at(i) {
                 self.remove_index(old);
             }
             self.armies.push(army);
-            self.occupant[i] = Some(self.armies.len() - 1);
+            self.occupant[i] = occupant_index(self.armies.len() - 1);
         }
     }
 
@@ -801,10 +813,10 @@ impl Board {
     }
 
     fn reindex(&mut self) {
-        self.occupant.fill(None);
+        self.occupant.fill(NO_ARMY);
         for (k, army) in self.armies.iter().enumerate() {
             if let Some(i) = self.index(army.pos) {
-                self.occupant[i] = Some(k);
+                self.occupant[i] = occupant_index(k);
             }
         }
     }
@@ -911,7 +923,7 @@ impl Board {
                 }
                 continue;
             };
-            if let Some(defender) = self.occupant[i].map(|k| self.armies[k]) {
+            if let Some(defender) = self.occupant_at(i).map(|k| self.armies[k]) {
                 if defender.owner == army.owner {
                     // A scout passes over its own armies (never onto one: move_steps
                     // refuses that destination).
@@ -992,11 +1004,21 @@ impl Board {
         self.index(p).is_some_and(|i| self.is_own_at(seat, i))
     }
 
+    /// Index into `armies` of the army on the tile with index `i` (on the map).
+    #[inline]
+    fn occupant_at(&self, i: usize) -> Option<usize> {
+        match self.occupant[i] {
+            NO_ARMY => None,
+            // Lossless: `u32` fits `usize` on every target the arena builds for.
+            k => Some(k as usize),
+        }
+    }
+
     /// [`Board::is_own`] of the tile with index `i` (on the map).
     #[inline]
     fn is_own_at(&self, seat: Seat, i: usize) -> bool {
         self.terrain[i] == Terrain::Home(seat)
-            || self.occupant[i].is_some_and(|k| self.armies[k].owner == seat)
+            || self.occupant_at(i).is_some_and(|k| self.armies[k].owner == seat)
     }
 
     /// Every tile `army` may move to this turn by the rules, water included (an army may
@@ -1004,14 +1026,17 @@ impl Board {
     /// two in each direction.
     pub fn destinations(&self, army: &Army) -> Tiles {
         let mut out = Tiles::new();
-        for d in DIRECTIONS {
+        let (x, y) = (army.pos.x, army.pos.y);
+        for (dx, dy) in DIRECTIONS {
             for k in 1..=army.kind.reach() {
                 // A tile in a straight line within reach and on the map: of
                 // [`Board::move_steps`]'s checks only the own-tile one is left.
-                if let Some(to) = army.pos.offset(d, k, self.width, self.height)
-                    && !self.is_own(army.owner, to)
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                if let (Ok(tx), Ok(ty)) = (u8::try_from(tx), u8::try_from(ty))
+                    && let Some(i) = self.index(Pos::new(tx, ty))
+                    && !self.is_own_at(army.owner, i)
                 {
-                    out.push(to);
+                    out.push(Pos::new(tx, ty));
                 }
             }
         }
@@ -1022,14 +1047,13 @@ impl Board {
     /// where unreachable. Indexed like [`Board::index`].
     /// [`Distances`] keeps these searches from turn to turn and answers the same.
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        let mut steps = vec![UNREACHED; self.terrain.len()];
+        let mut steps: Vec<u16> = self.water().map(blank).collect();
         if let Some(start) = self.index(from) {
-            let water: Vec<bool> = self.water().collect();
-            search(&water, self.width, start, &mut steps);
+            search(self.width, start, &mut steps);
         }
         steps
             .iter()
-            .map(|&d| (d != UNREACHED).then_some(u32::from(d)))
+            .map(|&d| (d < BLOCKED).then_some(u32::from(d)))
             .collect()
     }
 
@@ -1059,21 +1083,29 @@ impl Board {
     }
 }
 
-/// A tile no way leads to, in a search's steps.
+/// A tile no way leads to (yet), in a search's steps.
 const UNREACHED: u16 = u16::MAX;
+/// A water tile, in a search's steps: never entered. Every value from it up means "no way".
+const BLOCKED: u16 = u16::MAX - 1;
 
-/// Breadth-first steps from tile `start` to every tile of a map `width` columns wide whose
-/// water is `water` (never entered; `start` itself may be water), into `steps`
-/// ([`UNREACHED`] where no way leads). Every index is below `water.len()` = `steps.len()`,
-/// at most 255×255: a `u16` holds any index and any distance.
-fn search(water: &[bool], width: u8, start: usize, steps: &mut [u16]) {
-    let tiles = steps.len().min(water.len());
+/// What a search's steps hold on a tile before it starts: [`BLOCKED`] on water, else
+/// [`UNREACHED`].
+fn blank(water: bool) -> u16 {
+    if water { BLOCKED } else { UNREACHED }
+}
+
+/// Breadth-first steps from tile `start` to every tile of a map `width` columns wide, into
+/// `steps`, which holds [`blank`] tiles (`start` itself may be water); unreachable tiles
+/// keep their blank value. Water is marked in `steps` itself, so each neighbour costs one
+/// test. Every index is below `steps.len()`, at most 255×255: a `u16` holds any index and
+/// any distance.
+fn search(width: u8, start: usize, steps: &mut [u16]) {
+    let tiles = steps.len();
     let width = usize::from(width);
     if start >= tiles || width == 0 {
         return;
     }
     let height = tiles / width;
-    steps.fill(UNREACHED);
     steps[start] = 0;
     // Tiles in the order reached: a breadth-first queue that is never popped.
     let mut queue: Vec<u16> = Vec::with_capacity(tiles);
@@ -1086,8 +1118,9 @@ fn search(water: &[bool], width: u8, start: usize, steps: &mut [u16]) {
         let next = steps[i] + 1;
         // The order of the neighbours does not change a distance.
         crate::pos::for_each_neighbour(i, width, height, |j| {
-            if steps[j] == UNREACHED && !water[j] {
+            if steps[j] == UNREACHED {
                 steps[j] = next;
+                // Lossless: an index of a map of at most 255×255 tiles.
                 queue.push(j as u16);
             }
         });
@@ -1120,6 +1153,8 @@ pub struct Distances {
     height: u8,
     /// Which tiles are water, in reading order: the map the searches belong to.
     water: Vec<bool>,
+    /// A search's steps before it starts ([`blank`]).
+    blank: Box<[u16]>,
     /// The search from each tile, once asked for.
     fields: Vec<std::cell::OnceCell<Box<[u16]>>>,
 }
@@ -1147,6 +1182,7 @@ impl Distances {
             self.width = board.width;
             self.height = board.height;
             self.water = board.water().collect();
+            self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
         }
     }
@@ -1160,8 +1196,8 @@ impl Distances {
     fn steps_from(&self, i: usize) -> &[u16] {
         match self.fields.get(i) {
             Some(cell) => cell.get_or_init(|| {
-                let mut steps = vec![UNREACHED; self.water.len()].into_boxed_slice();
-                search(&self.water, self.width, i, &mut steps);
+                let mut steps = self.blank.clone();
+                search(self.width, i, &mut steps);
                 steps
             }),
             None => &[],
@@ -1191,7 +1227,9 @@ impl Distances {
             return None;
         }
         let steps = self.steps_from(j);
-        let dry = |k: usize| (!self.water[k] && steps[k] != UNREACHED).then(|| steps[k]);
+        // Water and unreached tiles hold BLOCKED or more (`to` is dry: no search enters
+        // water).
+        let dry = |k: usize| (steps[k] < BLOCKED).then(|| steps[k]);
         let best = if self.water[i] {
             let mut best = None;
             crate::pos::for_each_neighbour(
@@ -1226,7 +1264,7 @@ impl Distances {
 pub struct Field<'a> {
     width: u8,
     height: u8,
-    /// Per tile in reading order; [`UNREACHED`] where no way leads.
+    /// Per tile in reading order; [`BLOCKED`] or more where no way leads.
     steps: &'a [u16],
 }
 
@@ -1239,7 +1277,7 @@ impl Field<'_> {
         }
         let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
         match self.steps.get(i) {
-            Some(&d) if d != UNREACHED => Some(u32::from(d)),
+            Some(&d) if d < BLOCKED => Some(u32::from(d)),
             _ => None,
         }
     }

@@ -41,8 +41,8 @@ pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
 /// Enemy armies that could capture `home` on their next move: next to it, or a scout two
 /// tiles away in a straight line whose middle tile holds none of our armies.
 fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
-    turn.enemies()
-        .into_iter()
+    turn.enemies_iter()
+        .copied()
         .filter(|e| {
             let d = e.pos.manhattan(home);
             if d == 1 {
@@ -60,7 +60,9 @@ fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
 }
 
 impl Strong {
-    fn recruit(turn: &mut Turn) {
+    /// `near`: the enemy armies within two steps of the home ([`threats`]; recruiting does
+    /// not change them).
+    fn recruit(turn: &mut Turn, near: &[(u32, Army)]) {
         let home = turn.home();
         // Emergencies: armies that capture next turn. One next to the home can only be
         // stopped by an army of ours that defeats it (a fresh recruit cannot reach it: the
@@ -83,7 +85,7 @@ impl Strong {
             }
         }
         // Approaching threats: a counter on the home tile nearest each.
-        for (_, threat) in threats(turn, home, 2) {
+        for &(_, threat) in near {
             let wanted = threat.kind.countered_by();
             let covered = turn.board.armies().iter().any(|a| {
                 a.owner == turn.seat
@@ -163,26 +165,28 @@ impl Bot<Conquest> for Strong {
 
     fn act(&mut self, obs: &Observation) -> Orders {
         let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
-        Strong::recruit(&mut turn);
         let home = turn.home();
         let near = threats(&turn, home, 2);
+        Strong::recruit(&mut turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
         let mut order: Vec<((u8, u32), Army)> = turn
             .movable()
             .into_iter()
             .map(|a| {
-                let best = turn
-                    .board
-                    .destinations(&a)
-                    .into_iter()
-                    .filter_map(|to| meets(&turn.board, &a, to))
-                    .map(|m| match m {
-                        Meeting::Capture => 0,
-                        Meeting::Win(_) => 1,
-                        _ => 2,
-                    })
-                    .min()
-                    .unwrap_or(3);
+                let mut best = 3;
+                for to in turn.board.destinations(&a) {
+                    let rank = match meets(&turn.board, &a, to) {
+                        Some(Meeting::Capture) => 0,
+                        Some(Meeting::Win(_)) => 1,
+                        Some(_) => 2,
+                        None => continue,
+                    };
+                    best = best.min(rank);
+                    if best == 0 {
+                        // Nothing ranks first.
+                        break;
+                    }
+                }
                 ((best, a.id), a)
             })
             .collect();
