@@ -823,10 +823,24 @@ impl Board {
 
     /// Move army `id` to `to` (which must be free of armies).
     pub fn relocate(&mut self, id: ArmyId, to: Pos) {
-        if let Some(army) = self.armies.iter_mut().find(|a| a.id == id) {
-            army.pos = to;
+        let Some(k) = self.armies.iter().position(|a| a.id == id) else {
+            return;
+        };
+        let from = std::mem::replace(&mut self.armies[k].pos, to);
+        // Only the two tiles change; each names the last army standing on it, as
+        // `reindex` would (a tile holds at most one army unless a caller stacked them).
+        let k32 = occupant_index(k);
+        if let Some(i) = self.index(from)
+            && self.occupant[i] == k32
+        {
+            let last = self.armies.iter().rposition(|a| a.pos == from);
+            self.occupant[i] = last.map_or(NO_ARMY, occupant_index);
         }
-        self.reindex();
+        if let Some(i) = self.index(to)
+            && (self.occupant[i] == NO_ARMY || self.occupant[i] < k32)
+        {
+            self.occupant[i] = k32;
+        }
     }
 
     /// The tiles next to `seat`'s home where it may recruit now (on the map, no army on
@@ -909,17 +923,35 @@ impl Board {
     /// [`MoveEvent`]); the board is not changed. The same checks as [`Board::move_steps`]
     /// (not whether the army has moved this turn).
     pub fn move_events(&self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
-        let steps = self.move_steps(army, to)?;
         let mut events = MoveEvents {
             events: [MoveEvent::Arrive { at: to }; 4],
             len: 0,
         };
+        self.walk_move(army, to, |event| {
+            events.push(event);
+            true
+        })?;
+        Ok(events)
+    }
+
+    /// [`Board::move_events`] one at a time: hands each event to `visit` in order, and
+    /// stops early when `visit` answers `false` (a bot that only wants to know what a move
+    /// meets first need not foresee the rest). The document's move rules live here;
+    /// [`Board::move_events`] and [`Board::apply_move`] read them from here.
+    #[inline]
+    pub fn walk_move(
+        &self,
+        army: &Army,
+        to: Pos,
+        mut visit: impl FnMut(MoveEvent) -> bool,
+    ) -> Result<(), MoveError> {
+        let steps = self.move_steps(army, to)?;
         for (k, &tile) in steps.iter().enumerate() {
             let last = k + 1 == steps.len();
             let Some(i) = self.index(tile) else {
                 // Never: move_steps answers tiles on the map.
                 if last {
-                    events.push(MoveEvent::Arrive { at: tile });
+                    visit(MoveEvent::Arrive { at: tile });
                 }
                 continue;
             };
@@ -930,38 +962,40 @@ impl Board {
                     continue;
                 }
                 let survivor = fight(army.kind, defender.kind);
-                events.push(MoveEvent::Fight {
+                let more = visit(MoveEvent::Fight {
                     defender,
                     at: tile,
                     survivor,
                 });
-                if survivor != Survivor::First {
-                    return Ok(events);
+                if !more || survivor != Survivor::First {
+                    return Ok(());
                 }
                 if last {
-                    events.push(MoveEvent::Arrive { at: tile });
+                    visit(MoveEvent::Arrive { at: tile });
                 }
                 continue;
             }
             match self.terrain[i] {
                 Terrain::Home(owner) if owner != army.owner => {
-                    events.push(MoveEvent::Capture { at: tile });
-                    return Ok(events);
+                    visit(MoveEvent::Capture { at: tile });
+                    return Ok(());
                 }
                 Terrain::Water => {
-                    events.push(MoveEvent::Drown { at: tile });
-                    return Ok(events);
+                    visit(MoveEvent::Drown { at: tile });
+                    return Ok(());
                 }
                 Terrain::Resource(resource) => {
-                    events.push(MoveEvent::Collect { resource, at: tile });
+                    if !visit(MoveEvent::Collect { resource, at: tile }) {
+                        return Ok(());
+                    }
                 }
                 _ => {}
             }
             if last {
-                events.push(MoveEvent::Arrive { at: tile });
+                visit(MoveEvent::Arrive { at: tile });
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     /// Move `army` (an army on this board) to `to` and carry out what happens on the way:
@@ -1018,7 +1052,9 @@ impl Board {
     #[inline]
     fn is_own_at(&self, seat: Seat, i: usize) -> bool {
         self.terrain[i] == Terrain::Home(seat)
-            || self.occupant_at(i).is_some_and(|k| self.armies[k].owner == seat)
+            || self
+                .occupant_at(i)
+                .is_some_and(|k| self.armies[k].owner == seat)
     }
 
     /// Every tile `army` may move to this turn by the rules, water included (an army may

@@ -102,8 +102,12 @@ impl Turn {
             board,
             seat: obs.seat,
             stock: obs.resources,
-            orders: Orders::default(),
-            moved: Vec::new(),
+            // Room for every army's move without growing on the way.
+            orders: Orders {
+                recruit: Vec::new(),
+                moves: Vec::with_capacity(obs.armies.len() + 4),
+            },
+            moved: Vec::with_capacity(obs.armies.len() + 4),
             // Ids of planned recruits only need to differ from real ones.
             next_id: u32::MAX / 2,
             won: false,
@@ -258,30 +262,31 @@ impl Turn {
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile
 /// that is not the player's own).
 pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let events = board.move_events(army, to).ok()?;
-    for event in events.iter() {
-        match *event {
-            MoveEvent::Fight {
-                defender, survivor, ..
-            } => {
-                return Some(match survivor {
+    let mut meeting = None;
+    let mut collects = 0;
+    // Only the first fight, capture or drowning matters: the walk stops there.
+    board
+        .walk_move(army, to, |event| {
+            meeting = match event {
+                MoveEvent::Fight {
+                    defender, survivor, ..
+                } => Some(match survivor {
                     Survivor::First => Meeting::Win(defender),
                     Survivor::Second => Meeting::Lose,
                     Survivor::Neither => Meeting::Trade(defender),
-                });
-            }
-            MoveEvent::Capture { .. } => return Some(Meeting::Capture),
-            MoveEvent::Drown { .. } => return Some(Meeting::Drown),
-            MoveEvent::Collect { .. } | MoveEvent::Arrive { .. } => {}
-        }
-    }
-    let collects = events
-        .iter()
-        .filter(|e| matches!(e, MoveEvent::Collect { .. }))
-        .count();
-    Some(Meeting::Arrive {
-        collects: u32::try_from(collects).unwrap_or(0),
-    })
+                }),
+                MoveEvent::Capture { .. } => Some(Meeting::Capture),
+                MoveEvent::Drown { .. } => Some(Meeting::Drown),
+                MoveEvent::Collect { .. } => {
+                    collects += 1;
+                    None
+                }
+                MoveEvent::Arrive { .. } => None,
+            };
+            meeting.is_none()
+        })
+        .ok()?;
+    Some(meeting.unwrap_or(Meeting::Arrive { collects }))
 }
 
 /// The outcome of a legal move, as [`meets`] predicts it.
