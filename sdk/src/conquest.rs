@@ -1456,6 +1456,199 @@ mod tests {
         assert_eq!(at(2, 2), None);
     }
 
+    /// The 5×5 board of `distances_walk_around_water`: a lake from (2,1) to (2,3).
+    fn lake_board() -> Board {
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        for y in 1..=3 {
+            board.set_terrain(Pos::new(2, y), Terrain::Water);
+        }
+        board
+    }
+
+    #[test]
+    fn kept_distances_answer_like_a_search() {
+        // . . . . .
+        // . H ~ . .
+        // . a ~ b .     a (1,2), b (3,2)
+        // . . ~ H .
+        // . . . . .
+        let board = lake_board();
+        let distances = Distances::new(&board);
+        let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));
+        // Around the lake: up to row 0, across, down again (or the same below).
+        assert_eq!(distances.between(a, b), Some(6));
+        assert_eq!(distances.field(a).get(Pos::new(3, 3)), Some(5));
+        assert_eq!(distances.field(a).get(Pos::new(2, 0)), Some(3));
+        // Into water there is no way; standing still is none.
+        assert_eq!(distances.between(a, Pos::new(2, 2)), None);
+        assert_eq!(distances.field(a).get(Pos::new(2, 2)), None);
+        assert_eq!(distances.between(Pos::new(2, 2), Pos::new(2, 2)), Some(0));
+        // Out of water: one step onto the better of (1,2) and (3,2), then on: 1 + 1.
+        assert_eq!(distances.between(Pos::new(2, 2), Pos::new(3, 3)), Some(2));
+        // Off the map: nothing.
+        assert_eq!(distances.between(Pos::new(9, 9), a), None);
+        assert_eq!(distances.field(Pos::new(9, 9)).get(a), None);
+        assert_eq!(distances.field(a).get(Pos::new(5, 0)), None);
+        // Every pair, as a fresh search from the start answers it.
+        for from in board.positions() {
+            let search = board.distances(from);
+            let field = distances.field(from);
+            for to in board.positions() {
+                let expected = search[board.index(to).unwrap()];
+                assert_eq!(distances.between(from, to), expected, "{from} -> {to}");
+                assert_eq!(field.get(to), expected, "{from} -> {to}");
+            }
+        }
+        // The nearest goal: (2,0) at 3 before (3,3) at 5 and b at 6; ties to the smaller
+        // position: (0,2) before (1,1) and (1,3), all one step away.
+        assert_eq!(
+            distances.nearest(a, [b, Pos::new(3, 3), Pos::new(2, 0)]),
+            Some((3, Pos::new(2, 0)))
+        );
+        assert_eq!(
+            distances.nearest(a, [Pos::new(1, 3), Pos::new(1, 1), Pos::new(0, 2)]),
+            Some((1, Pos::new(0, 2)))
+        );
+        assert_eq!(distances.nearest(a, [Pos::new(2, 1)]), None);
+        assert_eq!(distances.nearest(a, []), None);
+    }
+
+    #[test]
+    fn kept_distances_follow_the_maps_water() {
+        let mut distances = Distances::new(&lake_board());
+        let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));
+        assert_eq!(distances.between(a, b), Some(6));
+        // Same map: the searches are kept. Without the lake's middle: straight across.
+        distances.fit(&lake_board());
+        assert_eq!(distances.between(a, b), Some(6));
+        let mut drained = lake_board();
+        drained.set_terrain(Pos::new(2, 2), Terrain::Plain);
+        distances.fit(&drained);
+        assert_eq!(distances.between(a, b), Some(2));
+        // Another size: every tile afresh.
+        distances.fit(&Board::empty(3, 3, [Pos::new(0, 0), Pos::new(2, 2)]));
+        assert_eq!(distances.between(Pos::new(0, 0), Pos::new(2, 2)), Some(4));
+        assert_eq!(distances.between(a, b), None);
+    }
+
+    #[test]
+    fn destinations_and_recruit_spots_list_what_the_rules_allow() {
+        let mut board = Board::empty(7, 7, [Pos::new(1, 1), Pos::new(5, 5)]);
+        let army = |id, kind, x, y| Army {
+            id,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(1, Kind::Scout, 3, 3);
+        board.place(army(2, Kind::Knight, 3, 2));
+        // Up (over its own knight: one step refused, two allowed), right, down, left.
+        assert_eq!(
+            &*board.destinations(&scout),
+            &[
+                Pos::new(3, 1),
+                Pos::new(4, 3),
+                Pos::new(5, 3),
+                Pos::new(3, 4),
+                Pos::new(3, 5),
+                Pos::new(2, 3),
+                Pos::new(1, 3),
+            ]
+        );
+        // In the corner: right and down only.
+        let corner = army(3, Kind::Spearman, 0, 0);
+        assert_eq!(
+            board.destinations(&corner).into_iter().collect::<Vec<_>>(),
+            [Pos::new(1, 0), Pos::new(0, 1)]
+        );
+        // The same as every tile move_steps allows, in the same order.
+        for mover in [scout, corner, army(4, Kind::Archer, 1, 2)] {
+            let mut allowed = Vec::new();
+            for d in DIRECTIONS {
+                for k in 1..=mover.kind.reach() {
+                    if let Some(to) = mover.pos.offset(d, k, 7, 7)
+                        && board.move_steps(&mover, to).is_ok()
+                    {
+                        allowed.push(to);
+                    }
+                }
+            }
+            assert_eq!(&*board.destinations(&mover), &allowed[..]);
+        }
+        // Recruiting: the free plain tiles next to the home, up, right, down, left.
+        board.place(army(5, Kind::Archer, 2, 1));
+        board.set_terrain(Pos::new(1, 2), Terrain::Resource(Resource::Gold));
+        assert_eq!(&*board.recruit_spots(0), &[Pos::new(1, 0), Pos::new(0, 1)]);
+        assert_eq!(board.recruit_spots(1).len(), 4);
+        assert_eq!(
+            board.resource_tiles().collect::<Vec<_>>(),
+            board.resources()
+        );
+        assert_eq!(board.resources(), [(Pos::new(1, 2), Resource::Gold)]);
+    }
+
+    #[test]
+    fn a_walk_stops_when_asked_and_moves_keep_the_occupants() {
+        // A scout walks over wood onto gold: two collections and its arrival, unless the
+        // walk is stopped at the first.
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        board.set_terrain(Pos::new(0, 3), Terrain::Resource(Resource::Wood));
+        board.set_terrain(Pos::new(0, 4), Terrain::Resource(Resource::Gold));
+        let scout = Army {
+            id: 1,
+            owner: 0,
+            kind: Kind::Scout,
+            pos: Pos::new(0, 2),
+        };
+        let mut seen = Vec::new();
+        board
+            .walk_move(&scout, Pos::new(0, 4), |e| {
+                seen.push(e);
+                true
+            })
+            .unwrap();
+        assert_eq!(
+            &*board.move_events(&scout, Pos::new(0, 4)).unwrap(),
+            &seen[..]
+        );
+        assert_eq!(seen.len(), 3);
+        let mut first = Vec::new();
+        board
+            .walk_move(&scout, Pos::new(0, 4), |e| {
+                first.push(e);
+                false
+            })
+            .unwrap();
+        assert_eq!(first, seen[..1]);
+        assert_eq!(
+            board.walk_move(&scout, Pos::new(1, 3), |_| true),
+            Err(MoveError::TooFar)
+        );
+        // Relocating keeps "which army stands here" right, even when a caller stacks two
+        // armies on one tile (the later one placed is named, as before).
+        board.place(scout);
+        let other = Army {
+            id: 2,
+            pos: Pos::new(4, 0),
+            ..scout
+        };
+        board.place(other);
+        board.relocate(other.id, scout.pos);
+        assert_eq!(board.army_at(scout.pos).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(Pos::new(4, 0)), None);
+        board.relocate(scout.id, Pos::new(0, 3));
+        assert_eq!(board.army_at(scout.pos).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(1));
+        board.relocate(other.id, Pos::new(0, 3));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(scout.pos), None);
+        board.relocate(other.id, Pos::new(4, 4));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(1));
+        assert_eq!(board.army_at(Pos::new(4, 4)).map(|a| a.id), Some(2));
+        board.relocate(9, Pos::new(2, 2));
+        assert_eq!(board.army_at(Pos::new(2, 2)), None);
+    }
+
     #[test]
     fn moves_play_out_by_the_documents_rules() {
         // . . . . .
