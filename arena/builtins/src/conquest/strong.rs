@@ -4,8 +4,8 @@ use super::heuristic::threats;
 use super::{Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Conquest, DIRECTIONS, Distances, Kind, Observation, Orders, Pos, SetupChoice,
-    SetupRequest, Survivor, fight,
+    Army, Board, Conquest, DIRECTIONS, Distances, Kind, Observation, Orders, Pos, SetupChoice,
+    SetupRequest, Survivor, Terrain, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -36,6 +36,21 @@ pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Whether a move of `army` to `to` enters the enemy home or a tile with an enemy army (the
+/// destination, or a scout's middle tile): only such a move can capture or fight.
+fn contested(board: &Board, army: &Army, to: Pos) -> bool {
+    let enemy_on = |p: Pos| {
+        matches!(board.terrain(p), Some(Terrain::Home(seat)) if seat != army.owner)
+            || board.army_at(p).is_some_and(|e| e.owner != army.owner)
+    };
+    let middle = Pos::new(
+        // Lossless: the mean of two `u8`s.
+        ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+        ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+    );
+    enemy_on(to) || (army.pos.manhattan(to) == 2 && enemy_on(middle))
 }
 
 /// Enemy armies that could capture `home` on their next move: next to it, or a scout two
@@ -175,6 +190,12 @@ impl Bot<Conquest> for Strong {
             .map(|a| {
                 let mut best = 3;
                 for to in turn.board.destinations(&a) {
+                    // A capture or a won fight needs the enemy home or an enemy army on a
+                    // tile the move enters; any other legal move ranks 2.
+                    if !contested(&turn.board, &a, to) {
+                        best = best.min(2);
+                        continue;
+                    }
                     let rank = match meets(&turn.board, &a, to) {
                         Some(Meeting::Capture) => 0,
                         Some(Meeting::Win(_)) => 1,
