@@ -1287,11 +1287,22 @@ impl Distances {
 
     /// The goal nearest `from` ([`Distances::between`]) and its distance; ties go to the
     /// smallest position (column first). `None` if no goal can be reached.
+    ///
+    /// Goals farther as the crow flies than the nearest found so far are skipped unasked
+    /// (no way is shorter than that), so their searches are not done for nothing.
     pub fn nearest(&self, from: Pos, goals: impl IntoIterator<Item = Pos>) -> Option<(u32, Pos)> {
-        goals
-            .into_iter()
-            .filter_map(|goal| Some((self.between(from, goal)?, goal)))
-            .min()
+        let mut best: Option<(u32, Pos)> = None;
+        for goal in goals {
+            if best.is_some_and(|(steps, _)| from.manhattan(goal) > steps) {
+                continue;
+            }
+            if let Some(steps) = self.between(from, goal)
+                && best.is_none_or(|b| (steps, goal) < b)
+            {
+                best = Some((steps, goal));
+            }
+        }
+        best
     }
 }
 

@@ -128,15 +128,12 @@ impl Bot<Conquest> for Heuristic {
                 .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
                 .map(|(_, t)| t.pos);
             let goal = defend.or_else(|| {
-                turn.resources()
+                let unclaimed = turn
+                    .resources()
                     .iter()
-                    .copied()
-                    .filter(|(p, _)| !claimed.contains(p))
-                    // From each resource's field: resources stay put, so their fields
-                    // are computed once a game, not once per army and turn.
-                    .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
-                    .min()
-                    .map(|(_, p)| p)
+                    .map(|&(p, _)| p)
+                    .filter(|p| !claimed.contains(p));
+                turn.nearest(army.pos, unclaimed).map(|(_, p)| p)
             });
             let goal = goal.unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);

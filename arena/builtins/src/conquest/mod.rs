@@ -257,6 +257,13 @@ impl Turn {
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
         self.fields.between(from, to)
     }
+
+    /// The goal nearest `from` and its distance, ties to the smallest position
+    /// ([`Distances::nearest`]): resources stay put, so their searches are done once a
+    /// game, not once per army and turn.
+    pub fn nearest(&self, from: Pos, goals: impl IntoIterator<Item = Pos>) -> Option<(u32, Pos)> {
+        self.fields.nearest(from, goals)
+    }
 }
 
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile

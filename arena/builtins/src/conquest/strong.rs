@@ -238,15 +238,14 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    turn.resources()
-                        .iter()
-                        .copied()
-                        .filter(|(p, _)| !claimed.contains(p))
-                        // From each resource's field: resources stay put, so their fields
-                        // are computed once a game, not once per army and turn.
-                        .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
-                        .min()
-                        .map(|(_, p)| p)
+                    turn.nearest(
+                        army.pos,
+                        turn.resources()
+                            .iter()
+                            .map(|&(p, _)| p)
+                            .filter(|p| !claimed.contains(p)),
+                    )
+                    .map(|(_, p)| p)
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
