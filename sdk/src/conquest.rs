@@ -693,6 +693,9 @@ pub struct Board {
     /// one fill).
     occupant: Vec<u32>,
     armies: Vec<Army>,
+    /// How many tiles are water (kept by `set_terrain`): [`Distances::fit`] compares maps
+    /// by their water without reading every tile.
+    waters: usize,
 }
 
 impl Board {
@@ -727,6 +730,7 @@ impl Board {
             terrain: vec![Terrain::Plain; tiles],
             occupant: vec![NO_ARMY; tiles],
             armies: Vec::new(),
+            waters: 0,
         };
         board.set_terrain(homes[0], Terrain::Home(0));
         board.set_terrain(homes[1], Terrain::Home(1));
@@ -766,7 +770,12 @@ impl Board {
     /// Set what lies on `p` (ignored off the map).
     pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
         if let Some(i) = self.index(p) {
-            self.terrain[i] = terrain;
+            let was = std::mem::replace(&mut self.terrain[i], terrain) == Terrain::Water;
+            match (was, terrain == Terrain::Water) {
+                (false, true) => self.waters += 1,
+                (true, false) => self.waters -= 1,
+                _ => {}
+            }
         }
     }
 
@@ -1189,6 +1198,8 @@ pub struct Distances {
     height: u8,
     /// Which tiles are water, in reading order: the map the searches belong to.
     water: Vec<bool>,
+    /// The indices of the water tiles.
+    water_tiles: Vec<usize>,
     /// A search's steps before it starts ([`blank`]).
     blank: Box<[u16]>,
     /// The search from each tile, once asked for.
@@ -1206,18 +1217,20 @@ impl Distances {
     /// Keep the searches done so far if `board`'s map is theirs (same size, same water),
     /// else start afresh for it.
     pub fn fit(&mut self, board: &Board) {
+        // The same water tiles: as many, and each of ours is water there.
         let same = self.width == board.width
             && self.height == board.height
             && self.water.len() == board.terrain.len()
+            && self.water_tiles.len() == board.waters
             && self
-                .water
+                .water_tiles
                 .iter()
-                .zip(&board.terrain)
-                .all(|(&water, terrain)| water == (*terrain == Terrain::Water));
+                .all(|&i| board.terrain.get(i) == Some(&Terrain::Water));
         if !same {
             self.width = board.width;
             self.height = board.height;
             self.water = board.water().collect();
+            self.water_tiles = (0..self.water.len()).filter(|&i| self.water[i]).collect();
             self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
         }

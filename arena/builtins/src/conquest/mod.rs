@@ -142,6 +142,11 @@ impl Turn {
         armies
     }
 
+    /// Whether army `id` has moved this turn.
+    pub fn is_moved(&self, id: ArmyId) -> bool {
+        self.moved.contains(&id)
+    }
+
     /// How many armies [`Turn::movable`] lists.
     pub fn movable_count(&self) -> usize {
         self.board

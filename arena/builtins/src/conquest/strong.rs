@@ -113,10 +113,11 @@ impl Strong {
             turn.recruit_nearest(wanted, threat.pos);
         }
         let resources_left = turn.resources().len();
-        let enemies = turn.enemies();
+        // Listed when first needed (recruiting does not change them).
+        let mut enemies = None;
         let wanted_armies = turn.armies_wanted(4);
         while turn.movable_count() < wanted_armies {
-            let want = best_counter(&enemies);
+            let want = best_counter(enemies.get_or_insert_with(|| turn.enemies()));
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
             };
@@ -184,10 +185,13 @@ impl Bot<Conquest> for Strong {
         let near = threats(&turn, home, 2);
         Strong::recruit(&mut turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
+        // (Sorted by unique keys: the order the armies are listed in does not matter.)
         let mut order: Vec<((u8, u32), Army)> = turn
-            .movable()
-            .into_iter()
-            .map(|a| {
+            .board
+            .armies()
+            .iter()
+            .filter(|a| a.owner == turn.seat && !turn.is_moved(a.id))
+            .map(|&a| {
                 let mut best = 3;
                 for to in turn.board.destinations(&a) {
                     // A capture or a won fight needs the enemy home or an enemy army on a
