@@ -574,10 +574,38 @@ impl std::ops::Deref for Tiles {
 
 impl IntoIterator for Tiles {
     type Item = Pos;
-    type IntoIter = std::iter::Take<std::array::IntoIter<Pos, 8>>;
+    type IntoIter = TilesIter;
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.tiles.into_iter().take(usize::from(self.len))
+    #[inline]
+    fn into_iter(self) -> TilesIter {
+        TilesIter {
+            tiles: self,
+            next: 0,
+        }
+    }
+}
+
+/// [`Tiles`] by value, in order.
+#[derive(Debug, Clone)]
+pub struct TilesIter {
+    tiles: Tiles,
+    next: u8,
+}
+
+impl Iterator for TilesIter {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        let p = *self.tiles.get(usize::from(self.next))?;
+        self.next += 1;
+        Some(p)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = usize::from(self.tiles.len.saturating_sub(self.next));
+        (left, Some(left))
     }
 }
 
@@ -696,14 +724,32 @@ pub struct Board {
     /// How many tiles are water (kept by `set_terrain`): [`Distances::fit`] compares maps
     /// by their water without reading every tile.
     waters: usize,
+    /// The indices of the resource tiles, ascending (kept by `set_terrain`): bots ask for
+    /// the resources left often, and a map has few among many tiles.
+    resource_list: Vec<u16>,
+}
+
+/// A 0×0 board, to be [`Board::update`]d.
+impl Default for Board {
+    fn default() -> Board {
+        Board::empty(0, 0, [Pos::default(); 2])
+    }
 }
 
 impl Board {
     /// The board of an observation.
     pub fn new(obs: &Observation) -> Board {
-        let mut board = Board::empty(obs.width, obs.height, obs.homes);
+        let mut board = Board::default();
+        board.update(obs);
+        board
+    }
+
+    /// Make this board the board of `obs` (what [`Board::new`] answers), reusing its
+    /// memory: a bot that keeps one board from turn to turn allocates nothing for it.
+    pub fn update(&mut self, obs: &Observation) {
+        self.reset(obs.width, obs.height, obs.homes);
         // Room for the turn's recruits too (at most one per tile next to the home).
-        board.armies.reserve(obs.armies.len() + DIRECTIONS.len());
+        self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
         for (list, terrain) in [
             (&obs.water, Terrain::Water),
             (&obs.wood, Terrain::Resource(Resource::Wood)),
@@ -711,30 +757,43 @@ impl Board {
             (&obs.gold, Terrain::Resource(Resource::Gold)),
         ] {
             for &p in list {
-                board.set_terrain(p, terrain);
+                self.set_terrain(p, terrain);
             }
         }
         for &army in &obs.armies {
-            board.place(army);
+            self.place(army);
         }
-        board
     }
 
     /// A plain `width`×`height` map with the two homes and no armies.
     pub fn empty(width: u8, height: u8, homes: [Pos; 2]) -> Board {
-        let tiles = usize::from(width) * usize::from(height);
         let mut board = Board {
             width,
             height,
             homes,
-            terrain: vec![Terrain::Plain; tiles],
-            occupant: vec![NO_ARMY; tiles],
+            terrain: Vec::new(),
+            occupant: Vec::new(),
             armies: Vec::new(),
             waters: 0,
+            resource_list: Vec::new(),
         };
-        board.set_terrain(homes[0], Terrain::Home(0));
-        board.set_terrain(homes[1], Terrain::Home(1));
+        board.reset(width, height, homes);
         board
+    }
+
+    /// Make this board [`Board::empty`]`(width, height, homes)`, keeping its memory.
+    fn reset(&mut self, width: u8, height: u8, homes: [Pos; 2]) {
+        let tiles = usize::from(width) * usize::from(height);
+        (self.width, self.height, self.homes) = (width, height, homes);
+        self.terrain.clear();
+        self.terrain.resize(tiles, Terrain::Plain);
+        self.occupant.clear();
+        self.occupant.resize(tiles, NO_ARMY);
+        self.armies.clear();
+        self.waters = 0;
+        self.resource_list.clear();
+        self.set_terrain(homes[0], Terrain::Home(0));
+        self.set_terrain(homes[1], Terrain::Home(1));
     }
 
     /// Columns.
@@ -770,11 +829,22 @@ impl Board {
     /// Set what lies on `p` (ignored off the map).
     pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
         if let Some(i) = self.index(p) {
-            let was = std::mem::replace(&mut self.terrain[i], terrain) == Terrain::Water;
-            match (was, terrain == Terrain::Water) {
+            let was = std::mem::replace(&mut self.terrain[i], terrain);
+            match (was == Terrain::Water, terrain == Terrain::Water) {
                 (false, true) => self.waters += 1,
                 (true, false) => self.waters -= 1,
                 _ => {}
+            }
+            let resource = |t: Terrain| matches!(t, Terrain::Resource(_));
+            if resource(was) != resource(terrain) {
+                // Lossless: an index of a map of at most 255×255 tiles.
+                let k = i as u16;
+                match self.resource_list.binary_search(&k) {
+                    Ok(at) => {
+                        self.resource_list.remove(at);
+                    }
+                    Err(at) => self.resource_list.insert(at, k),
+                }
             }
         }
     }
@@ -1111,14 +1181,14 @@ impl Board {
     /// The resources still on the map, in reading order, read in place.
     pub fn resource_tiles(&self) -> impl Iterator<Item = (Pos, Resource)> + '_ {
         let width = usize::from(self.width).max(1);
-        self.terrain
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, t)| match *t {
+        self.resource_list.iter().filter_map(move |&i| {
+            let i = usize::from(i);
+            match self.terrain[i] {
                 // Lossless: an index of a map of at most 255×255 tiles.
                 Terrain::Resource(r) => Some((Pos::new((i % width) as u8, (i / width) as u8), r)),
                 _ => None,
-            })
+            }
+        })
     }
 
     /// Whether each tile is water, in reading order (the tiles [`Board::distances`]
@@ -1609,6 +1679,83 @@ mod tests {
             board.resources()
         );
         assert_eq!(board.resources(), [(Pos::new(1, 2), Resource::Gold)]);
+    }
+
+    #[test]
+    fn a_kept_board_updated_is_a_new_board() {
+        // Two observations of different maps: updating one board with each in turn gives
+        // what a fresh board gives, whatever was on it before.
+        let first = Observation {
+            year: FIRST_YEAR,
+            last_year: FIRST_YEAR + 99,
+            seat: 0,
+            width: 5,
+            height: 5,
+            homes: [Pos::new(1, 1), Pos::new(3, 3)],
+            water: vec![Pos::new(2, 2)],
+            wood: vec![Pos::new(0, 4), Pos::new(4, 0)],
+            food: vec![Pos::new(2, 0)],
+            gold: vec![],
+            armies: vec![Army {
+                id: 0,
+                owner: 1,
+                kind: Kind::Knight,
+                pos: Pos::new(3, 2),
+            }],
+            resources: START_RESOURCES,
+            prices: prices(),
+            last_rejected: vec![],
+        };
+        let second = Observation {
+            width: 7,
+            height: 5,
+            homes: [Pos::new(1, 1), Pos::new(5, 3)],
+            water: vec![Pos::new(3, 2), Pos::new(3, 3)],
+            gold: vec![Pos::new(6, 4), Pos::new(0, 0)],
+            armies: vec![],
+            ..first.clone()
+        };
+        let mut kept = Board::default();
+        for obs in [&first, &second, &first] {
+            // Whatever a turn did to the board before.
+            kept.set_terrain(Pos::new(4, 0), Terrain::Plain);
+            kept.place(Army {
+                id: 7,
+                owner: 0,
+                kind: Kind::Scout,
+                pos: Pos::new(0, 1),
+            });
+            kept.update(obs);
+            assert_eq!(kept, Board::new(obs));
+        }
+        // The resources stay listed in reading order as tiles change.
+        let mut board = Board::new(&second);
+        assert_eq!(
+            board.resources(),
+            [
+                (Pos::new(0, 0), Resource::Gold),
+                (Pos::new(2, 0), Resource::Food),
+                (Pos::new(4, 0), Resource::Wood),
+                (Pos::new(0, 4), Resource::Wood),
+                (Pos::new(6, 4), Resource::Gold),
+            ]
+        );
+        board.set_terrain(Pos::new(2, 0), Terrain::Plain);
+        board.set_terrain(Pos::new(4, 0), Terrain::Water);
+        board.set_terrain(Pos::new(1, 4), Terrain::Resource(Resource::Food));
+        board.set_terrain(Pos::new(0, 4), Terrain::Resource(Resource::Gold));
+        assert_eq!(
+            board.resource_tiles().collect::<Vec<_>>(),
+            [
+                (Pos::new(0, 0), Resource::Gold),
+                (Pos::new(0, 4), Resource::Gold),
+                (Pos::new(1, 4), Resource::Food),
+                (Pos::new(6, 4), Resource::Gold),
+            ]
+        );
+        // Distances see the new water at (4,0).
+        let distances = Distances::new(&board);
+        assert_eq!(distances.between(Pos::new(4, 1), Pos::new(4, 0)), None);
     }
 
     #[test]

@@ -32,6 +32,8 @@ const COLLECTORS: usize = 3;
 /// The bot: collect, then march on the enemy home; never step into water or a lost fight.
 #[derive(Debug, Default)]
 pub struct Starter {
+    /// Our copy of the board, kept so that its memory serves every turn.
+    board: Board,
     /// How far apart tiles are around water. Only water blocks and it never changes during
     /// a game, so each search is done once and kept from turn to turn.
     distances: Distances,
@@ -45,8 +47,9 @@ impl Bot<Conquest> for Starter {
     fn act(&mut self, obs: &Observation) -> Orders {
         // `Board` answers "what is on this tile", "where may this army go"; `Distances`
         // "how far around water" (its searches are kept if the map is the same).
-        let mut board = Board::new(obs);
-        self.distances.fit(&board);
+        let Starter { board, distances } = self;
+        board.update(obs);
+        distances.fit(board);
         let mut orders = Orders::default();
         let mut stock = obs.resources;
 
@@ -95,20 +98,20 @@ impl Bot<Conquest> for Starter {
                 .resource_tiles()
                 .map(|(p, _)| p)
                 .filter(|p| !claimed.contains(p));
-            let goal = match self.distances.nearest(army.pos, unclaimed) {
+            let goal = match distances.nearest(army.pos, unclaimed) {
                 Some((_, resource)) => resource,
                 None => obs.enemy_home(),
             };
             claimed.push(goal);
-            let from_goal = self.distances.field(goal);
+            let from_goal = distances.field(goal);
             let steps = |p: Pos| from_goal.get(p).unwrap_or(u32::MAX);
             let best = board
                 .destinations(&army)
                 .into_iter()
-                .filter(|&to| safe(&board, &army, to))
-                .min_by_key(|&to| (!wins_there(&board, &army, to), steps(to)));
+                .filter(|&to| safe(board, &army, to))
+                .min_by_key(|&to| (!wins_there(board, &army, to), steps(to)));
             if let Some(to) = best
-                && (steps(to) < steps(army.pos) || wins_there(&board, &army, to))
+                && (steps(to) < steps(army.pos) || wins_there(board, &army, to))
             {
                 orders.moves.push(Move { from: army.pos, to });
                 // Keep our copy of the board in step (the tile is now ours, any resource

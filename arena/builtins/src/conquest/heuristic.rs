@@ -1,10 +1,9 @@
 //! [`Heuristic`]: the sensible player of the document's rules.
 
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Conquest, Distances, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor,
-    fight,
+    Army, Conquest, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor, fight,
 };
 
 /// Each turn: recruits the counter of every enemy army within three steps of its home onto
@@ -15,8 +14,9 @@ use arena_sdk::conquest::{
 /// never into water or an enemy that defeats them.
 #[derive(Debug, Default, Clone)]
 pub struct Heuristic {
-    /// Distances around the map's water, kept from turn to turn.
-    fields: Distances,
+    /// Distances around the map's water and the planning board's memory, kept from turn
+    /// to turn.
+    memory: Memory,
 }
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
@@ -71,7 +71,7 @@ impl Bot<Conquest> for Heuristic {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
+        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
         let home = turn.home();
         let threats = threats(&turn, home, 3);
         // Recruit: counters for the threats first.
@@ -141,8 +141,8 @@ impl Bot<Conquest> for Heuristic {
                 turn.order(&army, to);
             }
         }
-        let (orders, fields) = turn.finish();
-        self.fields = fields;
+        let (orders, memory) = turn.finish();
+        self.memory = memory;
         orders
     }
 }

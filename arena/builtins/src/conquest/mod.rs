@@ -85,20 +85,40 @@ pub struct Turn {
     resources: Vec<(Pos, Resource)>,
 }
 
+/// What a bot keeps from one [`Turn`] to the next: the distance searches (kept while the
+/// map's water is the same) and the planning board's and lists' memory, so a turn allocates
+/// next to nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    fields: Distances,
+    board: Board,
+    resources: Vec<(Pos, Resource)>,
+    moved: Vec<ArmyId>,
+}
+
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
-        Turn::with_fields(obs, Distances::default())
+        Turn::with_memory(obs, Memory::default())
     }
 
-    /// Start planning `obs`'s turn with the distance fields of earlier turns (kept if the
-    /// map is the same; [`Turn::into_fields`] hands them back).
-    pub fn with_fields(obs: &Observation, mut fields: Distances) -> Turn {
-        let board = Board::new(obs);
+    /// Start planning `obs`'s turn with what earlier turns kept ([`Turn::finish`] hands it
+    /// back).
+    pub fn with_memory(obs: &Observation, memory: Memory) -> Turn {
+        let Memory {
+            mut fields,
+            mut board,
+            mut resources,
+            mut moved,
+        } = memory;
+        board.update(obs);
         fields.fit(&board);
+        resources.clear();
+        resources.extend(board.resource_tiles());
+        moved.clear();
         Turn {
             fields,
-            resources: board.resources(),
+            resources,
             board,
             seat: obs.seat,
             stock: obs.resources,
@@ -107,7 +127,7 @@ impl Turn {
                 recruit: Vec::new(),
                 moves: Vec::with_capacity(obs.armies.len() + 4),
             },
-            moved: Vec::with_capacity(obs.armies.len() + 4),
+            moved,
             // Ids of planned recruits only need to differ from real ones.
             next_id: u32::MAX / 2,
             won: false,
@@ -246,9 +266,15 @@ impl Turn {
         true
     }
 
-    /// The turn's orders, and the distance fields for the next turn.
-    pub fn finish(self) -> (Orders, Distances) {
-        (self.orders, self.fields)
+    /// The turn's orders, and what the next turn keeps.
+    pub fn finish(self) -> (Orders, Memory) {
+        let memory = Memory {
+            fields: self.fields,
+            board: self.board,
+            resources: self.resources,
+            moved: self.moved,
+        };
+        (self.orders, memory)
     }
 
     /// Steps from `from` to every tile around water, as [`Board::distances`] answers

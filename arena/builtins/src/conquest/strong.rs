@@ -1,11 +1,11 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Board, Conquest, DIRECTIONS, Distances, Kind, Observation, Orders, Pos, SetupChoice,
-    SetupRequest, Survivor, Terrain, fight,
+    Army, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
+    Survivor, Terrain, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -18,8 +18,9 @@ use arena_sdk::conquest::{
 /// turn. An army guarding its home against a nearby threat stays.
 #[derive(Debug, Default, Clone)]
 pub struct Strong {
-    /// Distances around the map's water, kept from turn to turn.
-    fields: Distances,
+    /// Distances around the map's water and the planning board's memory, kept from turn
+    /// to turn.
+    memory: Memory,
 }
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
@@ -180,7 +181,7 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
+        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
         let home = turn.home();
         let near = threats(&turn, home, 2);
         Strong::recruit(&mut turn, &near);
@@ -263,8 +264,8 @@ impl Bot<Conquest> for Strong {
                 turn.order(&army, to);
             }
         }
-        let (orders, fields) = turn.finish();
-        self.fields = fields;
+        let (orders, memory) = turn.finish();
+        self.memory = memory;
         orders
     }
 }

@@ -255,13 +255,13 @@ fn distance_fields_kept_between_turns_follow_the_map() {
     let lakes = first_observation(MAPS[3].1);
     let default = first_observation(MAPS[0].1);
     assert_ne!(lakes.water, default.water);
-    let mut fields = Distances::default();
+    let mut memory = Memory::default();
     for obs in [&lakes, &default, &lakes, &default] {
-        let turn = Turn::with_fields(obs, fields);
+        let turn = Turn::with_memory(obs, memory);
         for from in turn.board.positions() {
             assert_eq!(field_of(&turn, from), turn.board.distances(from));
         }
-        fields = turn.finish().1;
+        memory = turn.finish().1;
     }
 }
 
