@@ -1063,10 +1063,10 @@ impl Board {
                     visit(MoveEvent::Drown { at: tile });
                     return Ok(());
                 }
-                Terrain::Resource(resource) => {
-                    if !visit(MoveEvent::Collect { resource, at: tile }) {
-                        return Ok(());
-                    }
+                Terrain::Resource(resource)
+                    if !visit(MoveEvent::Collect { resource, at: tile }) =>
+                {
+                    return Ok(());
                 }
                 _ => {}
             }
