@@ -6,9 +6,10 @@
 //! out as the engine will, so a later order sees where earlier ones left the armies.
 //!
 //! They are exported as wasm sample bots, where every instruction is fuel the bot's turn
-//! budget pays: [`Turn`] computes each distance field once per turn (water never changes,
-//! so a field from a goal answers every "how far to the goal" of the turn) and the helpers
-//! here count and scan the board in place instead of collecting lists.
+//! budget pays: [`Turn`] reads distances from the SDK's `Distances`, whose search from a
+//! goal is done once a game (water never changes, so it answers every "how far to the goal"
+//! of every turn), a bot keeps the planning board's memory from turn to turn ([`Memory`]),
+//! and the helpers here count and scan the board in place instead of collecting lists.
 
 mod heuristic;
 mod random;

@@ -250,7 +250,7 @@ fn exposure_counts_what_can_reach_a_tile() {
 
 #[test]
 fn distance_fields_kept_between_turns_follow_the_map() {
-    // Fields filled on the lakes map, handed to a turn on the default map (same size,
+    // Searches filled on the lakes map, handed to a turn on the default map (same size,
     // other water) and back: every answer is the new map's.
     let lakes = first_observation(MAPS[3].1);
     let default = first_observation(MAPS[0].1);
