@@ -537,6 +537,87 @@ impl MoveError {
     }
 }
 
+/// Up to eight tiles, read as a slice (and iterated by value): what
+/// [`Board::destinations`] (a scout's one or two steps in four directions) and
+/// [`Board::recruit_spots`] answer, without a heap allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tiles {
+    tiles: [Pos; 8],
+    len: u8,
+}
+
+impl Tiles {
+    const fn new() -> Tiles {
+        Tiles {
+            tiles: [Pos::new(0, 0); 8],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, p: Pos) {
+        if let Some(slot) = self.tiles.get_mut(usize::from(self.len)) {
+            *slot = p;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Tiles {
+    type Target = [Pos];
+
+    #[inline]
+    fn deref(&self) -> &[Pos] {
+        &self.tiles[..usize::from(self.len)]
+    }
+}
+
+impl IntoIterator for Tiles {
+    type Item = Pos;
+    type IntoIter = TilesIter;
+
+    #[inline]
+    fn into_iter(self) -> TilesIter {
+        TilesIter {
+            tiles: self,
+            next: 0,
+        }
+    }
+}
+
+/// [`Tiles`] by value, in order.
+#[derive(Debug, Clone)]
+pub struct TilesIter {
+    tiles: Tiles,
+    next: u8,
+}
+
+impl Iterator for TilesIter {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        let p = *self.tiles.get(usize::from(self.next))?;
+        self.next += 1;
+        Some(p)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = usize::from(self.tiles.len.saturating_sub(self.next));
+        (left, Some(left))
+    }
+}
+
+impl<'a> IntoIterator for &'a Tiles {
+    type Item = &'a Pos;
+    type IntoIter = std::slice::Iter<'a, Pos>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// The tiles a move enters, in order (one, or a scout's two): what [`Board::move_steps`]
 /// answers, read as a slice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -618,6 +699,16 @@ impl std::ops::Deref for MoveEvents {
     }
 }
 
+/// No army stands on the tile, in [`Board`]'s occupant index.
+const NO_ARMY: u32 = u32::MAX;
+
+/// `k` as an occupant index: armies are placed one at a time, each a few bytes, so there
+/// are never `u32::MAX` of them (saturating is only a guard).
+#[inline]
+fn occupant_index(k: usize) -> u32 {
+    u32::try_from(k).unwrap_or(NO_ARMY - 1)
+}
+
 /// The map and the armies on it, as rules and bots ask about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -625,15 +716,40 @@ pub struct Board {
     height: u8,
     homes: [Pos; 2],
     terrain: Vec<Terrain>,
-    /// Index into `armies` of the army on each tile.
-    occupant: Vec<Option<usize>>,
+    /// Index into `armies` of the army on each tile; [`NO_ARMY`] where none stands (a
+    /// flat `u32` rather than an `Option<usize>`: half the bytes in wasm, and cleared with
+    /// one fill).
+    occupant: Vec<u32>,
     armies: Vec<Army>,
+    /// How many tiles are water (kept by `set_terrain`): [`Distances::fit`] compares maps
+    /// by their water without reading every tile.
+    waters: usize,
+    /// The indices of the resource tiles, ascending (kept by `set_terrain`): bots ask for
+    /// the resources left often, and a map has few among many tiles.
+    resource_list: Vec<u16>,
+}
+
+/// A 0×0 board, to be [`Board::update`]d.
+impl Default for Board {
+    fn default() -> Board {
+        Board::empty(0, 0, [Pos::default(); 2])
+    }
 }
 
 impl Board {
     /// The board of an observation.
     pub fn new(obs: &Observation) -> Board {
-        let mut board = Board::empty(obs.width, obs.height, obs.homes);
+        let mut board = Board::default();
+        board.update(obs);
+        board
+    }
+
+    /// Make this board the board of `obs` (what [`Board::new`] answers), reusing its
+    /// memory: a bot that keeps one board from turn to turn allocates nothing for it.
+    pub fn update(&mut self, obs: &Observation) {
+        self.reset(obs.width, obs.height, obs.homes);
+        // Room for the turn's recruits too (at most one per tile next to the home).
+        self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
         for (list, terrain) in [
             (&obs.water, Terrain::Water),
             (&obs.wood, Terrain::Resource(Resource::Wood)),
@@ -641,47 +757,65 @@ impl Board {
             (&obs.gold, Terrain::Resource(Resource::Gold)),
         ] {
             for &p in list {
-                board.set_terrain(p, terrain);
+                self.set_terrain(p, terrain);
             }
         }
         for &army in &obs.armies {
-            board.place(army);
+            self.place(army);
         }
-        board
     }
 
     /// A plain `width`×`height` map with the two homes and no armies.
     pub fn empty(width: u8, height: u8, homes: [Pos; 2]) -> Board {
-        let tiles = usize::from(width) * usize::from(height);
         let mut board = Board {
             width,
             height,
             homes,
-            terrain: vec![Terrain::Plain; tiles],
-            occupant: vec![None; tiles],
+            terrain: Vec::new(),
+            occupant: Vec::new(),
             armies: Vec::new(),
+            waters: 0,
+            resource_list: Vec::new(),
         };
-        board.set_terrain(homes[0], Terrain::Home(0));
-        board.set_terrain(homes[1], Terrain::Home(1));
+        board.reset(width, height, homes);
         board
     }
 
+    /// Make this board [`Board::empty`]`(width, height, homes)`, keeping its memory.
+    fn reset(&mut self, width: u8, height: u8, homes: [Pos; 2]) {
+        let tiles = usize::from(width) * usize::from(height);
+        (self.width, self.height, self.homes) = (width, height, homes);
+        self.terrain.clear();
+        self.terrain.resize(tiles, Terrain::Plain);
+        self.occupant.clear();
+        self.occupant.resize(tiles, NO_ARMY);
+        self.armies.clear();
+        self.waters = 0;
+        self.resource_list.clear();
+        self.set_terrain(homes[0], Terrain::Home(0));
+        self.set_terrain(homes[1], Terrain::Home(1));
+    }
+
     /// Columns.
+    #[inline]
     pub fn width(&self) -> u8 {
         self.width
     }
 
     /// Rows.
+    #[inline]
     pub fn height(&self) -> u8 {
         self.height
     }
 
     /// The homes of seat 0 and seat 1.
+    #[inline]
     pub fn homes(&self) -> [Pos; 2] {
         self.homes
     }
 
     /// Row-major index of `p`, if it is on the map.
+    #[inline]
     pub fn index(&self, p: Pos) -> Option<usize> {
         (p.x < self.width && p.y < self.height)
             .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
@@ -695,22 +829,41 @@ impl Board {
     /// Set what lies on `p` (ignored off the map).
     pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
         if let Some(i) = self.index(p) {
-            self.terrain[i] = terrain;
+            let was = std::mem::replace(&mut self.terrain[i], terrain);
+            match (was == Terrain::Water, terrain == Terrain::Water) {
+                (false, true) => self.waters += 1,
+                (true, false) => self.waters -= 1,
+                _ => {}
+            }
+            let resource = |t: Terrain| matches!(t, Terrain::Resource(_));
+            if resource(was) != resource(terrain) {
+                // Lossless: an index of a map of at most 255×255 tiles.
+                let k = i as u16;
+                match self.resource_list.binary_search(&k) {
+                    Ok(at) => {
+                        self.resource_list.remove(at);
+                    }
+                    Err(at) => self.resource_list.insert(at, k),
+                }
+            }
         }
     }
 
     /// What lies on `p`; `None` off the map.
+    #[inline]
     pub fn terrain(&self, p: Pos) -> Option<Terrain> {
         self.index(p).map(|i| self.terrain[i])
     }
 
     /// The army on `p`, if any.
+    #[inline]
     pub fn army_at(&self, p: Pos) -> Option<&Army> {
         let i = self.index(p)?;
-        self.occupant[i].map(|a| &self.armies[a])
+        self.occupant_at(i).map(|a| &self.armies[a])
     }
 
     /// Every army, in the order placed.
+    #[inline]
     pub fn armies(&self) -> &[Army] {
         &self.armies
     }
@@ -718,11 +871,11 @@ impl Board {
     /// Put `army` on its tile (replacing whatever army stood there).
     pub fn place(&mut self, army: Army) {
         if let Some(i) = self.index(army.pos) {
-            if let Some(old) = self.occupant[i] {
+            if let Some(old) = self.occupant_at(i) {
                 self.remove_index(old);
             }
             self.armies.push(army);
-            self.occupant[i] = Some(self.armies.len() - 1);
+            self.occupant[i] = occupant_index(self.armies.len() - 1);
         }
     }
 
@@ -739,31 +892,50 @@ impl Board {
     }
 
     fn reindex(&mut self) {
-        self.occupant.fill(None);
+        self.occupant.fill(NO_ARMY);
         for (k, army) in self.armies.iter().enumerate() {
             if let Some(i) = self.index(army.pos) {
-                self.occupant[i] = Some(k);
+                self.occupant[i] = occupant_index(k);
             }
         }
     }
 
     /// Move army `id` to `to` (which must be free of armies).
     pub fn relocate(&mut self, id: ArmyId, to: Pos) {
-        if let Some(army) = self.armies.iter_mut().find(|a| a.id == id) {
-            army.pos = to;
+        let Some(k) = self.armies.iter().position(|a| a.id == id) else {
+            return;
+        };
+        let from = std::mem::replace(&mut self.armies[k].pos, to);
+        // Only the two tiles change; each names the last army standing on it, as
+        // `reindex` would (a tile holds at most one army unless a caller stacked them).
+        let k32 = occupant_index(k);
+        if let Some(i) = self.index(from)
+            && self.occupant[i] == k32
+        {
+            let last = self.armies.iter().rposition(|a| a.pos == from);
+            self.occupant[i] = last.map_or(NO_ARMY, occupant_index);
         }
-        self.reindex();
+        if let Some(i) = self.index(to)
+            && (self.occupant[i] == NO_ARMY || self.occupant[i] < k32)
+        {
+            self.occupant[i] = k32;
+        }
     }
 
     /// The tiles next to `seat`'s home where it may recruit now (on the map, no army on
     /// them), in the order up, right, down, left.
-    pub fn recruit_spots(&self, seat: Seat) -> Vec<Pos> {
+    pub fn recruit_spots(&self, seat: Seat) -> Tiles {
         let home = self.homes[usize::from(seat.min(1))];
-        DIRECTIONS
-            .iter()
-            .filter_map(|&d| home.offset(d, 1, self.width, self.height))
-            .filter(|&p| self.army_at(p).is_none() && self.terrain(p) == Some(Terrain::Plain))
-            .collect()
+        let mut spots = Tiles::new();
+        for d in DIRECTIONS {
+            if let Some(p) = home.offset(d, 1, self.width, self.height)
+                && self.army_at(p).is_none()
+                && self.terrain(p) == Some(Terrain::Plain)
+            {
+                spots.push(p);
+            }
+        }
+        spots
     }
 
     /// Whether `seat` may recruit `kind` onto `at` with `stock`.
@@ -795,26 +967,25 @@ impl Board {
 
     /// [`Board::check_move`] without a heap allocation: the tiles entered as [`Steps`].
     pub fn move_steps(&self, army: &Army, to: Pos) -> Result<Steps, MoveError> {
-        if self.index(to).is_none() {
+        let Some(i) = self.index(to) else {
             return Err(MoveError::OffMap);
-        }
-        let (dx, dy) = (
-            i32::from(to.x) - i32::from(army.pos.x),
-            i32::from(to.y) - i32::from(army.pos.y),
-        );
-        let steps = dx.abs() + dy.abs();
+        };
+        let (dx, dy) = (to.x.abs_diff(army.pos.x), to.y.abs_diff(army.pos.y));
+        let steps = i32::from(dx) + i32::from(dy);
         if (dx != 0 && dy != 0) || steps == 0 || steps > army.kind.reach() {
             return Err(MoveError::TooFar);
         }
-        if self.is_own(army.owner, to) {
+        if self.is_own_at(army.owner, i) {
             return Err(MoveError::OwnTile);
         }
-        // A scout's middle tile (off the map only if the army stands off it: then it is
-        // not entered).
-        let middle = army
-            .pos
-            .offset((dx.signum(), dy.signum()), 1, self.width, self.height);
-        Ok(if let Some(middle) = middle.filter(|_| steps == 2) {
+        // A scout's middle tile, halfway along the straight line (off the map only if the
+        // army stands off it: then it is not entered).
+        let middle = Pos::new(
+            // Lossless: the mean of two `u8`s.
+            ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+            ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+        );
+        Ok(if steps == 2 && self.index(middle).is_some() {
             Steps {
                 tiles: [middle, to],
                 len: 2,
@@ -831,52 +1002,79 @@ impl Board {
     /// [`MoveEvent`]); the board is not changed. The same checks as [`Board::move_steps`]
     /// (not whether the army has moved this turn).
     pub fn move_events(&self, army: &Army, to: Pos) -> Result<MoveEvents, MoveError> {
-        let steps = self.move_steps(army, to)?;
         let mut events = MoveEvents {
             events: [MoveEvent::Arrive { at: to }; 4],
             len: 0,
         };
+        self.walk_move(army, to, |event| {
+            events.push(event);
+            true
+        })?;
+        Ok(events)
+    }
+
+    /// [`Board::move_events`] one at a time: hands each event to `visit` in order, and
+    /// stops early when `visit` answers `false` (a bot that only wants to know what a move
+    /// meets first need not foresee the rest). The document's move rules live here;
+    /// [`Board::move_events`] and [`Board::apply_move`] read them from here.
+    #[inline]
+    pub fn walk_move(
+        &self,
+        army: &Army,
+        to: Pos,
+        mut visit: impl FnMut(MoveEvent) -> bool,
+    ) -> Result<(), MoveError> {
+        let steps = self.move_steps(army, to)?;
         for (k, &tile) in steps.iter().enumerate() {
             let last = k + 1 == steps.len();
-            if let Some(defender) = self.army_at(tile).copied() {
+            let Some(i) = self.index(tile) else {
+                // Never: move_steps answers tiles on the map.
+                if last {
+                    visit(MoveEvent::Arrive { at: tile });
+                }
+                continue;
+            };
+            if let Some(defender) = self.occupant_at(i).map(|k| self.armies[k]) {
                 if defender.owner == army.owner {
                     // A scout passes over its own armies (never onto one: move_steps
                     // refuses that destination).
                     continue;
                 }
                 let survivor = fight(army.kind, defender.kind);
-                events.push(MoveEvent::Fight {
+                let more = visit(MoveEvent::Fight {
                     defender,
                     at: tile,
                     survivor,
                 });
-                if survivor != Survivor::First {
-                    return Ok(events);
+                if !more || survivor != Survivor::First {
+                    return Ok(());
                 }
                 if last {
-                    events.push(MoveEvent::Arrive { at: tile });
+                    visit(MoveEvent::Arrive { at: tile });
                 }
                 continue;
             }
-            match self.terrain(tile) {
-                Some(Terrain::Home(owner)) if owner != army.owner => {
-                    events.push(MoveEvent::Capture { at: tile });
-                    return Ok(events);
+            match self.terrain[i] {
+                Terrain::Home(owner) if owner != army.owner => {
+                    visit(MoveEvent::Capture { at: tile });
+                    return Ok(());
                 }
-                Some(Terrain::Water) => {
-                    events.push(MoveEvent::Drown { at: tile });
-                    return Ok(events);
+                Terrain::Water => {
+                    visit(MoveEvent::Drown { at: tile });
+                    return Ok(());
                 }
-                Some(Terrain::Resource(resource)) => {
-                    events.push(MoveEvent::Collect { resource, at: tile });
+                Terrain::Resource(resource)
+                    if !visit(MoveEvent::Collect { resource, at: tile }) =>
+                {
+                    return Ok(());
                 }
                 _ => {}
             }
             if last {
-                events.push(MoveEvent::Arrive { at: tile });
+                visit(MoveEvent::Arrive { at: tile });
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     /// Move `army` (an army on this board) to `to` and carry out what happens on the way:
@@ -914,21 +1112,46 @@ impl Board {
     }
 
     /// Whether `p` holds an army of `seat` or `seat`'s home.
+    #[inline]
     pub fn is_own(&self, seat: Seat, p: Pos) -> bool {
-        self.terrain(p) == Some(Terrain::Home(seat))
-            || self.army_at(p).is_some_and(|a| a.owner == seat)
+        self.index(p).is_some_and(|i| self.is_own_at(seat, i))
+    }
+
+    /// Index into `armies` of the army on the tile with index `i` (on the map).
+    #[inline]
+    fn occupant_at(&self, i: usize) -> Option<usize> {
+        match self.occupant[i] {
+            NO_ARMY => None,
+            // Lossless: `u32` fits `usize` on every target the arena builds for.
+            k => Some(k as usize),
+        }
+    }
+
+    /// [`Board::is_own`] of the tile with index `i` (on the map).
+    #[inline]
+    fn is_own_at(&self, seat: Seat, i: usize) -> bool {
+        self.terrain[i] == Terrain::Home(seat)
+            || self
+                .occupant_at(i)
+                .is_some_and(|k| self.armies[k].owner == seat)
     }
 
     /// Every tile `army` may move to this turn by the rules, water included (an army may
-    /// walk into water; it drowns).
-    pub fn destinations(&self, army: &Army) -> Vec<Pos> {
-        let mut out = Vec::new();
-        for d in DIRECTIONS {
+    /// walk into water; it drowns): up, right, down, left, a scout's one step before its
+    /// two in each direction.
+    pub fn destinations(&self, army: &Army) -> Tiles {
+        let mut out = Tiles::new();
+        let (x, y) = (army.pos.x, army.pos.y);
+        for (dx, dy) in DIRECTIONS {
             for k in 1..=army.kind.reach() {
-                if let Some(to) = army.pos.offset(d, k, self.width, self.height)
-                    && self.move_steps(army, to).is_ok()
+                // A tile in a straight line within reach and on the map: of
+                // [`Board::move_steps`]'s checks only the own-tile one is left.
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                if let (Ok(tx), Ok(ty)) = (u8::try_from(tx), u8::try_from(ty))
+                    && let Some(i) = self.index(Pos::new(tx, ty))
+                    && !self.is_own_at(army.owner, i)
                 {
-                    out.push(to);
+                    out.push(Pos::new(tx, ty));
                 }
             }
         }
@@ -937,49 +1160,256 @@ impl Board {
 
     /// Steps from `from` to every tile, walking around water (armies do not block); `None`
     /// where unreachable. Indexed like [`Board::index`].
+    /// [`Distances`] keeps these searches from turn to turn and answers the same.
     pub fn distances(&self, from: Pos) -> Vec<Option<u32>> {
-        let mut dist = vec![None; self.terrain.len()];
-        let Some(start) = self.index(from) else {
-            return dist;
-        };
-        dist[start] = Some(0);
-        // Tiles in the order reached: a breadth-first queue that is never popped.
-        let mut queue = Vec::with_capacity(self.terrain.len());
-        queue.push(start);
-        let (width, height) = (usize::from(self.width), usize::from(self.height));
-        let mut head = 0;
-        while let Some(&i) = queue.get(head) {
-            head += 1;
-            let next = dist[i].unwrap_or(0) + 1;
-            // The order of the neighbours does not change a distance.
-            crate::pos::for_each_neighbour(i, width, height, |j| {
-                if dist[j].is_none() && self.terrain[j] != Terrain::Water {
-                    dist[j] = Some(next);
-                    queue.push(j);
-                }
-            });
+        let mut steps: Vec<u16> = self.water().map(blank).collect();
+        if let Some(start) = self.index(from) {
+            search(self.width, start, &mut steps);
         }
-        dist
+        steps
+            .iter()
+            .map(|&d| (d < BLOCKED).then_some(u32::from(d)))
+            .collect()
     }
 
     /// Positions of the resources still on the map, in reading order.
+    /// [`Board::resource_tiles`] lists the same without allocating.
     pub fn resources(&self) -> Vec<(Pos, Resource)> {
+        self.resource_tiles().collect()
+    }
+
+    /// The resources still on the map, in reading order, read in place.
+    pub fn resource_tiles(&self) -> impl Iterator<Item = (Pos, Resource)> + '_ {
         let width = usize::from(self.width).max(1);
-        self.terrain
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| match *t {
+        self.resource_list.iter().filter_map(move |&i| {
+            let i = usize::from(i);
+            match self.terrain[i] {
                 // Lossless: an index of a map of at most 255×255 tiles.
                 Terrain::Resource(r) => Some((Pos::new((i % width) as u8, (i / width) as u8), r)),
                 _ => None,
-            })
-            .collect()
+            }
+        })
     }
 
     /// Whether each tile is water, in reading order (the tiles [`Board::distances`]
     /// walks around).
     pub fn water(&self) -> impl Iterator<Item = bool> + '_ {
         self.terrain.iter().map(|t| *t == Terrain::Water)
+    }
+}
+
+/// A tile no way leads to (yet), in a search's steps.
+const UNREACHED: u16 = u16::MAX;
+/// A water tile, in a search's steps: never entered. Every value from it up means "no way".
+const BLOCKED: u16 = u16::MAX - 1;
+
+/// What a search's steps hold on a tile before it starts: [`BLOCKED`] on water, else
+/// [`UNREACHED`].
+fn blank(water: bool) -> u16 {
+    if water { BLOCKED } else { UNREACHED }
+}
+
+/// Breadth-first steps from tile `start` to every tile of a map `width` columns wide, into
+/// `steps`, which holds [`blank`] tiles (`start` itself may be water); unreachable tiles
+/// keep their blank value. Water is marked in `steps` itself, so each neighbour costs one
+/// test. Every index is below `steps.len()`, at most 255×255: a `u16` holds any index and
+/// any distance.
+fn search(width: u8, start: usize, steps: &mut [u16]) {
+    let tiles = steps.len();
+    let width = usize::from(width);
+    if start >= tiles || width == 0 {
+        return;
+    }
+    let height = tiles / width;
+    steps[start] = 0;
+    // Tiles in the order reached: a breadth-first queue that is never popped.
+    let mut queue: Vec<u16> = Vec::with_capacity(tiles);
+    // Lossless: an index of a map of at most 255×255 tiles.
+    queue.push(start as u16);
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        let i = usize::from(i);
+        let next = steps[i] + 1;
+        // The order of the neighbours does not change a distance.
+        crate::pos::for_each_neighbour(i, width, height, |j| {
+            if steps[j] == UNREACHED {
+                steps[j] = next;
+                // Lossless: an index of a map of at most 255×255 tiles.
+                queue.push(j as u16);
+            }
+        });
+    }
+}
+
+/// Steps between tiles around water ([`Board::distances`]'s answers), remembered from turn
+/// to turn: one breadth-first search per tile asked about, done the first time it is asked.
+/// Armies do not block and only water does, which never changes during a game, so a bot
+/// keeps one `Distances` for the whole game and calls [`Distances::fit`] with each turn's
+/// board (the searches are dropped only if the map's water is not theirs).
+///
+/// ```
+/// use arena_sdk::conquest::{Board, Distances, Pos, Terrain};
+/// // . ~ .
+/// // . ~ .      ~ water
+/// // . . .
+/// let mut board = Board::empty(3, 3, [Pos::new(0, 0), Pos::new(2, 0)]);
+/// board.set_terrain(Pos::new(1, 0), Terrain::Water);
+/// board.set_terrain(Pos::new(1, 1), Terrain::Water);
+/// let mut distances = Distances::default();
+/// distances.fit(&board);
+/// // Down, across the bottom row and up again.
+/// assert_eq!(distances.between(Pos::new(0, 0), Pos::new(2, 0)), Some(6));
+/// assert_eq!(distances.field(Pos::new(0, 2)).get(Pos::new(2, 2)), Some(2));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Distances {
+    width: u8,
+    height: u8,
+    /// Which tiles are water, in reading order: the map the searches belong to.
+    water: Vec<bool>,
+    /// The indices of the water tiles.
+    water_tiles: Vec<usize>,
+    /// A search's steps before it starts ([`blank`]).
+    blank: Box<[u16]>,
+    /// The search from each tile, once asked for.
+    fields: Vec<std::cell::OnceCell<Box<[u16]>>>,
+}
+
+impl Distances {
+    /// The distances of `board`'s map (no search is done yet).
+    pub fn new(board: &Board) -> Distances {
+        let mut distances = Distances::default();
+        distances.fit(board);
+        distances
+    }
+
+    /// Keep the searches done so far if `board`'s map is theirs (same size, same water),
+    /// else start afresh for it.
+    pub fn fit(&mut self, board: &Board) {
+        // The same water tiles: as many, and each of ours is water there.
+        let same = self.width == board.width
+            && self.height == board.height
+            && self.water.len() == board.terrain.len()
+            && self.water_tiles.len() == board.waters
+            && self
+                .water_tiles
+                .iter()
+                .all(|&i| board.terrain.get(i) == Some(&Terrain::Water));
+        if !same {
+            self.width = board.width;
+            self.height = board.height;
+            self.water = board.water().collect();
+            self.water_tiles = (0..self.water.len()).filter(|&i| self.water[i]).collect();
+            self.blank = self.water.iter().map(|&w| blank(w)).collect();
+            self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
+        }
+    }
+
+    #[inline]
+    fn index(&self, p: Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height)
+            .then(|| usize::from(p.y) * usize::from(self.width) + usize::from(p.x))
+    }
+
+    fn steps_from(&self, i: usize) -> &[u16] {
+        match self.fields.get(i) {
+            Some(cell) => cell.get_or_init(|| {
+                let mut steps = self.blank.clone();
+                search(self.width, i, &mut steps);
+                steps
+            }),
+            None => &[],
+        }
+    }
+
+    /// Steps from `from` to every tile: `board.distances(from)` (searched the first time).
+    /// Off the map, every tile is unreachable.
+    pub fn field(&self, from: Pos) -> Field<'_> {
+        Field {
+            width: self.width,
+            height: self.height,
+            steps: self.index(from).map_or(&[], |i| self.steps_from(i)),
+        }
+    }
+
+    /// Steps from `from` to `to`: `board.distances(from)` at `to`. Read from the search
+    /// from `to`, so that the many questions of a turn about one goal share one search: the
+    /// way is the same both ways between two dry tiles; into water there is none; out of
+    /// water it is one step onto the best dry neighbour.
+    pub fn between(&self, from: Pos, to: Pos) -> Option<u32> {
+        let (i, j) = (self.index(from)?, self.index(to)?);
+        if i == j {
+            return Some(0);
+        }
+        if self.water[j] {
+            return None;
+        }
+        let steps = self.steps_from(j);
+        // Water and unreached tiles hold BLOCKED or more (`to` is dry: no search enters
+        // water).
+        let dry = |k: usize| (steps[k] < BLOCKED).then(|| steps[k]);
+        let best = if self.water[i] {
+            let mut best = None;
+            crate::pos::for_each_neighbour(
+                i,
+                usize::from(self.width),
+                usize::from(self.height),
+                |k| {
+                    if let Some(d) = dry(k) {
+                        best = Some(best.map_or(d + 1, |b: u16| b.min(d + 1)));
+                    }
+                },
+            );
+            best
+        } else {
+            dry(i)
+        };
+        best.map(u32::from)
+    }
+
+    /// The goal nearest `from` ([`Distances::between`]) and its distance; ties go to the
+    /// smallest position (column first). `None` if no goal can be reached.
+    ///
+    /// Goals farther as the crow flies than the nearest found so far are skipped unasked
+    /// (no way is shorter than that), so their searches are not done for nothing.
+    pub fn nearest(&self, from: Pos, goals: impl IntoIterator<Item = Pos>) -> Option<(u32, Pos)> {
+        let mut best: Option<(u32, Pos)> = None;
+        for goal in goals {
+            if best.is_some_and(|(steps, _)| from.manhattan(goal) > steps) {
+                continue;
+            }
+            if let Some(steps) = self.between(from, goal)
+                && best.is_none_or(|b| (steps, goal) < b)
+            {
+                best = Some((steps, goal));
+            }
+        }
+        best
+    }
+}
+
+/// Steps from one tile to every tile around water: what [`Distances::field`] answers.
+#[derive(Debug, Clone, Copy)]
+pub struct Field<'a> {
+    width: u8,
+    height: u8,
+    /// Per tile in reading order; [`BLOCKED`] or more where no way leads.
+    steps: &'a [u16],
+}
+
+impl Field<'_> {
+    /// Steps to `p`; `None` if no way leads there (or it is off the map).
+    #[inline]
+    pub fn get(&self, p: Pos) -> Option<u32> {
+        if p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
+        match self.steps.get(i) {
+            Some(&d) if d < BLOCKED => Some(u32::from(d)),
+            _ => None,
+        }
     }
 }
 
@@ -1118,6 +1548,276 @@ mod tests {
         assert_eq!(at(2, 0), Some(3));
         // Water is never entered.
         assert_eq!(at(2, 2), None);
+    }
+
+    /// The 5×5 board of `distances_walk_around_water`: a lake from (2,1) to (2,3).
+    fn lake_board() -> Board {
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        for y in 1..=3 {
+            board.set_terrain(Pos::new(2, y), Terrain::Water);
+        }
+        board
+    }
+
+    #[test]
+    fn kept_distances_answer_like_a_search() {
+        // . . . . .
+        // . H ~ . .
+        // . a ~ b .     a (1,2), b (3,2)
+        // . . ~ H .
+        // . . . . .
+        let board = lake_board();
+        let distances = Distances::new(&board);
+        let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));
+        // Around the lake: up to row 0, across, down again (or the same below).
+        assert_eq!(distances.between(a, b), Some(6));
+        assert_eq!(distances.field(a).get(Pos::new(3, 3)), Some(5));
+        assert_eq!(distances.field(a).get(Pos::new(2, 0)), Some(3));
+        // Into water there is no way; standing still is none.
+        assert_eq!(distances.between(a, Pos::new(2, 2)), None);
+        assert_eq!(distances.field(a).get(Pos::new(2, 2)), None);
+        assert_eq!(distances.between(Pos::new(2, 2), Pos::new(2, 2)), Some(0));
+        // Out of water: one step onto the better of (1,2) and (3,2), then on: 1 + 1.
+        assert_eq!(distances.between(Pos::new(2, 2), Pos::new(3, 3)), Some(2));
+        // Off the map: nothing.
+        assert_eq!(distances.between(Pos::new(9, 9), a), None);
+        assert_eq!(distances.field(Pos::new(9, 9)).get(a), None);
+        assert_eq!(distances.field(a).get(Pos::new(5, 0)), None);
+        // Every pair, as a fresh search from the start answers it.
+        for from in board.positions() {
+            let search = board.distances(from);
+            let field = distances.field(from);
+            for to in board.positions() {
+                let expected = search[board.index(to).unwrap()];
+                assert_eq!(distances.between(from, to), expected, "{from} -> {to}");
+                assert_eq!(field.get(to), expected, "{from} -> {to}");
+            }
+        }
+        // The nearest goal: (2,0) at 3 before (3,3) at 5 and b at 6; ties to the smaller
+        // position: (0,2) before (1,1) and (1,3), all one step away.
+        assert_eq!(
+            distances.nearest(a, [b, Pos::new(3, 3), Pos::new(2, 0)]),
+            Some((3, Pos::new(2, 0)))
+        );
+        assert_eq!(
+            distances.nearest(a, [Pos::new(1, 3), Pos::new(1, 1), Pos::new(0, 2)]),
+            Some((1, Pos::new(0, 2)))
+        );
+        assert_eq!(distances.nearest(a, [Pos::new(2, 1)]), None);
+        assert_eq!(distances.nearest(a, []), None);
+    }
+
+    #[test]
+    fn kept_distances_follow_the_maps_water() {
+        let mut distances = Distances::new(&lake_board());
+        let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));
+        assert_eq!(distances.between(a, b), Some(6));
+        // Same map: the searches are kept. Without the lake's middle: straight across.
+        distances.fit(&lake_board());
+        assert_eq!(distances.between(a, b), Some(6));
+        let mut drained = lake_board();
+        drained.set_terrain(Pos::new(2, 2), Terrain::Plain);
+        distances.fit(&drained);
+        assert_eq!(distances.between(a, b), Some(2));
+        // Another size: every tile afresh.
+        distances.fit(&Board::empty(3, 3, [Pos::new(0, 0), Pos::new(2, 2)]));
+        assert_eq!(distances.between(Pos::new(0, 0), Pos::new(2, 2)), Some(4));
+        assert_eq!(distances.between(a, b), None);
+    }
+
+    #[test]
+    fn destinations_and_recruit_spots_list_what_the_rules_allow() {
+        let mut board = Board::empty(7, 7, [Pos::new(1, 1), Pos::new(5, 5)]);
+        let army = |id, kind, x, y| Army {
+            id,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(1, Kind::Scout, 3, 3);
+        board.place(army(2, Kind::Knight, 3, 2));
+        // Up (over its own knight: one step refused, two allowed), right, down, left.
+        assert_eq!(
+            &*board.destinations(&scout),
+            &[
+                Pos::new(3, 1),
+                Pos::new(4, 3),
+                Pos::new(5, 3),
+                Pos::new(3, 4),
+                Pos::new(3, 5),
+                Pos::new(2, 3),
+                Pos::new(1, 3),
+            ]
+        );
+        // In the corner: right and down only.
+        let corner = army(3, Kind::Spearman, 0, 0);
+        assert_eq!(
+            board.destinations(&corner).into_iter().collect::<Vec<_>>(),
+            [Pos::new(1, 0), Pos::new(0, 1)]
+        );
+        // The same as every tile move_steps allows, in the same order.
+        for mover in [scout, corner, army(4, Kind::Archer, 1, 2)] {
+            let mut allowed = Vec::new();
+            for d in DIRECTIONS {
+                for k in 1..=mover.kind.reach() {
+                    if let Some(to) = mover.pos.offset(d, k, 7, 7)
+                        && board.move_steps(&mover, to).is_ok()
+                    {
+                        allowed.push(to);
+                    }
+                }
+            }
+            assert_eq!(&*board.destinations(&mover), &allowed[..]);
+        }
+        // Recruiting: the free plain tiles next to the home, up, right, down, left.
+        board.place(army(5, Kind::Archer, 2, 1));
+        board.set_terrain(Pos::new(1, 2), Terrain::Resource(Resource::Gold));
+        assert_eq!(&*board.recruit_spots(0), &[Pos::new(1, 0), Pos::new(0, 1)]);
+        assert_eq!(board.recruit_spots(1).len(), 4);
+        assert_eq!(
+            board.resource_tiles().collect::<Vec<_>>(),
+            board.resources()
+        );
+        assert_eq!(board.resources(), [(Pos::new(1, 2), Resource::Gold)]);
+    }
+
+    #[test]
+    fn a_kept_board_updated_is_a_new_board() {
+        // Two observations of different maps: updating one board with each in turn gives
+        // what a fresh board gives, whatever was on it before.
+        let first = Observation {
+            year: FIRST_YEAR,
+            last_year: FIRST_YEAR + 99,
+            seat: 0,
+            width: 5,
+            height: 5,
+            homes: [Pos::new(1, 1), Pos::new(3, 3)],
+            water: vec![Pos::new(2, 2)],
+            wood: vec![Pos::new(0, 4), Pos::new(4, 0)],
+            food: vec![Pos::new(2, 0)],
+            gold: vec![],
+            armies: vec![Army {
+                id: 0,
+                owner: 1,
+                kind: Kind::Knight,
+                pos: Pos::new(3, 2),
+            }],
+            resources: START_RESOURCES,
+            prices: prices(),
+            last_rejected: vec![],
+        };
+        let second = Observation {
+            width: 7,
+            height: 5,
+            homes: [Pos::new(1, 1), Pos::new(5, 3)],
+            water: vec![Pos::new(3, 2), Pos::new(3, 3)],
+            gold: vec![Pos::new(6, 4), Pos::new(0, 0)],
+            armies: vec![],
+            ..first.clone()
+        };
+        let mut kept = Board::default();
+        for obs in [&first, &second, &first] {
+            // Whatever a turn did to the board before.
+            kept.set_terrain(Pos::new(4, 0), Terrain::Plain);
+            kept.place(Army {
+                id: 7,
+                owner: 0,
+                kind: Kind::Scout,
+                pos: Pos::new(0, 1),
+            });
+            kept.update(obs);
+            assert_eq!(kept, Board::new(obs));
+        }
+        // The resources stay listed in reading order as tiles change.
+        let mut board = Board::new(&second);
+        assert_eq!(
+            board.resources(),
+            [
+                (Pos::new(0, 0), Resource::Gold),
+                (Pos::new(2, 0), Resource::Food),
+                (Pos::new(4, 0), Resource::Wood),
+                (Pos::new(0, 4), Resource::Wood),
+                (Pos::new(6, 4), Resource::Gold),
+            ]
+        );
+        board.set_terrain(Pos::new(2, 0), Terrain::Plain);
+        board.set_terrain(Pos::new(4, 0), Terrain::Water);
+        board.set_terrain(Pos::new(1, 4), Terrain::Resource(Resource::Food));
+        board.set_terrain(Pos::new(0, 4), Terrain::Resource(Resource::Gold));
+        assert_eq!(
+            board.resource_tiles().collect::<Vec<_>>(),
+            [
+                (Pos::new(0, 0), Resource::Gold),
+                (Pos::new(0, 4), Resource::Gold),
+                (Pos::new(1, 4), Resource::Food),
+                (Pos::new(6, 4), Resource::Gold),
+            ]
+        );
+        // Distances see the new water at (4,0).
+        let distances = Distances::new(&board);
+        assert_eq!(distances.between(Pos::new(4, 1), Pos::new(4, 0)), None);
+    }
+
+    #[test]
+    fn a_walk_stops_when_asked_and_moves_keep_the_occupants() {
+        // A scout walks over wood onto gold: two collections and its arrival, unless the
+        // walk is stopped at the first.
+        let mut board = Board::empty(5, 5, [Pos::new(1, 1), Pos::new(3, 3)]);
+        board.set_terrain(Pos::new(0, 3), Terrain::Resource(Resource::Wood));
+        board.set_terrain(Pos::new(0, 4), Terrain::Resource(Resource::Gold));
+        let scout = Army {
+            id: 1,
+            owner: 0,
+            kind: Kind::Scout,
+            pos: Pos::new(0, 2),
+        };
+        let mut seen = Vec::new();
+        board
+            .walk_move(&scout, Pos::new(0, 4), |e| {
+                seen.push(e);
+                true
+            })
+            .unwrap();
+        assert_eq!(
+            &*board.move_events(&scout, Pos::new(0, 4)).unwrap(),
+            &seen[..]
+        );
+        assert_eq!(seen.len(), 3);
+        let mut first = Vec::new();
+        board
+            .walk_move(&scout, Pos::new(0, 4), |e| {
+                first.push(e);
+                false
+            })
+            .unwrap();
+        assert_eq!(first, seen[..1]);
+        assert_eq!(
+            board.walk_move(&scout, Pos::new(1, 3), |_| true),
+            Err(MoveError::TooFar)
+        );
+        // Relocating keeps "which army stands here" right, even when a caller stacks two
+        // armies on one tile (the later one placed is named, as before).
+        board.place(scout);
+        let other = Army {
+            id: 2,
+            pos: Pos::new(4, 0),
+            ..scout
+        };
+        board.place(other);
+        board.relocate(other.id, scout.pos);
+        assert_eq!(board.army_at(scout.pos).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(Pos::new(4, 0)), None);
+        board.relocate(scout.id, Pos::new(0, 3));
+        assert_eq!(board.army_at(scout.pos).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(1));
+        board.relocate(other.id, Pos::new(0, 3));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(2));
+        assert_eq!(board.army_at(scout.pos), None);
+        board.relocate(other.id, Pos::new(4, 4));
+        assert_eq!(board.army_at(Pos::new(0, 3)).map(|a| a.id), Some(1));
+        assert_eq!(board.army_at(Pos::new(4, 4)).map(|a| a.id), Some(2));
+        board.relocate(9, Pos::new(2, 2));
+        assert_eq!(board.army_at(Pos::new(2, 2)), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, SetupChoice,
+    Army, Board, Conquest, Distances, Kind, Move, Observation, Orders, Pos, Recruit, SetupChoice,
     SetupRequest, Survivor, Terrain, fight,
 };
 
@@ -31,7 +31,13 @@ const COLLECTORS: usize = 3;
 
 /// The bot: collect, then march on the enemy home; never step into water or a lost fight.
 #[derive(Debug, Default)]
-pub struct Starter;
+pub struct Starter {
+    /// Our copy of the board, kept so that its memory serves every turn.
+    board: Board,
+    /// How far apart tiles are around water. Only water blocks and it never changes during
+    /// a game, so each search is done once and kept from turn to turn.
+    distances: Distances,
+}
 
 impl Bot<Conquest> for Starter {
     fn setup(&mut self, _request: &SetupRequest) -> SetupChoice {
@@ -39,16 +45,18 @@ impl Bot<Conquest> for Starter {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        // `Board` answers "what is on this tile", "where may this army go", "how far".
-        let mut board = Board::new(obs);
+        // `Board` answers "what is on this tile", "where may this army go"; `Distances`
+        // "how far around water" (its searches are kept if the map is the same).
+        let Starter { board, distances } = self;
+        board.update(obs);
+        distances.fit(board);
         let mut orders = Orders::default();
         let mut stock = obs.resources;
 
         // Recruit stage: keep a few collectors while there is something to collect, and
         // everything we can afford once the map is bare. Pick the kind that beats the
         // enemy's commonest kind.
-        let enemies: Vec<Army> = obs.enemies().copied().collect();
-        let wanted = if board.resources().is_empty() {
+        let wanted = if board.resource_tiles().next().is_none() {
             usize::MAX
         } else {
             COLLECTORS
@@ -60,7 +68,7 @@ impl Bot<Conquest> for Starter {
             if armies + k as usize >= wanted {
                 break;
             }
-            let favourite = counter_of_most(&enemies);
+            let favourite = counter_of_most(obs);
             let kind = [favourite, Kind::Spearman, Kind::Archer, Kind::Knight]
                 .into_iter()
                 .find(|k| stock.covers(k.price()));
@@ -86,17 +94,24 @@ impl Bot<Conquest> for Starter {
             .copied()
             .collect();
         for army in mine {
-            let goal = nearest_resource(&board, army.pos, &claimed).unwrap_or(obs.enemy_home());
+            let unclaimed = board
+                .resource_tiles()
+                .map(|(p, _)| p)
+                .filter(|p| !claimed.contains(p));
+            let goal = match distances.nearest(army.pos, unclaimed) {
+                Some((_, resource)) => resource,
+                None => obs.enemy_home(),
+            };
             claimed.push(goal);
-            let distance = board.distances(goal);
-            let steps = |p: Pos| board.index(p).and_then(|i| distance[i]).unwrap_or(u32::MAX);
+            let from_goal = distances.field(goal);
+            let steps = |p: Pos| from_goal.get(p).unwrap_or(u32::MAX);
             let best = board
                 .destinations(&army)
                 .into_iter()
-                .filter(|&to| safe(&board, &army, to))
-                .min_by_key(|&to| (!wins_there(&board, &army, to), steps(to)));
+                .filter(|&to| safe(board, &army, to))
+                .min_by_key(|&to| (!wins_there(board, &army, to), steps(to)));
             if let Some(to) = best
-                && (steps(to) < steps(army.pos) || wins_there(&board, &army, to))
+                && (steps(to) < steps(army.pos) || wins_there(board, &army, to))
             {
                 orders.moves.push(Move { from: army.pos, to });
                 // Keep our copy of the board in step (the tile is now ours, any resource
@@ -117,34 +132,21 @@ impl Bot<Conquest> for Starter {
 }
 
 /// The kind that beats the most enemy armies (a spearman if there are none).
-fn counter_of_most(enemies: &[Army]) -> Kind {
+fn counter_of_most(obs: &Observation) -> Kind {
     [Kind::Spearman, Kind::Archer, Kind::Knight]
         .into_iter()
         .max_by_key(|&k| {
-            enemies
-                .iter()
+            obs.enemies()
                 .filter(|e| fight(k, e.kind) == Survivor::First)
                 .count()
         })
         .unwrap_or(Kind::Spearman)
 }
 
-/// The closest resource tile not in `claimed`.
-fn nearest_resource(board: &Board, from: Pos, claimed: &[Pos]) -> Option<Pos> {
-    let distance = board.distances(from);
-    board
-        .resources()
-        .into_iter()
-        .filter(|(p, _)| !claimed.contains(p))
-        .filter_map(|(p, _)| Some((board.index(p).and_then(|i| distance[i])?, p)))
-        .min()
-        .map(|(_, p)| p)
-}
-
 /// Whether moving `army` to `to` keeps it alive (no water, no lost or even fight on the
 /// way; a scout's jump is checked on both tiles).
 fn safe(board: &Board, army: &Army, to: Pos) -> bool {
-    let Ok(path) = board.check_move(army, to) else {
+    let Ok(path) = board.move_steps(army, to) else {
         return false;
     };
     path.iter().all(|&tile| {
@@ -179,7 +181,7 @@ mod tests {
     fn wins_against(builtin: &str, games: u64) -> u64 {
         (0..games)
             .filter(|&game| {
-                let mut me = NativePlayer::new(Starter);
+                let mut me = NativePlayer::new(Starter::default());
                 let mut other = NativePlayer::new(Conquest::create(builtin).expect("a built-in"));
                 let my_seat = (game % 2) as u8;
                 let players: [&mut dyn Player<Conquest>; 2] = if my_seat == 0 {

@@ -1,6 +1,6 @@
 //! [`Heuristic`]: the sensible player of the document's rules.
 
-use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, Conquest, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest, Survivor, fight,
@@ -14,8 +14,9 @@ use arena_sdk::conquest::{
 /// never into water or an enemy that defeats them.
 #[derive(Debug, Default, Clone)]
 pub struct Heuristic {
-    /// Distances around the map's water, kept from turn to turn.
-    fields: Fields,
+    /// Distances around the map's water and the planning board's memory, kept from turn
+    /// to turn.
+    memory: Memory,
 }
 
 /// Enemy armies within `radius` steps of `home`, nearest first.
@@ -24,7 +25,7 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
     let mut near: Vec<(u32, Army)> = turn
         .enemies_iter()
         .filter_map(|&e| {
-            let d = dist.get(turn.board.index(e.pos)?).copied()??;
+            let d = dist.get(e.pos)?;
             (d <= radius).then_some((d, e))
         })
         .collect();
@@ -36,12 +37,7 @@ pub fn threats(turn: &Turn, home: Pos, radius: u32) -> Vec<(u32, Army)> {
 /// `None` if no step gets closer.
 pub fn step_towards(turn: &Turn, army: &Army, goal: Pos) -> Option<Pos> {
     let dist = turn.field(goal);
-    let d = |p: Pos| {
-        turn.board
-            .index(p)
-            .and_then(|i| dist.get(i).copied().flatten())
-            .unwrap_or(u32::MAX)
-    };
+    let d = |p: Pos| dist.get(p).unwrap_or(u32::MAX);
     let here = d(army.pos);
     turn.board
         .destinations(army)
@@ -75,7 +71,7 @@ impl Bot<Conquest> for Heuristic {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
+        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
         let home = turn.home();
         let threats = threats(&turn, home, 3);
         // Recruit: counters for the threats first.
@@ -132,15 +128,12 @@ impl Bot<Conquest> for Heuristic {
                 .find(|(_, t)| fight(army.kind, t.kind) == Survivor::First)
                 .map(|(_, t)| t.pos);
             let goal = defend.or_else(|| {
-                turn.resources()
+                let unclaimed = turn
+                    .resources()
                     .iter()
-                    .copied()
-                    .filter(|(p, _)| !claimed.contains(p))
-                    // From each resource's field: resources stay put, so their fields
-                    // are computed once a game, not once per army and turn.
-                    .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
-                    .min()
-                    .map(|(_, p)| p)
+                    .map(|&(p, _)| p)
+                    .filter(|p| !claimed.contains(p));
+                turn.nearest(army.pos, unclaimed).map(|(_, p)| p)
             });
             let goal = goal.unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
@@ -148,8 +141,8 @@ impl Bot<Conquest> for Heuristic {
                 turn.order(&army, to);
             }
         }
-        let (orders, fields) = turn.finish();
-        self.fields = fields;
+        let (orders, memory) = turn.finish();
+        self.memory = memory;
         orders
     }
 }

@@ -6,9 +6,10 @@
 //! out as the engine will, so a later order sees where earlier ones left the armies.
 //!
 //! They are exported as wasm sample bots, where every instruction is fuel the bot's turn
-//! budget pays: [`Turn`] computes each distance field once per turn (water never changes,
-//! so a field from a goal answers every "how far to the goal" of the turn) and the helpers
-//! here count and scan the board in place instead of collecting lists.
+//! budget pays: [`Turn`] reads distances from the SDK's `Distances`, whose search from a
+//! goal is done once a game (water never changes, so it answers every "how far to the goal"
+//! of every turn), a bot keeps the planning board's memory from turn to turn ([`Memory`]),
+//! and the helpers here count and scan the board in place instead of collecting lists.
 
 mod heuristic;
 mod random;
@@ -23,11 +24,10 @@ pub use strong::Strong;
 
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Move, MoveEvent, Observation, Orders, Pos,
-    Recruit, Resource, Resources, Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, Distances, Field, Kind, Move, MoveEvent, Observation, Orders,
+    Pos, Recruit, Resource, Resources, Survivor, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
-use std::cell::OnceCell;
 
 const BUILTINS: &[BuiltinInfo] = &[
     BuiltinInfo {
@@ -81,57 +81,54 @@ pub struct Turn {
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
     /// Distances around water, computed on first use.
-    fields: Fields,
+    fields: Distances,
     /// The resources still on the planning board, in reading order.
     resources: Vec<(Pos, Resource)>,
 }
 
-/// Breadth-first distances from each tile of one map, computed on first use. Only water
-/// blocks, and water never changes during a game, so a bot keeps them from turn to turn
-/// ([`Turn::with_fields`]); they are thrown away when the map's water is not theirs.
+/// What a bot keeps from one [`Turn`] to the next: the distance searches (kept while the
+/// map's water is the same) and the planning board's and lists' memory, so a turn allocates
+/// next to nothing.
 #[derive(Debug, Clone, Default)]
-pub struct Fields {
-    width: u8,
-    height: u8,
-    /// Which tiles are water, row-major: the map these fields belong to.
-    water: Vec<bool>,
-    fields: Vec<OnceCell<Vec<Option<u32>>>>,
-}
-
-impl Fields {
-    /// Keep these fields if `board` has their map's water, else start afresh for it.
-    fn fit(&mut self, board: &Board) {
-        let same = self.width == board.width()
-            && self.height == board.height()
-            && self.water.iter().copied().eq(board.water());
-        if !same || self.water.len() != self.fields.len() {
-            self.width = board.width();
-            self.height = board.height();
-            self.water = board.water().collect();
-            self.fields = vec![OnceCell::new(); self.water.len()];
-        }
-    }
+pub struct Memory {
+    fields: Distances,
+    board: Board,
+    resources: Vec<(Pos, Resource)>,
+    moved: Vec<ArmyId>,
 }
 
 impl Turn {
     /// Start planning `obs`'s turn.
     pub fn new(obs: &Observation) -> Turn {
-        Turn::with_fields(obs, Fields::default())
+        Turn::with_memory(obs, Memory::default())
     }
 
-    /// Start planning `obs`'s turn with the distance fields of earlier turns (kept if the
-    /// map is the same; [`Turn::into_fields`] hands them back).
-    pub fn with_fields(obs: &Observation, mut fields: Fields) -> Turn {
-        let board = Board::new(obs);
+    /// Start planning `obs`'s turn with what earlier turns kept ([`Turn::finish`] hands it
+    /// back).
+    pub fn with_memory(obs: &Observation, memory: Memory) -> Turn {
+        let Memory {
+            mut fields,
+            mut board,
+            mut resources,
+            mut moved,
+        } = memory;
+        board.update(obs);
         fields.fit(&board);
+        resources.clear();
+        resources.extend(board.resource_tiles());
+        moved.clear();
         Turn {
             fields,
-            resources: board.resources(),
+            resources,
             board,
             seat: obs.seat,
             stock: obs.resources,
-            orders: Orders::default(),
-            moved: Vec::new(),
+            // Room for every army's move without growing on the way.
+            orders: Orders {
+                recruit: Vec::new(),
+                moves: Vec::with_capacity(obs.armies.len() + 4),
+            },
+            moved,
             // Ids of planned recruits only need to differ from real ones.
             next_id: u32::MAX / 2,
             won: false,
@@ -164,6 +161,11 @@ impl Turn {
             .collect();
         armies.sort_by_key(|a| a.id);
         armies
+    }
+
+    /// Whether army `id` has moved this turn.
+    pub fn is_moved(&self, id: ArmyId) -> bool {
+        self.moved.contains(&id)
     }
 
     /// How many armies [`Turn::movable`] lists.
@@ -265,79 +267,65 @@ impl Turn {
         true
     }
 
-    /// The turn's orders, and the distance fields for the next turn.
-    pub fn finish(self) -> (Orders, Fields) {
-        (self.orders, self.fields)
+    /// The turn's orders, and what the next turn keeps.
+    pub fn finish(self) -> (Orders, Memory) {
+        let memory = Memory {
+            fields: self.fields,
+            board: self.board,
+            resources: self.resources,
+            moved: self.moved,
+        };
+        (self.orders, memory)
     }
 
     /// Steps from `from` to every tile around water, as [`Board::distances`] answers
     /// them (computed once per map and tile).
-    pub fn field(&self, from: Pos) -> &[Option<u32>] {
-        match self
-            .board
-            .index(from)
-            .and_then(|i| self.fields.fields.get(i))
-        {
-            Some(cell) => cell.get_or_init(|| self.board.distances(from)),
-            None => &[],
-        }
+    pub fn field(&self, from: Pos) -> Field<'_> {
+        self.fields.field(from)
     }
 
-    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`. Read from
-    /// the field of `to`, so that the many questions of a turn about one goal share one
-    /// search: the way is the same both ways between two dry tiles; into water there is
-    /// none; out of water it is one step onto the best dry neighbour.
+    /// Steps from `from` to `to` around water: `board.distances(from)` at `to`, read from
+    /// the search from `to` ([`Distances::between`]).
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {
-        let (i, j) = (self.board.index(from)?, self.board.index(to)?);
-        if i == j {
-            return Some(0);
-        }
-        let water = |p: Pos| self.board.terrain(p) == Some(Terrain::Water);
-        if water(to) {
-            return None;
-        }
-        let field = self.field(to);
-        if !water(from) {
-            return field[i];
-        }
-        let (w, h) = (self.board.width(), self.board.height());
-        DIRECTIONS
-            .iter()
-            .filter_map(|&d| from.offset(d, 1, w, h))
-            .filter(|&p| !water(p))
-            .filter_map(|p| field[self.board.index(p)?])
-            .min()
-            .map(|d| d + 1)
+        self.fields.between(from, to)
+    }
+
+    /// The goal nearest `from` and its distance, ties to the smallest position
+    /// ([`Distances::nearest`]): resources stay put, so their searches are done once a
+    /// game, not once per army and turn.
+    pub fn nearest(&self, from: Pos, goals: impl IntoIterator<Item = Pos>) -> Option<(u32, Pos)> {
+        self.fields.nearest(from, goals)
     }
 }
 
 /// What a move onto `to` by `army` would meet there first (for scouts: the first tile
 /// that is not the player's own).
 pub fn meets(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let events = board.move_events(army, to).ok()?;
-    for event in events.iter() {
-        match *event {
-            MoveEvent::Fight {
-                defender, survivor, ..
-            } => {
-                return Some(match survivor {
+    let mut meeting = None;
+    let mut collects = 0;
+    // Only the first fight, capture or drowning matters: the walk stops there.
+    board
+        .walk_move(army, to, |event| {
+            meeting = match event {
+                MoveEvent::Fight {
+                    defender, survivor, ..
+                } => Some(match survivor {
                     Survivor::First => Meeting::Win(defender),
                     Survivor::Second => Meeting::Lose,
                     Survivor::Neither => Meeting::Trade(defender),
-                });
-            }
-            MoveEvent::Capture { .. } => return Some(Meeting::Capture),
-            MoveEvent::Drown { .. } => return Some(Meeting::Drown),
-            MoveEvent::Collect { .. } | MoveEvent::Arrive { .. } => {}
-        }
-    }
-    let collects = events
-        .iter()
-        .filter(|e| matches!(e, MoveEvent::Collect { .. }))
-        .count();
-    Some(Meeting::Arrive {
-        collects: u32::try_from(collects).unwrap_or(0),
-    })
+                }),
+                MoveEvent::Capture { .. } => Some(Meeting::Capture),
+                MoveEvent::Drown { .. } => Some(Meeting::Drown),
+                MoveEvent::Collect { .. } => {
+                    collects += 1;
+                    None
+                }
+                MoveEvent::Arrive { .. } => None,
+            };
+            meeting.is_none()
+        })
+        .ok()?;
+    Some(meeting.unwrap_or(Meeting::Arrive { collects }))
 }
 
 /// The outcome of a legal move, as [`meets`] predicts it.

@@ -1,11 +1,11 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Fields, Meeting, Turn, affordable, best_counter, meets};
+use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
-    Survivor, fight,
+    Army, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
+    Survivor, Terrain, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -18,8 +18,9 @@ use arena_sdk::conquest::{
 /// turn. An army guarding its home against a nearby threat stays.
 #[derive(Debug, Default, Clone)]
 pub struct Strong {
-    /// Distances around the map's water, kept from turn to turn.
-    fields: Fields,
+    /// Distances around the map's water and the planning board's memory, kept from turn
+    /// to turn.
+    memory: Memory,
 }
 
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
@@ -38,11 +39,26 @@ pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
         .unwrap_or(0)
 }
 
+/// Whether a move of `army` to `to` enters the enemy home or a tile with an enemy army (the
+/// destination, or a scout's middle tile): only such a move can capture or fight.
+fn contested(board: &Board, army: &Army, to: Pos) -> bool {
+    let enemy_on = |p: Pos| {
+        matches!(board.terrain(p), Some(Terrain::Home(seat)) if seat != army.owner)
+            || board.army_at(p).is_some_and(|e| e.owner != army.owner)
+    };
+    let middle = Pos::new(
+        // Lossless: the mean of two `u8`s.
+        ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+        ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+    );
+    enemy_on(to) || (army.pos.manhattan(to) == 2 && enemy_on(middle))
+}
+
 /// Enemy armies that could capture `home` on their next move: next to it, or a scout two
 /// tiles away in a straight line whose middle tile holds none of our armies.
 fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
-    turn.enemies()
-        .into_iter()
+    turn.enemies_iter()
+        .copied()
         .filter(|e| {
             let d = e.pos.manhattan(home);
             if d == 1 {
@@ -60,7 +76,9 @@ fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
 }
 
 impl Strong {
-    fn recruit(turn: &mut Turn) {
+    /// `near`: the enemy armies within two steps of the home ([`threats`]; recruiting does
+    /// not change them).
+    fn recruit(turn: &mut Turn, near: &[(u32, Army)]) {
         let home = turn.home();
         // Emergencies: armies that capture next turn. One next to the home can only be
         // stopped by an army of ours that defeats it (a fresh recruit cannot reach it: the
@@ -83,7 +101,7 @@ impl Strong {
             }
         }
         // Approaching threats: a counter on the home tile nearest each.
-        for (_, threat) in threats(turn, home, 2) {
+        for &(_, threat) in near {
             let wanted = threat.kind.countered_by();
             let covered = turn.board.armies().iter().any(|a| {
                 a.owner == turn.seat
@@ -96,10 +114,11 @@ impl Strong {
             turn.recruit_nearest(wanted, threat.pos);
         }
         let resources_left = turn.resources().len();
-        let enemies = turn.enemies();
+        // Listed when first needed (recruiting does not change them).
+        let mut enemies = None;
         let wanted_armies = turn.armies_wanted(4);
         while turn.movable_count() < wanted_armies {
-            let want = best_counter(&enemies);
+            let want = best_counter(enemies.get_or_insert_with(|| turn.enemies()));
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
             };
@@ -162,27 +181,38 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_fields(obs, std::mem::take(&mut self.fields));
-        Strong::recruit(&mut turn);
+        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
         let home = turn.home();
         let near = threats(&turn, home, 2);
+        Strong::recruit(&mut turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
+        // (Sorted by unique keys: the order the armies are listed in does not matter.)
         let mut order: Vec<((u8, u32), Army)> = turn
-            .movable()
-            .into_iter()
-            .map(|a| {
-                let best = turn
-                    .board
-                    .destinations(&a)
-                    .into_iter()
-                    .filter_map(|to| meets(&turn.board, &a, to))
-                    .map(|m| match m {
-                        Meeting::Capture => 0,
-                        Meeting::Win(_) => 1,
-                        _ => 2,
-                    })
-                    .min()
-                    .unwrap_or(3);
+            .board
+            .armies()
+            .iter()
+            .filter(|a| a.owner == turn.seat && !turn.is_moved(a.id))
+            .map(|&a| {
+                let mut best = 3;
+                for to in turn.board.destinations(&a) {
+                    // A capture or a won fight needs the enemy home or an enemy army on a
+                    // tile the move enters; any other legal move ranks 2.
+                    if !contested(&turn.board, &a, to) {
+                        best = best.min(2);
+                        continue;
+                    }
+                    let rank = match meets(&turn.board, &a, to) {
+                        Some(Meeting::Capture) => 0,
+                        Some(Meeting::Win(_)) => 1,
+                        Some(_) => 2,
+                        None => continue,
+                    };
+                    best = best.min(rank);
+                    if best == 0 {
+                        // Nothing ranks first.
+                        break;
+                    }
+                }
                 ((best, a.id), a)
             })
             .collect();
@@ -213,22 +243,19 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    turn.resources()
-                        .iter()
-                        .copied()
-                        .filter(|(p, _)| !claimed.contains(p))
-                        // From each resource's field: resources stay put, so their fields
-                        // are computed once a game, not once per army and turn.
-                        .filter_map(|(p, _)| Some((turn.distance(army.pos, p)?, p)))
-                        .min()
-                        .map(|(_, p)| p)
+                    turn.nearest(
+                        army.pos,
+                        turn.resources()
+                            .iter()
+                            .map(|&(p, _)| p)
+                            .filter(|p| !claimed.contains(p)),
+                    )
+                    .map(|(_, p)| p)
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
-            let mut options = turn.board.destinations(&army);
-            options.push(army.pos);
+            let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
             let best = options
-                .into_iter()
                 .map(|to| (Strong::score(&turn, &army, to, goal, guard), to))
                 .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
             if let Some((_, to)) = best
@@ -237,8 +264,8 @@ impl Bot<Conquest> for Strong {
                 turn.order(&army, to);
             }
         }
-        let (orders, fields) = turn.finish();
-        self.fields = fields;
+        let (orders, memory) = turn.finish();
+        self.memory = memory;
         orders
     }
 }

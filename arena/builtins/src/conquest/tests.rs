@@ -2,7 +2,7 @@
 
 use super::*;
 use arena_engine::{MatchConfig, NativePlayer, run_match};
-use arena_sdk::conquest::Rules;
+use arena_sdk::conquest::{DIRECTIONS, Rules, Terrain};
 
 /// The shipped maps of the document's sizes (tournaments/maps/).
 const MAPS: [(&str, &str); 4] = [
@@ -179,6 +179,12 @@ fn first_observation(map: &str) -> Observation {
     arena_engine::conquest::State::new(&setup.initial()).observation(0, 617, 716, vec![])
 }
 
+/// The turn's field from `from`, tile by tile in reading order.
+fn field_of(turn: &Turn, from: Pos) -> Vec<Option<u32>> {
+    let field = turn.field(from);
+    turn.board.positions().map(|p| field.get(p)).collect()
+}
+
 #[test]
 fn turn_distances_are_the_boards_both_ways_and_out_of_water() {
     // `Turn::distance` reads the field of the destination; it must answer what a search
@@ -191,7 +197,7 @@ fn turn_distances_are_the_boards_both_ways_and_out_of_water() {
         let tiles: Vec<Pos> = turn.board.positions().collect();
         for &from in &tiles {
             let field = turn.board.distances(from);
-            assert_eq!(turn.field(from), &field[..]);
+            assert_eq!(field_of(&turn, from), field);
             for &to in &tiles {
                 let expected = field[turn.board.index(to).unwrap()];
                 assert_eq!(turn.distance(from, to), expected, "{from} -> {to}");
@@ -244,18 +250,18 @@ fn exposure_counts_what_can_reach_a_tile() {
 
 #[test]
 fn distance_fields_kept_between_turns_follow_the_map() {
-    // Fields filled on the lakes map, handed to a turn on the default map (same size,
+    // Searches filled on the lakes map, handed to a turn on the default map (same size,
     // other water) and back: every answer is the new map's.
     let lakes = first_observation(MAPS[3].1);
     let default = first_observation(MAPS[0].1);
     assert_ne!(lakes.water, default.water);
-    let mut fields = Fields::default();
+    let mut memory = Memory::default();
     for obs in [&lakes, &default, &lakes, &default] {
-        let turn = Turn::with_fields(obs, fields);
+        let turn = Turn::with_memory(obs, memory);
         for from in turn.board.positions() {
-            assert_eq!(turn.field(from), &turn.board.distances(from)[..]);
+            assert_eq!(field_of(&turn, from), turn.board.distances(from));
         }
-        fields = turn.finish().1;
+        memory = turn.finish().1;
     }
 }
 
