@@ -219,9 +219,7 @@ fn planner_trades_with_a_threatening_minion() {
         minions: true,
         ..Rules::default()
     };
-    let mut planner = Planner {
-        rules: rules.clone(),
-    };
+    let mut planner = Planner::with_rules(rules.clone());
     let mut obs = observation(vec![card(1, Card::damage("bolt", 3, 3))], 3, 30);
     obs.heroes[0].health = 8;
     obs.board = vec![
