@@ -45,6 +45,17 @@ fn best_damage(cards: &[(i32, i32)], mana: i32) -> i32 {
     if sane && positive && all_cost <= i64::from(mana) && cards.len() <= SUBSET_CARDS {
         return all_damage as i32;
     }
+    // The document's cards deal their cost in damage: then the best damage is the largest
+    // sum of costs within the mana, and the sums reachable are a set of bits (a few
+    // instructions a card where the knapsack below takes one loop over the mana).
+    if sane && positive && (0..128).contains(&mana) && cards.iter().all(|&(c, d)| c == d) {
+        let mut sums = 1u128;
+        for &(cost, _) in cards {
+            sums |= sums.checked_shl(cost as u32).unwrap_or(0);
+        }
+        let within = sums & (u128::MAX >> (127 - mana));
+        return 127 - within.leading_zeros() as i32;
+    }
     // A 0/1 knapsack over the mana: the same maximum as trying every subset, in
     // cards × mana steps instead of 2^cards × cards. Costs are never negative and
     // mana is at most 100 by the rules; anything else is tried subset by subset.
@@ -143,9 +154,16 @@ impl Facts {
             cost: c.cost,
             damage: c.damage,
             amount: c.amount(),
+            // The amounts before the id: the same equality, without comparing strings
+            // but between twins.
             twin: hand
                 .iter()
-                .position(|other| other.card == *c)
+                .position(|other| {
+                    let o = &other.card;
+                    (o.kind, o.cost, o.damage, o.heal, o.draw)
+                        == (c.kind, c.cost, c.damage, c.heal, c.draw)
+                        && o.id == c.id
+                })
                 .unwrap_or(index),
             hits: c.kind == CardKind::Damage && c.damage > 0,
             kept: if c.kind == CardKind::Damage && c.damage == 0 {
@@ -170,29 +188,27 @@ struct Context<'a> {
 }
 
 impl Sim {
-    fn from_observation(observation: &Observation) -> Sim {
+    /// The position `observation` shows, into `self` (in the lists it already has).
+    fn set_from(&mut self, observation: &Observation) {
         let seat = observation.seat;
-        let minions = |owner: Seat| {
-            observation
-                .minions_of(owner)
-                .map(|m| SimMinion {
-                    id: m.id,
-                    attack: m.attack,
-                    health: m.health,
-                    ready: m.can_attack,
-                })
-                .collect()
+        let minions = |list: &mut Vec<SimMinion>, owner: Seat| {
+            list.clear();
+            list.extend(observation.minions_of(owner).map(|m| SimMinion {
+                id: m.id,
+                attack: m.attack,
+                health: m.health,
+                ready: m.can_attack,
+            }));
         };
-        Sim {
-            my_health: observation.me().health,
-            opp_health: observation.opponent().health,
-            mana: observation.me().mana,
-            hand: (0..observation.hand.len()).collect(),
-            mine: minions(seat),
-            theirs: minions(1 - seat),
-            deck_left: observation.me().deck_size as i32,
-            drawn: 0,
-        }
+        self.my_health = observation.me().health;
+        self.opp_health = observation.opponent().health;
+        self.mana = observation.me().mana;
+        self.hand.clear();
+        self.hand.extend(0..observation.hand.len());
+        minions(&mut self.mine, seat);
+        minions(&mut self.theirs, 1 - seat);
+        self.deck_left = observation.me().deck_size as i32;
+        self.drawn = 0;
     }
 
     /// A hash of everything that tells two states apart (the hand as a set of uids; not
@@ -524,7 +540,8 @@ impl Search {
             my_next_mana: (observation.me().mana_slots + 1).min(rules.max_mana),
         };
 
-        let root = Sim::from_observation(observation);
+        let mut root = spare.pop().unwrap_or_default();
+        root.set_from(observation);
         let mut best = (evaluate(&root, &context), Action::EndTurn);
         seen.clear();
         seen.insert(root.key(&context, key));
