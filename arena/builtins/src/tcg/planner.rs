@@ -641,3 +641,105 @@ impl Bot<Tcg> for Planner {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::tcg::Card;
+    use rand::{Rng, SeedableRng};
+    use std::hash::Hash;
+
+    /// The dedup key as it was computed before it was written in one piece: the derived
+    /// `Hash` of a tuple with the hand's uids sorted into a list.
+    fn derived_key(sim: &Sim, facts: &[Facts]) -> u64 {
+        let mut uids: Vec<u32> = sim.hand.iter().map(|&i| facts[i].uid).collect();
+        uids.sort_unstable();
+        let mut hasher = DefaultHasher::new();
+        (
+            sim.my_health,
+            sim.opp_health,
+            sim.mana,
+            &uids[..],
+            &sim.mine,
+            &sim.theirs,
+            sim.drawn,
+        )
+            .hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn the_dedup_key_is_the_derived_hash_of_the_state() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let rules = Rules::default();
+        let mut scratch = KeyScratch::default();
+        for _ in 0..500 {
+            let n = rng.random_range(0..=12);
+            let hand: Vec<CardInstance> = (0..n)
+                .map(|_| CardInstance {
+                    uid: rng.random_range(0..40),
+                    card: Card::damage("x", rng.random_range(0..=10), rng.random_range(0..=10)),
+                })
+                .collect();
+            let facts: Vec<Facts> = (0..n).map(|i| Facts::of(&hand, i)).collect();
+            let context = Context {
+                rules: &rules,
+                facts: &facts,
+                burn: 0.0,
+                my_next_mana: 5,
+            };
+            let minions = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<SimMinion> {
+                (0..rng.random_range(0..=7))
+                    .map(|_| SimMinion {
+                        id: rng.random(),
+                        attack: rng.random_range(-3..=12),
+                        health: rng.random_range(-3..=12),
+                        ready: rng.random(),
+                    })
+                    .collect()
+            };
+            let sim = Sim {
+                my_health: rng.random_range(-5..=30),
+                opp_health: rng.random_range(-5..=30),
+                mana: rng.random_range(0..=10),
+                hand: (0..n).filter(|_| rng.random()).collect(),
+                mine: minions(&mut rng),
+                theirs: minions(&mut rng),
+                deck_left: rng.random_range(0..=20),
+                drawn: rng.random_range(0..=3),
+            };
+            assert_eq!(sim.key(&context, &mut scratch), derived_key(&sim, &facts));
+        }
+    }
+
+    #[test]
+    fn equal_cards_share_their_first_index() {
+        let hand = vec![
+            CardInstance {
+                uid: 5,
+                card: Card::damage("zap", 2, 2),
+            },
+            CardInstance {
+                uid: 9,
+                card: Card::damage("bolt", 3, 3),
+            },
+            CardInstance {
+                uid: 2,
+                card: Card::damage("zap", 2, 2),
+            },
+            // Same amounts, another name: not a twin.
+            CardInstance {
+                uid: 3,
+                card: Card::damage("zip", 2, 2),
+            },
+        ];
+        let twins: Vec<usize> = (0..hand.len()).map(|i| Facts::of(&hand, i).twin).collect();
+        assert_eq!(twins, [0, 1, 0, 3]);
+        let heal = Card::heal("potion", 4, 4);
+        let facts = Facts::of(&[CardInstance { uid: 1, card: heal }], 0);
+        assert_eq!(
+            (facts.amount, facts.hits, facts.kept),
+            (4, false, 0.1 + 0.4)
+        );
+    }
+}
