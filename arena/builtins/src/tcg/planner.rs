@@ -3,15 +3,24 @@
 use super::*;
 
 use arena_sdk::tcg::{
-    Action, Card, CardInstance, CardKind, DeckChoice, Observation, PlayAs, Rules, SetupRequest,
-    Target, Tcg,
+    Action, CardInstance, CardKind, DeckChoice, Observation, PlayAs, Rules, SetupRequest, Target,
+    Tcg,
 };
 use arena_sdk::{Bot, MatchStart, Seat};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, DefaultHasher, Hasher};
 
-/// The most damage a subset of the first 12 damage cards among `hand` deals with `mana`.
-pub(super) fn best_subset<'a>(hand: impl Iterator<Item = &'a Card>, mana: i32) -> i32 {
-    let mut cards = [(0i32, 0i32); 12];
+/// Damage cards [`best_subset`] counts, at most (the search's bound).
+const SUBSET_CARDS: usize = 12;
+
+/// The most damage a subset of the first 12 damage cards among `hand` deals with `mana`
+/// (what [`evaluate`] counts of a hand, through [`best_damage`]).
+#[cfg(test)]
+pub(super) fn best_subset<'a>(
+    hand: impl Iterator<Item = &'a arena_sdk::tcg::Card>,
+    mana: i32,
+) -> i32 {
+    let mut cards = [(0i32, 0i32); SUBSET_CARDS];
     let mut n = 0;
     for c in hand.filter(|c| c.kind == CardKind::Damage && c.damage > 0) {
         if n == cards.len() {
@@ -20,22 +29,50 @@ pub(super) fn best_subset<'a>(hand: impl Iterator<Item = &'a Card>, mana: i32) -
         cards[n] = (c.cost, c.damage);
         n += 1;
     }
-    let cards = &cards[..n];
+    best_damage(&cards[..n], mana)
+}
+
+/// The most damage a subset of `cards` (cost, damage) deals with `mana`.
+fn best_damage(cards: &[(i32, i32)], mana: i32) -> i32 {
+    let (mut sane, mut positive, mut all_cost, mut all_damage) = (true, true, 0i64, 0i64);
+    for &(cost, damage) in cards {
+        sane &= cost >= 0 && damage <= 1_000_000;
+        positive &= damage > 0;
+        all_cost += i64::from(cost);
+        all_damage += i64::from(damage);
+    }
+    // Most hands: every card fits, and the best subset is all of them.
+    if sane && positive && all_cost <= i64::from(mana) && cards.len() <= SUBSET_CARDS {
+        return all_damage as i32;
+    }
+    // The document's cards deal their cost in damage: then the best damage is the largest
+    // sum of costs within the mana, and the sums reachable are a set of bits (a few
+    // instructions a card where the knapsack below takes one loop over the mana).
+    if sane && positive && (0..128).contains(&mana) && cards.iter().all(|&(c, d)| c == d) {
+        let mut sums = 1u128;
+        for &(cost, _) in cards {
+            sums |= sums.checked_shl(cost as u32).unwrap_or(0);
+        }
+        let within = sums & (u128::MAX >> (127 - mana));
+        return 127 - within.leading_zeros() as i32;
+    }
     // A 0/1 knapsack over the mana: the same maximum as trying every subset, in
     // cards × mana steps instead of 2^cards × cards. Costs are never negative and
     // mana is at most 100 by the rules; anything else is tried subset by subset.
     const MANA_CAP: usize = 100;
-    let sane = cards.iter().all(|&(c, d)| c >= 0 && d <= 1_000_000);
     match usize::try_from(mana) {
         Err(_) if sane => 0,
         Ok(mana) if sane && mana <= MANA_CAP => {
-            let mut best = [0i32; MANA_CAP + 1];
+            let mut table = [0i32; MANA_CAP + 1];
+            // Sliced to the mana so that the inner loop needs no bounds checks (it runs
+            // for every state the search evaluates: most of a turn's thinking).
+            let best = &mut table[..=mana];
             for &(cost, damage) in cards {
                 let cost = usize::try_from(cost).unwrap_or(usize::MAX);
                 if cost > mana {
                     continue;
                 }
-                for cap in (cost..=mana).rev() {
+                for cap in (cost..best.len()).rev() {
                     best[cap] = best[cap].max(best[cap - cost] + damage);
                 }
             }
@@ -72,14 +109,14 @@ struct SimMinion {
     ready: bool,
 }
 
-/// The planner's model of the rest of its turn.
-#[derive(Debug, Clone)]
+/// The planner's model of the rest of its turn. The search recycles them (see
+/// [`Sim::copy_from`]): a decision allocates nothing once its lists have grown.
+#[derive(Debug, Clone, Default)]
 struct Sim {
     my_health: i32,
     opp_health: i32,
     mana: i32,
-    /// The cards still in hand, as indices into the observation's hand in its order (a
-    /// copy of the turn's states then copies no card).
+    /// The cards still in hand, as indices into the observation's hand, in its order.
     hand: Vec<usize>,
     mine: Vec<SimMinion>,
     theirs: Vec<SimMinion>,
@@ -88,92 +125,191 @@ struct Sim {
     drawn: i32,
 }
 
-/// Lists [`Planner::moves`] fills afresh for every state, kept for the next.
-#[derive(Default)]
-struct Scratch<'a> {
-    targets: Vec<Target>,
-    seen_enemy: Vec<(i32, i32)>,
-    seen_cards: Vec<&'a Card>,
-    seen_attackers: Vec<(i32, i32)>,
+/// What the search needs of one card of the observation's hand, worked out once per
+/// decision.
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    uid: u32,
+    kind: CardKind,
+    cost: i32,
+    damage: i32,
+    /// [`Card::amount`].
+    amount: i32,
+    /// The first index in the hand holding an equal card: equal cards are interchangeable
+    /// moves.
+    twin: usize,
+    /// A damage card that deals damage: counts towards next turn's damage.
+    hits: bool,
+    /// What keeping the card adds to a position's value.
+    kept: f64,
 }
 
-/// What a search reads of the observation, worked out once per decision.
+impl Facts {
+    fn of(hand: &[CardInstance], index: usize) -> Facts {
+        let instance = &hand[index];
+        let c = &instance.card;
+        Facts {
+            uid: instance.uid,
+            kind: c.kind,
+            cost: c.cost,
+            damage: c.damage,
+            amount: c.amount(),
+            // The amounts before the id: the same equality, without comparing strings
+            // but between twins.
+            twin: hand
+                .iter()
+                .position(|other| {
+                    let o = &other.card;
+                    (o.kind, o.cost, o.damage, o.heal, o.draw)
+                        == (c.kind, c.cost, c.damage, c.heal, c.draw)
+                        && o.id == c.id
+                })
+                .unwrap_or(index),
+            hits: c.kind == CardKind::Damage && c.damage > 0,
+            kept: if c.kind == CardKind::Damage && c.damage == 0 {
+                -0.2
+            } else {
+                0.1 + 0.1 * f64::from(c.amount())
+            },
+        }
+    }
+}
+
+/// What a search reads of the rules and the observation, worked out once per decision.
 struct Context<'a> {
-    /// The hand as dealt: a [`Sim`]'s hand indexes into it.
-    cards: &'a [CardInstance],
-    /// The opponent's next turn's spells, as [`Planner::evaluate`] counts them.
+    rules: &'a Rules,
+    /// One entry per card of the observation's hand, in its order: a [`Sim`]'s hand
+    /// indexes into it.
+    facts: &'a [Facts],
+    /// The opponent's next turn's spells, as [`evaluate`] counts them.
     burn: f64,
     /// Our mana next turn.
     my_next_mana: i32,
 }
 
-impl<'a> Context<'a> {
-    fn new(rules: &Rules, observation: &'a Observation) -> Context<'a> {
-        let opponent = observation.opponent();
-        let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
-        let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
-            let factor = if rules.separate_damage { 1.3 } else { 1.0 };
-            factor * f64::from(their_mana)
-        } else {
-            0.0
+impl Sim {
+    /// The position `observation` shows, into `self` (in the lists it already has).
+    fn set_from(&mut self, observation: &Observation) {
+        let seat = observation.seat;
+        let minions = |list: &mut Vec<SimMinion>, owner: Seat| {
+            list.clear();
+            list.extend(observation.minions_of(owner).map(|m| SimMinion {
+                id: m.id,
+                attack: m.attack,
+                health: m.health,
+                ready: m.can_attack,
+            }));
         };
-        Context {
-            cards: &observation.hand,
-            burn,
-            my_next_mana: (observation.me().mana_slots + 1).min(rules.max_mana),
-        }
+        self.my_health = observation.me().health;
+        self.opp_health = observation.opponent().health;
+        self.mana = observation.me().mana;
+        self.hand.clear();
+        self.hand.extend(0..observation.hand.len());
+        minions(&mut self.mine, seat);
+        minions(&mut self.theirs, 1 - seat);
+        self.deck_left = observation.me().deck_size as i32;
+        self.drawn = 0;
     }
 
-    fn card(&self, index: usize) -> &'a CardInstance {
-        &self.cards[index]
+    /// A hash of everything that tells two states apart (the hand as a set of uids; not
+    /// the deck). It is the `DefaultHasher` (SipHash, fixed keys) of the bytes the derived
+    /// `Hash` of `(my_health, opp_health, mana, &sorted_uids[..], &mine, &theirs, drawn)`
+    /// feeds it, with `mine` and `theirs` as `Vec<SimMinion>`, written in one piece into
+    /// `bytes` (scratch space): the same value, for far fewer instructions.
+    fn key(&self, context: &Context<'_>, scratch: &mut KeyScratch) -> u64 {
+        let KeyScratch { bytes, uids } = scratch;
+        uids.clear();
+        uids.extend(self.hand.iter().map(|&i| context.facts[i].uid));
+        uids.sort_unstable();
+        bytes.clear();
+        for value in [self.my_health, self.opp_health, self.mana] {
+            bytes.extend_from_slice(&value.to_ne_bytes());
+        }
+        bytes.extend_from_slice(&uids.len().to_ne_bytes());
+        for uid in uids.iter() {
+            bytes.extend_from_slice(&uid.to_ne_bytes());
+        }
+        for minions in [&self.mine, &self.theirs] {
+            bytes.extend_from_slice(&minions.len().to_ne_bytes());
+            for m in minions {
+                bytes.extend_from_slice(&m.id.to_ne_bytes());
+                bytes.extend_from_slice(&m.attack.to_ne_bytes());
+                bytes.extend_from_slice(&m.health.to_ne_bytes());
+                bytes.push(u8::from(m.ready));
+            }
+        }
+        bytes.extend_from_slice(&self.drawn.to_ne_bytes());
+        let mut hasher = DefaultHasher::new();
+        hasher.write(bytes);
+        hasher.finish()
+    }
+
+    /// Make `self` a copy of `other`, in the lists it already has.
+    fn copy_from(&mut self, other: &Sim) {
+        self.clone_from(other);
     }
 }
 
-impl Sim {
-    fn from_observation(observation: &Observation) -> Sim {
-        let seat = observation.seat;
-        let minions = |owner: Seat| {
-            observation
-                .minions_of(owner)
-                .map(|m| SimMinion {
-                    id: m.id,
-                    attack: m.attack,
-                    health: m.health,
-                    ready: m.can_attack,
-                })
-                .collect()
-        };
-        Sim {
-            my_health: observation.me().health,
-            opp_health: observation.opponent().health,
-            mana: observation.me().mana,
-            hand: (0..observation.hand.len()).collect(),
-            mine: minions(seat),
-            theirs: minions(1 - seat),
-            deck_left: observation.me().deck_size as i32,
-            drawn: 0,
+/// Scratch space of [`Sim::key`].
+#[derive(Debug, Default)]
+struct KeyScratch {
+    bytes: Vec<u8>,
+    uids: Vec<u32>,
+}
+
+/// The dedup set's keys are SipHash values already: its hasher passes them through.
+#[derive(Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
 
-    /// A hash of everything that tells two states apart (the hand as a set of uids);
-    /// `uids` is scratch space.
-    fn key(&self, context: &Context<'_>, uids: &mut Vec<u32>) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        uids.clear();
-        uids.extend(self.hand.iter().map(|&i| context.card(i).uid));
-        uids.sort_unstable();
-        (
-            self.my_health,
-            self.opp_health,
-            self.mana,
-            &uids[..],
-            &self.mine,
-            &self.theirs,
-            self.drawn,
-        )
-            .hash(&mut hasher);
-        hasher.finish()
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
     }
+}
+
+/// A state kept for the next depth, with its value and the turn's first action that led
+/// to it.
+#[derive(Debug)]
+struct Child {
+    value: f64,
+    sim: Sim,
+    first: Action,
+}
+
+/// The search's lists, kept from one decision to the next so that a decision allocates
+/// nothing once they have grown.
+#[derive(Debug, Default)]
+struct Search {
+    facts: Vec<Facts>,
+    seen: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    key: KeyScratch,
+    /// States to recycle.
+    spare: Vec<Sim>,
+    frontier: Vec<(Sim, Action)>,
+    children: Vec<Child>,
+    order: Vec<usize>,
+    moves: Vec<Action>,
+    scratch: Scratch,
+}
+
+/// Lists [`moves`] fills afresh for every state.
+#[derive(Debug, Default)]
+struct Scratch {
+    targets: Vec<Target>,
+    seen_enemy: Vec<(i32, i32)>,
+    /// By [`Facts::twin`].
+    seen_cards: Vec<bool>,
+    seen_attackers: Vec<(i32, i32)>,
 }
 
 /// Planner: for each decision, a beam search over the rest of the turn in a model of the
@@ -182,6 +318,7 @@ impl Sim {
 #[derive(Debug, Default)]
 pub struct Planner {
     pub(super) rules: Rules,
+    search: Search,
 }
 
 /// States kept per depth of the beam search.
@@ -189,229 +326,291 @@ const BEAM_WIDTH: usize = 24;
 /// Actions looked ahead at most in one turn.
 const MAX_DEPTH: usize = 14;
 
-impl Planner {
-    /// The actions worth trying from `sim`, into `moves`.
-    fn moves<'a>(
-        &self,
-        sim: &Sim,
-        context: &Context<'a>,
-        scratch: &mut Scratch<'a>,
-        moves: &mut Vec<Action>,
-    ) {
-        let rules = &self.rules;
-        moves.clear();
-        let Scratch {
-            targets,
-            seen_enemy,
-            seen_cards,
-            seen_attackers,
-        } = scratch;
-        // Identical enemy minions are interchangeable targets; so are identical cards.
-        targets.clear();
-        targets.push(Target::Hero);
-        seen_enemy.clear();
-        for m in &sim.theirs {
-            if !seen_enemy.contains(&(m.attack, m.health)) {
-                seen_enemy.push((m.attack, m.health));
-                targets.push(Target::Minion(m.id));
-            }
-        }
-        seen_cards.clear();
-        for &index in &sim.hand {
-            let instance = context.card(index);
-            let c = &instance.card;
-            if c.cost > sim.mana || seen_cards.contains(&c) {
-                continue;
-            }
-            seen_cards.push(c);
-            let play = |play_as, target| Action::PlayCard {
-                card: instance.uid,
-                play_as,
-                target,
-            };
-            let hurt = sim.my_health < rules.starting_health;
-            match c.kind {
-                CardKind::Heal if hurt => moves.push(play(PlayAs::Heal, Target::Hero)),
-                CardKind::Heal => {}
-                CardKind::Draw => moves.push(play(PlayAs::Spell, Target::Hero)),
-                CardKind::Damage if c.damage == 0 => moves.push(play(PlayAs::Spell, Target::Hero)),
-                CardKind::Damage => {
-                    let spell_targets = if rules.minions {
-                        &targets[..]
-                    } else {
-                        &targets[..1]
-                    };
-                    moves.extend(spell_targets.iter().map(|&t| play(PlayAs::Spell, t)));
-                    if rules.minions && sim.mine.len() < rules.max_minions as usize {
-                        moves.push(play(PlayAs::Minion, Target::Hero));
-                    }
-                    if rules.any_card_heals && hurt {
-                        moves.push(play(PlayAs::Heal, Target::Hero));
-                    }
-                }
-            }
-        }
-        seen_attackers.clear();
-        for m in sim.mine.iter().filter(|m| m.ready) {
-            if seen_attackers.contains(&(m.attack, m.health)) {
-                continue;
-            }
-            seen_attackers.push((m.attack, m.health));
-            moves.extend(targets.iter().map(|&target| Action::Attack {
-                minion: m.id,
-                target,
-            }));
+/// The actions worth trying from `sim`, into `moves`.
+fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Vec<Action>) {
+    let rules = context.rules;
+    moves.clear();
+    let Scratch {
+        targets,
+        seen_enemy,
+        seen_cards,
+        seen_attackers,
+    } = scratch;
+    // Identical enemy minions are interchangeable targets; so are identical cards.
+    targets.clear();
+    targets.push(Target::Hero);
+    seen_enemy.clear();
+    for m in &sim.theirs {
+        if !seen_enemy.contains(&(m.attack, m.health)) {
+            seen_enemy.push((m.attack, m.health));
+            targets.push(Target::Minion(m.id));
         }
     }
-
-    fn apply(&self, sim: &Sim, action: &Action, context: &Context<'_>) -> Sim {
-        let mut next = sim.clone();
-        let hit = |minions: &mut Vec<SimMinion>, id: u32, amount: i32| {
-            if let Some(m) = minions.iter_mut().find(|m| m.id == id) {
-                m.health -= amount;
-            }
-            minions.retain(|m| m.health > 0);
+    seen_cards.clear();
+    seen_cards.resize(context.facts.len(), false);
+    for &index in &sim.hand {
+        let c = &context.facts[index];
+        if c.cost > sim.mana || seen_cards[c.twin] {
+            continue;
+        }
+        seen_cards[c.twin] = true;
+        let play = |play_as, target| Action::PlayCard {
+            card: c.uid,
+            play_as,
+            target,
         };
-        match *action {
-            Action::PlayCard {
-                card,
-                play_as,
-                target,
-            } => {
-                let Some(pos) = next.hand.iter().position(|&i| context.card(i).uid == card) else {
-                    return next;
+        let hurt = sim.my_health < rules.starting_health;
+        match c.kind {
+            CardKind::Heal if hurt => moves.push(play(PlayAs::Heal, Target::Hero)),
+            CardKind::Heal => {}
+            CardKind::Draw => moves.push(play(PlayAs::Spell, Target::Hero)),
+            CardKind::Damage if c.damage == 0 => moves.push(play(PlayAs::Spell, Target::Hero)),
+            CardKind::Damage => {
+                let spell_targets = if rules.minions {
+                    &targets[..]
+                } else {
+                    &targets[..1]
                 };
-                let c = &context.card(next.hand.remove(pos)).card;
-                next.mana -= c.cost;
-                match (c.kind, play_as) {
-                    (CardKind::Heal, _) | (CardKind::Damage, PlayAs::Heal) => {
-                        next.my_health =
-                            (next.my_health + c.amount()).min(self.rules.starting_health);
-                    }
-                    (CardKind::Draw, _) => {
-                        let space =
-                            self.rules.max_hand as i32 - next.hand.len() as i32 - next.drawn;
-                        let cards = c.draw.min(next.deck_left).min(space.max(0));
-                        next.drawn += cards;
-                        next.deck_left -= c.draw.min(next.deck_left);
-                    }
-                    (CardKind::Damage, PlayAs::Minion) => next.mine.push(SimMinion {
-                        id: card,
-                        attack: c.damage,
-                        health: c.damage,
-                        ready: false,
-                    }),
-                    (CardKind::Damage, PlayAs::Spell) => match target {
-                        Target::Hero => next.opp_health -= c.damage,
-                        Target::Minion(id) => hit(&mut next.theirs, id, c.damage),
-                    },
+                moves.extend(spell_targets.iter().map(|&t| play(PlayAs::Spell, t)));
+                if rules.minions && sim.mine.len() < rules.max_minions as usize {
+                    moves.push(play(PlayAs::Minion, Target::Hero));
+                }
+                if rules.any_card_heals && hurt {
+                    moves.push(play(PlayAs::Heal, Target::Hero));
                 }
             }
-            Action::Attack { minion, target } => {
-                let Some(attacker) = next.mine.iter_mut().find(|m| m.id == minion) else {
-                    return next;
-                };
-                attacker.ready = false;
-                let strength = attacker.attack;
-                match target {
-                    Target::Hero => next.opp_health -= strength,
-                    Target::Minion(id) => {
-                        let back = next
-                            .theirs
-                            .iter()
-                            .find(|m| m.id == id)
-                            .map_or(0, |m| m.attack);
-                        hit(&mut next.theirs, id, strength);
-                        hit(&mut next.mine, minion, back);
-                    }
-                }
-            }
-            Action::EndTurn => {}
         }
-        next
     }
+    seen_attackers.clear();
+    for m in sim.mine.iter().filter(|m| m.ready) {
+        if seen_attackers.contains(&(m.attack, m.health)) {
+            continue;
+        }
+        seen_attackers.push((m.attack, m.health));
+        moves.extend(targets.iter().map(|&target| Action::Attack {
+            minion: m.id,
+            target,
+        }));
+    }
+}
 
-    /// How good the position is for us if the turn ends here.
-    fn evaluate(&self, sim: &Sim, context: &Context<'_>) -> f64 {
-        if sim.opp_health <= 0 {
-            return 1e9;
+/// `sim` after `action`, into `next`.
+fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
+    next.copy_from(sim);
+    let hit = |minions: &mut Vec<SimMinion>, id: u32, amount: i32| {
+        if let Some(m) = minions.iter_mut().find(|m| m.id == id) {
+            m.health -= amount;
         }
-        let rules = &self.rules;
-        // Health matters more the lower it gets.
-        let life = |h: i32| f64::from(h) + 0.5 * f64::from(h.min(10));
-        let mut score = life(sim.my_health) - life(sim.opp_health);
-        score += sim
-            .mine
-            .iter()
-            .map(|m| f64::from(m.attack) + 0.6 * f64::from(m.health) + 1.0)
-            .sum::<f64>();
-        score -= sim
-            .theirs
-            .iter()
-            .map(|m| 1.5 * f64::from(m.attack) + 0.7 * f64::from(m.health) + 1.0)
-            .sum::<f64>();
-        // Their next turn: every minion at our face, plus spells worth their mana.
-        let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + context.burn;
-        let margin = f64::from(sim.my_health) - threat;
-        if margin <= 0.0 {
-            score -= 15.0 - 2.0 * margin;
-        }
-        // Cards kept are next turn's damage: what the best subset of them deals with next
-        // turn's mana, plus a little for everything else a card offers.
-        let hand = sim.hand.iter().map(|&i| &context.card(i).card);
-        score += 0.6 * f64::from(best_subset(hand.clone(), context.my_next_mana));
-        for card in hand {
-            score += if card.kind == CardKind::Damage && card.damage == 0 {
-                -0.2
-            } else {
-                0.1 + 0.1 * f64::from(card.amount())
+        minions.retain(|m| m.health > 0);
+    };
+    match *action {
+        Action::PlayCard {
+            card,
+            play_as,
+            target,
+        } => {
+            let Some(pos) = next.hand.iter().position(|&i| context.facts[i].uid == card) else {
+                return;
             };
+            let c = &context.facts[next.hand.remove(pos)];
+            let rules = context.rules;
+            next.mana -= c.cost;
+            match (c.kind, play_as) {
+                (CardKind::Heal, _) | (CardKind::Damage, PlayAs::Heal) => {
+                    next.my_health = (next.my_health + c.amount).min(rules.starting_health);
+                }
+                (CardKind::Draw, _) => {
+                    let space = rules.max_hand as i32 - next.hand.len() as i32 - next.drawn;
+                    let cards = c.amount.min(next.deck_left).min(space.max(0));
+                    next.drawn += cards;
+                    next.deck_left -= c.amount.min(next.deck_left);
+                }
+                (CardKind::Damage, PlayAs::Minion) => next.mine.push(SimMinion {
+                    id: card,
+                    attack: c.damage,
+                    health: c.damage,
+                    ready: false,
+                }),
+                (CardKind::Damage, PlayAs::Spell) => match target {
+                    Target::Hero => next.opp_health -= c.damage,
+                    Target::Minion(id) => hit(&mut next.theirs, id, c.damage),
+                },
+            }
         }
-        score += 1.0 * f64::from(sim.drawn);
-        let hand_after = sim.hand.len() as i32 + sim.drawn;
-        if rules.overload && hand_after >= rules.max_hand as i32 && sim.deck_left > 0 {
-            score -= 2.0;
+        Action::Attack { minion, target } => {
+            let Some(attacker) = next.mine.iter_mut().find(|m| m.id == minion) else {
+                return;
+            };
+            attacker.ready = false;
+            let strength = attacker.attack;
+            match target {
+                Target::Hero => next.opp_health -= strength,
+                Target::Minion(id) => {
+                    let back = next
+                        .theirs
+                        .iter()
+                        .find(|m| m.id == id)
+                        .map_or(0, |m| m.attack);
+                    hit(&mut next.theirs, id, strength);
+                    hit(&mut next.mine, minion, back);
+                }
+            }
         }
-        score
+        Action::EndTurn => {}
     }
+}
 
-    fn plan(&self, observation: &Observation) -> Action {
-        let context = Context::new(&self.rules, observation);
-        let mut uids = Vec::new();
-        let root = Sim::from_observation(observation);
-        let mut best = (self.evaluate(&root, &context), Action::EndTurn);
-        let mut seen = std::collections::BTreeSet::new();
-        seen.insert(root.key(&context, &mut uids));
-        let mut frontier: Vec<(Sim, Action)> = vec![(root, Action::EndTurn)];
-        let (mut scratch, mut actions) = (Scratch::default(), Vec::new());
+/// How good the position is for us if the turn ends here.
+fn evaluate(sim: &Sim, context: &Context<'_>) -> f64 {
+    if sim.opp_health <= 0 {
+        return 1e9;
+    }
+    let rules = context.rules;
+    // Health matters more the lower it gets.
+    let life = |h: i32| f64::from(h) + 0.5 * f64::from(h.min(10));
+    let mut score = life(sim.my_health) - life(sim.opp_health);
+    score += sim
+        .mine
+        .iter()
+        .map(|m| f64::from(m.attack) + 0.6 * f64::from(m.health) + 1.0)
+        .sum::<f64>();
+    score -= sim
+        .theirs
+        .iter()
+        .map(|m| 1.5 * f64::from(m.attack) + 0.7 * f64::from(m.health) + 1.0)
+        .sum::<f64>();
+    // Their next turn: every minion at our face, plus spells worth their mana.
+    let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + context.burn;
+    let margin = f64::from(sim.my_health) - threat;
+    if margin <= 0.0 {
+        score -= 15.0 - 2.0 * margin;
+    }
+    // Cards kept are next turn's damage: what the best subset of them deals with next
+    // turn's mana, plus a little for everything else a card offers.
+    let mut hits = [(0, 0); SUBSET_CARDS];
+    let mut n = 0;
+    for &index in &sim.hand {
+        let c = &context.facts[index];
+        if c.hits && n < SUBSET_CARDS {
+            hits[n] = (c.cost, c.damage);
+            n += 1;
+        }
+    }
+    score += 0.6 * f64::from(best_damage(&hits[..n], context.my_next_mana));
+    for &index in &sim.hand {
+        score += context.facts[index].kept;
+    }
+    score += 1.0 * f64::from(sim.drawn);
+    let hand_after = sim.hand.len() as i32 + sim.drawn;
+    if rules.overload && hand_after >= rules.max_hand as i32 && sim.deck_left > 0 {
+        score -= 2.0;
+    }
+    score
+}
+
+impl Search {
+    fn plan(&mut self, rules: &Rules, observation: &Observation) -> Action {
+        let Search {
+            facts,
+            seen,
+            key,
+            spare,
+            frontier,
+            children,
+            order,
+            moves: actions,
+            scratch,
+        } = self;
+        spare.extend(frontier.drain(..).map(|(sim, _)| sim));
+        spare.extend(children.drain(..).map(|child| child.sim));
+        facts.clear();
+        facts.extend((0..observation.hand.len()).map(|i| Facts::of(&observation.hand, i)));
+        let opponent = observation.opponent();
+        let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
+        let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
+            let factor = if rules.separate_damage { 1.3 } else { 1.0 };
+            factor * f64::from(their_mana)
+        } else {
+            0.0
+        };
+        let context = Context {
+            rules,
+            facts,
+            burn,
+            my_next_mana: (observation.me().mana_slots + 1).min(rules.max_mana),
+        };
+
+        let mut root = spare.pop().unwrap_or_default();
+        root.set_from(observation);
+        let mut best = (evaluate(&root, &context), Action::EndTurn);
+        seen.clear();
+        seen.insert(root.key(&context, key));
+        frontier.push((root, Action::EndTurn));
         for depth in 0..MAX_DEPTH {
-            let mut children: Vec<(f64, Sim, Action)> = Vec::new();
-            for (sim, first) in &frontier {
-                self.moves(sim, &context, &mut scratch, &mut actions);
-                for &action in &actions {
-                    let child = self.apply(sim, &action, &context);
-                    if !seen.insert(child.key(&context, &mut uids)) {
+            for (sim, first) in frontier.iter() {
+                moves(sim, &context, scratch, actions);
+                for &action in actions.iter() {
+                    let mut child = spare.pop().unwrap_or_default();
+                    apply(sim, &action, &context, &mut child);
+                    if !seen.insert(child.key(&context, key)) {
+                        spare.push(child);
                         continue;
                     }
                     let first = if depth == 0 { action } else { *first };
                     if child.opp_health <= 0 {
+                        spare.push(child);
                         return first;
                     }
-                    let value = self.evaluate(&child, &context);
+                    let value = evaluate(&child, &context);
                     if value > best.0 {
                         best = (value, first);
                     }
-                    children.push((value, child, first));
+                    children.push(Child {
+                        value,
+                        sim: child,
+                        first,
+                    });
                 }
             }
             if children.is_empty() {
                 break;
             }
-            children.sort_by(|a, b| b.0.total_cmp(&a.0));
-            children.truncate(BEAM_WIDTH);
-            frontier = children.into_iter().map(|(_, s, a)| (s, a)).collect();
+            // The best BEAM_WIDTH children, best first and in the order they were found
+            // among equals (what a stable sort and a truncation give), without sorting
+            // them all.
+            order.clear();
+            order.extend(0..children.len());
+            let better = |&a: &usize, &b: &usize| {
+                children[b]
+                    .value
+                    .total_cmp(&children[a].value)
+                    .then(a.cmp(&b))
+            };
+            if order.len() > BEAM_WIDTH {
+                order.select_nth_unstable_by(BEAM_WIDTH - 1, better);
+                order.truncate(BEAM_WIDTH);
+            }
+            order.sort_unstable_by(better);
+            spare.extend(frontier.drain(..).map(|(sim, _)| sim));
+            for &i in order.iter() {
+                let child = &mut children[i];
+                frontier.push((std::mem::take(&mut child.sim), child.first));
+            }
+            // The rest (and the emptied ones) are recycled.
+            spare.extend(children.drain(..).map(|child| child.sim));
         }
         best.1
+    }
+}
+
+impl Planner {
+    /// A planner for `rules` (as if started with them).
+    #[cfg(test)]
+    pub(super) fn with_rules(rules: Rules) -> Planner {
+        Planner {
+            rules,
+            search: Search::default(),
+        }
     }
 }
 
@@ -434,11 +633,113 @@ impl Bot<Tcg> for Planner {
     }
 
     fn act(&mut self, observation: &Observation) -> Action {
-        let action = self.plan(observation);
+        let action = self.search.plan(&self.rules, observation);
         if observation.legal.contains(&action) {
             action
         } else {
             Action::EndTurn
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::tcg::Card;
+    use rand::{Rng, SeedableRng};
+    use std::hash::Hash;
+
+    /// The dedup key as it was computed before it was written in one piece: the derived
+    /// `Hash` of a tuple with the hand's uids sorted into a list.
+    fn derived_key(sim: &Sim, facts: &[Facts]) -> u64 {
+        let mut uids: Vec<u32> = sim.hand.iter().map(|&i| facts[i].uid).collect();
+        uids.sort_unstable();
+        let mut hasher = DefaultHasher::new();
+        (
+            sim.my_health,
+            sim.opp_health,
+            sim.mana,
+            &uids[..],
+            &sim.mine,
+            &sim.theirs,
+            sim.drawn,
+        )
+            .hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn the_dedup_key_is_the_derived_hash_of_the_state() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let rules = Rules::default();
+        let mut scratch = KeyScratch::default();
+        for _ in 0..500 {
+            let n = rng.random_range(0..=12);
+            let hand: Vec<CardInstance> = (0..n)
+                .map(|_| CardInstance {
+                    uid: rng.random_range(0..40),
+                    card: Card::damage("x", rng.random_range(0..=10), rng.random_range(0..=10)),
+                })
+                .collect();
+            let facts: Vec<Facts> = (0..n).map(|i| Facts::of(&hand, i)).collect();
+            let context = Context {
+                rules: &rules,
+                facts: &facts,
+                burn: 0.0,
+                my_next_mana: 5,
+            };
+            let minions = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<SimMinion> {
+                (0..rng.random_range(0..=7))
+                    .map(|_| SimMinion {
+                        id: rng.random(),
+                        attack: rng.random_range(-3..=12),
+                        health: rng.random_range(-3..=12),
+                        ready: rng.random(),
+                    })
+                    .collect()
+            };
+            let sim = Sim {
+                my_health: rng.random_range(-5..=30),
+                opp_health: rng.random_range(-5..=30),
+                mana: rng.random_range(0..=10),
+                hand: (0..n).filter(|_| rng.random()).collect(),
+                mine: minions(&mut rng),
+                theirs: minions(&mut rng),
+                deck_left: rng.random_range(0..=20),
+                drawn: rng.random_range(0..=3),
+            };
+            assert_eq!(sim.key(&context, &mut scratch), derived_key(&sim, &facts));
+        }
+    }
+
+    #[test]
+    fn equal_cards_share_their_first_index() {
+        let hand = vec![
+            CardInstance {
+                uid: 5,
+                card: Card::damage("zap", 2, 2),
+            },
+            CardInstance {
+                uid: 9,
+                card: Card::damage("bolt", 3, 3),
+            },
+            CardInstance {
+                uid: 2,
+                card: Card::damage("zap", 2, 2),
+            },
+            // Same amounts, another name: not a twin.
+            CardInstance {
+                uid: 3,
+                card: Card::damage("zip", 2, 2),
+            },
+        ];
+        let twins: Vec<usize> = (0..hand.len()).map(|i| Facts::of(&hand, i).twin).collect();
+        assert_eq!(twins, [0, 1, 0, 3]);
+        let heal = Card::heal("potion", 4, 4);
+        let facts = Facts::of(&[CardInstance { uid: 1, card: heal }], 0);
+        assert_eq!(
+            (facts.amount, facts.hits, facts.kept),
+            (4, false, 0.1 + 0.4)
+        );
     }
 }
