@@ -750,16 +750,37 @@ impl Board {
         self.reset(obs.width, obs.height, obs.homes);
         // Room for the turn's recruits too (at most one per tile next to the home).
         self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
-        for (list, terrain) in [
-            (&obs.water, Terrain::Water),
-            (&obs.wood, Terrain::Resource(Resource::Wood)),
-            (&obs.food, Terrain::Resource(Resource::Food)),
-            (&obs.gold, Terrain::Resource(Resource::Gold)),
-        ] {
-            for &p in list {
-                self.set_terrain(p, terrain);
+        // What `set_terrain` on each listed tile would leave, with its bookkeeping done
+        // once for the lot: water comes first and only resources follow, so no resource
+        // is ever taken off the list, which is sorted once at the end.
+        for &p in &obs.water {
+            if let Some(i) = self.index(p) {
+                if self.terrain[i] != Terrain::Water {
+                    self.waters += 1;
+                }
+                self.terrain[i] = Terrain::Water;
             }
         }
+        for (list, resource) in [
+            (&obs.wood, Resource::Wood),
+            (&obs.food, Resource::Food),
+            (&obs.gold, Resource::Gold),
+        ] {
+            for &p in list {
+                if let Some(i) = self.index(p) {
+                    let was = self.terrain[i];
+                    if was == Terrain::Water {
+                        self.waters -= 1;
+                    }
+                    if !matches!(was, Terrain::Resource(_)) {
+                        // Lossless: an index of a map of at most 255×255 tiles.
+                        self.resource_list.push(i as u16);
+                    }
+                    self.terrain[i] = Terrain::Resource(resource);
+                }
+            }
+        }
+        self.resource_list.sort_unstable();
         for &army in &obs.armies {
             self.place(army);
         }
@@ -1151,6 +1172,41 @@ impl Board {
                     && let Some(i) = self.index(Pos::new(tx, ty))
                     && !self.is_own_at(army.owner, i)
                 {
+                    out.push(Pos::new(tx, ty));
+                }
+            }
+        }
+        out
+    }
+
+    /// The [`Board::destinations`] that `army` reaches alive, in the same order: the way
+    /// there (a scout's middle tile too) enters no water and every enemy army on it loses
+    /// the fight to `army`. One pass over the tiles in reach, each looked at once.
+    pub fn safe_destinations(&self, army: &Army) -> Tiles {
+        let mut out = Tiles::new();
+        let (x, y) = (army.pos.x, army.pos.y);
+        for (dx, dy) in DIRECTIONS {
+            for k in 1..=army.kind.reach() {
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                // Off the map, and so is every farther tile this way (the board's armies
+                // stand on it).
+                let (Ok(tx), Ok(ty)) = (u8::try_from(tx), u8::try_from(ty)) else {
+                    break;
+                };
+                let Some(i) = self.index(Pos::new(tx, ty)) else {
+                    break;
+                };
+                let beaten = |k: usize| {
+                    let other = &self.armies[k];
+                    other.owner == army.owner || fight(army.kind, other.kind) == Survivor::First
+                };
+                let survives = self.terrain[i] != Terrain::Water
+                    && self.occupant_at(i).is_none_or(beaten);
+                if !survives {
+                    // Farther tiles this way are entered through this one.
+                    break;
+                }
+                if !self.is_own_at(army.owner, i) {
                     out.push(Pos::new(tx, ty));
                 }
             }
