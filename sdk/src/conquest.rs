@@ -1200,8 +1200,8 @@ impl Board {
                     let other = &self.armies[k];
                     other.owner == army.owner || fight(army.kind, other.kind) == Survivor::First
                 };
-                let survives = self.terrain[i] != Terrain::Water
-                    && self.occupant_at(i).is_none_or(beaten);
+                let survives =
+                    self.terrain[i] != Terrain::Water && self.occupant_at(i).is_none_or(beaten);
                 if !survives {
                     // Farther tiles this way are entered through this one.
                     break;
