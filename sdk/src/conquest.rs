@@ -750,16 +750,37 @@ impl Board {
         self.reset(obs.width, obs.height, obs.homes);
         // Room for the turn's recruits too (at most one per tile next to the home).
         self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
-        for (list, terrain) in [
-            (&obs.water, Terrain::Water),
-            (&obs.wood, Terrain::Resource(Resource::Wood)),
-            (&obs.food, Terrain::Resource(Resource::Food)),
-            (&obs.gold, Terrain::Resource(Resource::Gold)),
-        ] {
-            for &p in list {
-                self.set_terrain(p, terrain);
+        // What `set_terrain` on each listed tile would leave, with its bookkeeping done
+        // once for the lot: water comes first and only resources follow, so no resource
+        // is ever taken off the list, which is sorted once at the end.
+        for &p in &obs.water {
+            if let Some(i) = self.index(p) {
+                if self.terrain[i] != Terrain::Water {
+                    self.waters += 1;
+                }
+                self.terrain[i] = Terrain::Water;
             }
         }
+        for (list, resource) in [
+            (&obs.wood, Resource::Wood),
+            (&obs.food, Resource::Food),
+            (&obs.gold, Resource::Gold),
+        ] {
+            for &p in list {
+                if let Some(i) = self.index(p) {
+                    let was = self.terrain[i];
+                    if was == Terrain::Water {
+                        self.waters -= 1;
+                    }
+                    if !matches!(was, Terrain::Resource(_)) {
+                        // Lossless: an index of a map of at most 255×255 tiles.
+                        self.resource_list.push(i as u16);
+                    }
+                    self.terrain[i] = Terrain::Resource(resource);
+                }
+            }
+        }
+        self.resource_list.sort_unstable();
         for &army in &obs.armies {
             self.place(army);
         }
@@ -1151,6 +1172,41 @@ impl Board {
                     && let Some(i) = self.index(Pos::new(tx, ty))
                     && !self.is_own_at(army.owner, i)
                 {
+                    out.push(Pos::new(tx, ty));
+                }
+            }
+        }
+        out
+    }
+
+    /// The [`Board::destinations`] that `army` reaches alive, in the same order: the way
+    /// there (a scout's middle tile too) enters no water and every enemy army on it loses
+    /// the fight to `army`. One pass over the tiles in reach, each looked at once.
+    pub fn safe_destinations(&self, army: &Army) -> Tiles {
+        let mut out = Tiles::new();
+        let (x, y) = (army.pos.x, army.pos.y);
+        for (dx, dy) in DIRECTIONS {
+            for k in 1..=army.kind.reach() {
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                // Off the map, and so is every farther tile this way (the board's armies
+                // stand on it).
+                let (Ok(tx), Ok(ty)) = (u8::try_from(tx), u8::try_from(ty)) else {
+                    break;
+                };
+                let Some(i) = self.index(Pos::new(tx, ty)) else {
+                    break;
+                };
+                let beaten = |k: usize| {
+                    let other = &self.armies[k];
+                    other.owner == army.owner || fight(army.kind, other.kind) == Survivor::First
+                };
+                let survives =
+                    self.terrain[i] != Terrain::Water && self.occupant_at(i).is_none_or(beaten);
+                if !survives {
+                    // Farther tiles this way are entered through this one.
+                    break;
+                }
+                if !self.is_own_at(army.owner, i) {
                     out.push(Pos::new(tx, ty));
                 }
             }
@@ -1679,6 +1735,108 @@ mod tests {
             board.resources()
         );
         assert_eq!(board.resources(), [(Pos::new(1, 2), Resource::Gold)]);
+    }
+
+    #[test]
+    fn safe_destinations_avoid_water_and_fights_not_won() {
+        // 7×7, homes (1,1) and (5,5). Seat 0's scout on (3,3), its knight on (3,2), water
+        // on (4,3), enemy archer on (3,4) and enemy scout on (1,3):
+        //   up: over its own knight to (3,1) (the knight's tile itself is its own);
+        //   right: into water, so neither (4,3) nor (5,3) behind it;
+        //   down: the archer beats a scout, so nothing that way;
+        //   left: (2,3), but not on to (1,3) (scouts destroy each other).
+        let mut board = Board::empty(7, 7, [Pos::new(1, 1), Pos::new(5, 5)]);
+        let army = |id, owner, kind, x, y| Army {
+            id,
+            owner,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        let scout = army(1, 0, Kind::Scout, 3, 3);
+        board.place(scout);
+        board.place(army(2, 0, Kind::Knight, 3, 2));
+        board.set_terrain(Pos::new(4, 3), Terrain::Water);
+        board.place(army(3, 1, Kind::Archer, 3, 4));
+        board.place(army(4, 1, Kind::Scout, 1, 3));
+        assert_eq!(
+            &*board.safe_destinations(&scout),
+            &[Pos::new(3, 1), Pos::new(2, 3)]
+        );
+        // A knight on (5,1): up to plain (5,0), right onto wood (6,1), down onto an archer
+        // it beats (5,2); not left onto a spearman (which beats a knight).
+        let knight = army(5, 0, Kind::Knight, 5, 1);
+        board.place(knight);
+        board.set_terrain(Pos::new(6, 1), Terrain::Resource(Resource::Wood));
+        board.place(army(6, 1, Kind::Archer, 5, 2));
+        board.place(army(7, 1, Kind::Spearman, 4, 1));
+        assert_eq!(
+            &*board.safe_destinations(&knight),
+            &[Pos::new(5, 0), Pos::new(6, 1), Pos::new(5, 2)]
+        );
+        // The destinations whose every entered tile is dry and holds no army it does not
+        // beat, in the same order.
+        for mover in [scout, knight, army(8, 1, Kind::Scout, 1, 3)] {
+            let survives = |to: Pos| {
+                board.move_steps(&mover, to).is_ok_and(|steps| {
+                    steps.iter().all(|&tile| {
+                        board.terrain(tile) != Some(Terrain::Water)
+                            && board.army_at(tile).is_none_or(|other| {
+                                other.owner == mover.owner
+                                    || fight(mover.kind, other.kind) == Survivor::First
+                            })
+                    })
+                })
+            };
+            let expected: Vec<Pos> = board
+                .destinations(&mover)
+                .into_iter()
+                .filter(|&to| survives(to))
+                .collect();
+            assert_eq!(&*board.safe_destinations(&mover), &expected[..]);
+        }
+    }
+
+    #[test]
+    fn an_update_lists_what_setting_each_tile_lists() {
+        // A tile listed as water and as food, wood on a home, gold twice: the board ends
+        // as `set_terrain` on each listed tile in turn (water, wood, food, gold) leaves it.
+        let obs = Observation {
+            year: FIRST_YEAR,
+            last_year: FIRST_YEAR + 99,
+            seat: 0,
+            width: 4,
+            height: 3,
+            homes: [Pos::new(1, 1), Pos::new(2, 1)],
+            water: vec![Pos::new(3, 0), Pos::new(0, 2), Pos::new(3, 0)],
+            wood: vec![Pos::new(2, 1), Pos::new(3, 2)],
+            food: vec![Pos::new(0, 2)],
+            gold: vec![Pos::new(0, 0), Pos::new(0, 0), Pos::new(9, 9)],
+            armies: vec![],
+            resources: START_RESOURCES,
+            prices: prices(),
+            last_rejected: vec![],
+        };
+        let mut by_hand = Board::empty(4, 3, obs.homes);
+        for p in [Pos::new(3, 0), Pos::new(0, 2), Pos::new(3, 0)] {
+            by_hand.set_terrain(p, Terrain::Water);
+        }
+        by_hand.set_terrain(Pos::new(2, 1), Terrain::Resource(Resource::Wood));
+        by_hand.set_terrain(Pos::new(3, 2), Terrain::Resource(Resource::Wood));
+        by_hand.set_terrain(Pos::new(0, 2), Terrain::Resource(Resource::Food));
+        by_hand.set_terrain(Pos::new(0, 0), Terrain::Resource(Resource::Gold));
+        let board = Board::new(&obs);
+        assert_eq!(board, by_hand);
+        // One water tile is left, (3,0); four resources, in reading order.
+        assert_eq!(board.waters, 1);
+        assert_eq!(
+            board.resources(),
+            [
+                (Pos::new(0, 0), Resource::Gold),
+                (Pos::new(2, 1), Resource::Wood),
+                (Pos::new(0, 2), Resource::Food),
+                (Pos::new(3, 2), Resource::Wood),
+            ]
+        );
     }
 
     #[test]

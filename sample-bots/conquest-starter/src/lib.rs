@@ -105,10 +105,10 @@ impl Bot<Conquest> for Starter {
             claimed.push(goal);
             let from_goal = distances.field(goal);
             let steps = |p: Pos| from_goal.get(p).unwrap_or(u32::MAX);
+            // Never into water or a lost or even fight (a scout's middle tile too).
             let best = board
-                .destinations(&army)
+                .safe_destinations(&army)
                 .into_iter()
-                .filter(|&to| safe(board, &army, to))
                 .min_by_key(|&to| (!wins_there(board, &army, to), steps(to)));
             if let Some(to) = best
                 && (steps(to) < steps(army.pos) || wins_there(board, &army, to))
@@ -141,23 +141,6 @@ fn counter_of_most(obs: &Observation) -> Kind {
                 .count()
         })
         .unwrap_or(Kind::Spearman)
-}
-
-/// Whether moving `army` to `to` keeps it alive (no water, no lost or even fight on the
-/// way; a scout's jump is checked on both tiles).
-fn safe(board: &Board, army: &Army, to: Pos) -> bool {
-    let Ok(path) = board.move_steps(army, to) else {
-        return false;
-    };
-    path.iter().all(|&tile| {
-        let fights_ok = match board.army_at(tile) {
-            Some(other) if other.owner != army.owner => {
-                fight(army.kind, other.kind) == Survivor::First
-            }
-            _ => true,
-        };
-        fights_ok && board.terrain(tile) != Some(Terrain::Water)
-    })
 }
 
 /// Whether the move captures the enemy home or defeats an enemy army.

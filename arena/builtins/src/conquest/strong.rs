@@ -26,17 +26,53 @@ pub struct Strong {
 /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
 /// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
 pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
-    turn.enemies_iter()
+    let mut worst = 0;
+    for e in turn.enemies_iter() {
         // A move reaches two tiles at most: farther armies cannot come.
-        .filter(|e| e.pos.manhattan(p) <= 2)
-        .filter(|e| e.pos.manhattan(p) == 1 || turn.board.move_steps(e, p).is_ok())
-        .map(|e| match fight(e.kind, kind) {
+        let d = e.pos.manhattan(p);
+        if d > 2 || (d != 1 && turn.board.move_steps(e, p).is_err()) {
+            continue;
+        }
+        worst = worst.max(match fight(e.kind, kind) {
             Survivor::First => 2,
             Survivor::Neither => 1,
             Survivor::Second => 0,
-        })
-        .max()
-        .unwrap_or(0)
+        });
+        if worst == 2 {
+            // Nothing is worse.
+            break;
+        }
+    }
+    worst
+}
+
+/// [`meets`] of a destination of `army` ([`Board::destinations`]: a legal move): where
+/// the way enters neither the enemy home nor an enemy army, the tiles' terrain alone
+/// decides (water drowns, resources are collected), read without walking the move.
+fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
+    let mut collects = 0;
+    let two = army.pos.manhattan(to) == 2;
+    let middle = Pos::new(
+        // Lossless: the mean of two `u8`s.
+        ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+        ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+    );
+    for tile in [middle, to].into_iter().skip(usize::from(!two)) {
+        if let Some(other) = board.army_at(tile) {
+            if other.owner != army.owner {
+                return meets(board, army, to);
+            }
+            // A scout passes over its own armies.
+            continue;
+        }
+        match board.terrain(tile) {
+            Some(Terrain::Home(seat)) if seat != army.owner => return meets(board, army, to),
+            Some(Terrain::Water) => return Some(Meeting::Drown),
+            Some(Terrain::Resource(_)) => collects += 1,
+            _ => {}
+        }
+    }
+    Some(Meeting::Arrive { collects })
 }
 
 /// Whether a move of `army` to `to` enters the enemy home or a tile with an enemy army (the
@@ -143,7 +179,7 @@ impl Strong {
         let outcome = if to == army.pos {
             Meeting::Arrive { collects: 0 }
         } else {
-            match meets(&turn.board, army, to) {
+            match foresee(&turn.board, army, to) {
                 Some(m) => m,
                 None => return i64::MIN,
             }
