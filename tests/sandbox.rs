@@ -364,6 +364,40 @@ fn a_memory_limit_below_the_initial_memory_is_a_load_error() {
         error.contains("initial memory; the limit is 1 MiB"),
         "{error}"
     );
+    // Just over a whole MiB (the SDK's arena makes a Rust bot's initial memory 2 MiB and
+    // some KiB): the message must not read "asks for 2 MiB; the limit is 2 MiB".
+    let initial = sandbox_default_initial(bots::BATTLE_RANDOM);
+    assert!(initial % (1 << 20) != 0 && initial > 1 << 20, "{initial}");
+    let limit = initial & !((1 << 20) - 1);
+    let tight = Sandbox::new(
+        Limits {
+            memory_bytes: limit as usize,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let error = tight
+        .load(Path::new(bots::BATTLE_RANDOM))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(&format!(
+            "asks for {} KiB of initial memory; the limit is {} MiB",
+            initial >> 10,
+            limit >> 20
+        )),
+        "{error}"
+    );
+}
+
+/// A bot's initial memory in bytes, loaded under the default limits.
+fn sandbox_default_initial(path: &str) -> u64 {
+    sandbox()
+        .load(Path::new(path))
+        .unwrap()
+        .info()
+        .initial_memory
 }
 
 #[test]

@@ -409,9 +409,9 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
     let initial_memory = memory.minimum().saturating_mul(memory.page_size());
     if initial_memory > memory_limit as u64 {
         return Err(abi(format!(
-            "asks for {} MiB of initial memory; the limit is {} MiB",
-            initial_memory >> 20,
-            memory_limit >> 20
+            "asks for {} of initial memory; the limit is {}",
+            bytes(initial_memory),
+            bytes(memory_limit as u64)
         )));
     }
     for &(name, params, results) in REQUIRED_FUNCS {
@@ -441,6 +441,16 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
         None => {}
     }
     Ok(initial_memory)
+}
+
+/// A memory size as people read it: whole MiB, else KiB (a wasm page is 64 KiB), so that
+/// an initial memory just over the limit never reads as equal to it.
+fn bytes(n: u64) -> String {
+    if n % (1 << 20) == 0 {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{} KiB", n >> 10)
+    }
 }
 
 fn same_signature(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
