@@ -367,7 +367,10 @@ fn a_memory_limit_below_the_initial_memory_is_a_load_error() {
     // Just over a whole MiB (the SDK's arena makes a Rust bot's initial memory 2 MiB and
     // some KiB): the message must not read "asks for 2 MiB; the limit is 2 MiB".
     let initial = sandbox_default_initial(bots::BATTLE_RANDOM);
-    assert!(initial % (1 << 20) != 0 && initial > 1 << 20, "{initial}");
+    assert!(
+        !initial.is_multiple_of(1 << 20) && initial > 1 << 20,
+        "{initial}"
+    );
     let limit = initial & !((1 << 20) - 1);
     let tight = Sandbox::new(
         Limits {

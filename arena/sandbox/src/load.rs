@@ -446,7 +446,7 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
 /// A memory size as people read it: whole MiB, else KiB (a wasm page is 64 KiB), so that
 /// an initial memory just over the limit never reads as equal to it.
 fn bytes(n: u64) -> String {
-    if n % (1 << 20) == 0 {
+    if n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
     } else {
         format!("{} KiB", n >> 10)
