@@ -347,6 +347,28 @@ fn read(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
 
 /// Load the bots of `tournament` for `jobs` parallel games, once, and settle the modes
 /// each plays with them; the run then plays with the same loaded bots.
+/// Play `plan` with bots already loaded, the progress (and every `rating_interval` games
+/// the standings) on standard error; the reporter is finished whatever the outcome. Also
+/// returns the games this run played (what an error says was done before it).
+fn run_reported(
+    tournament: &Tournament,
+    plan: &arena_tournament::plan::Plan,
+    options: &RunOptions,
+    rating_interval: usize,
+    loaded: &run::Loaded,
+) -> (Result<run::RunSummary, run::RunError>, usize) {
+    let reporter = Reporter::new(rating_interval, &options.out);
+    let result = run::run_loaded(
+        tournament,
+        plan,
+        options,
+        &|p: Progress| reporter.update(p),
+        Some(loaded),
+    );
+    reporter.finish();
+    (result, reporter.played())
+}
+
 fn load_bots(
     tournament: &mut Tournament,
     jobs: usize,
@@ -389,20 +411,13 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         out: out.clone(),
         cache: sandbox.cache(),
     };
-    let reporter = Reporter::new(args.rating_interval, &out);
-    let result = run::run_loaded(
-        &tournament,
-        &plan,
-        &options,
-        &|p: Progress| reporter.update(p),
-        Some(&loaded),
-    );
-    reporter.finish();
+    let (result, played) =
+        run_reported(&tournament, &plan, &options, args.rating_interval, &loaded);
     let summary = result.with_context(|| {
         format!(
             "{}: stopped after playing {} games in this run; the results so far are kept in {} (run again to resume)",
             tournament.name,
-            reporter.played(),
+            played,
             out.display()
         )
     })?;
@@ -611,15 +626,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         out: out.clone(),
         cache: sandbox_args.cache(),
     };
-    let reporter = Reporter::new(0, &out);
-    let result = run::run_loaded(
-        &tournament,
-        &plan,
-        &options,
-        &|p: Progress| reporter.update(p),
-        Some(&loaded),
-    );
-    reporter.finish();
+    let (result, played) = run_reported(&tournament, &plan, &options, 0, &loaded);
     if let Err(error) = result {
         // The games played so far are kept (a temporary directory too), so the run can be
         // resumed or its faults read.
@@ -628,7 +635,7 @@ pub fn gauntlet(args: GauntletArgs, sandbox_args: &SandboxArgs) -> Result<ExitCo
         }
         return Err(anyhow::Error::new(error).context(format!(
             "the gauntlet stopped after playing {} games; the results so far are kept in {} (run again with --out {} to resume)",
-            reporter.played(),
+            played,
             out.display(),
             out.display()
         )));
