@@ -51,7 +51,14 @@ unsafe impl Allocator for Source {
         if previous == usize::MAX {
             return (core::ptr::null_mut(), 0, 0);
         }
-        ((previous * WASM_PAGE) as *mut u8, pages * WASM_PAGE, 0)
+        let (base, size) = (previous * WASM_PAGE, pages * WASM_PAGE);
+        // Memory grown up to the top of the 4 GiB address space (a bot with a 4096 MiB
+        // limit): a region may not end at address 0 in Rust, so its last bytes are left out,
+        // as dlmalloc's own wasm source does.
+        if base.wrapping_add(size) == 0 {
+            return (base as *mut u8, size - 16, 0);
+        }
+        (base as *mut u8, size, 0)
     }
 
     fn remap(&self, _: *mut u8, _: usize, _: usize, _: bool) -> *mut u8 {
