@@ -452,44 +452,15 @@ impl Ladder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::fixtures::{add_game, versions};
     use arena_sandbox::Limits;
-
-    fn outcome() -> arena_engine::SeatOutcome {
-        serde_json::from_value(serde_json::json!({
-            "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
-        }))
-        .unwrap()
-    }
 
     #[test]
     fn pages_get_the_published_standings_while_a_refit_runs_and_every_board_is_a_full_fit() {
         let store = Arc::new(Store::in_memory().unwrap());
-        let owner = store.add_user("o", b"h", false).unwrap();
-        let version = |name: &str| {
-            store
-                .add_version(&owner, name, name.as_bytes(), name, &[Mode::Battle], "{}")
-                .unwrap()
-                .unwrap()
-                .id
-        };
-        let (a, b, c) = (version("a"), version("b"), version("c"));
-        let add = |seats: [i64; 2], winner: Option<u8>| {
-            store
-                .add_game(&NewGame {
-                    mode: Mode::Battle,
-                    seed: 1,
-                    job: None,
-                    seats,
-                    winner,
-                    reason: "r".into(),
-                    turns: 1,
-                    outcomes: [outcome(), outcome()],
-                    replay: b"{}".to_vec(),
-                })
-                .unwrap();
-        };
-        add([a, b], Some(0));
-        add([b, c], None);
+        let [a, b, c] = versions(&store, "o", ["a", "b", "c"]);
+        add_game(&store, [a, b], Some(0));
+        add_game(&store, [b, c], None);
         let sandbox = Arc::new(Sandbox::new(Limits::default(), None).unwrap());
         let ladder = Ladder::new(
             Arc::clone(&store),
@@ -515,7 +486,7 @@ mod tests {
         // A refit under way (as another thread would be, outside the lock): a page gets the
         // published standings at once instead of waiting, even though a game came in.
         refitting(true);
-        add([c, a], Some(1));
+        add_game(&store, [c, a], Some(1));
         let during = ladder.leaderboard(Mode::Battle).unwrap();
         assert!(Arc::ptr_eq(&first, &during));
         assert_eq!(during.games, 2);
@@ -526,7 +497,7 @@ mod tests {
         assert_eq!(after.games, 3);
         assert_eq!(serde_json::to_value(after.as_ref()).unwrap(), full());
         // A new version changes the standings without a game: refitted too.
-        version("d");
+        versions(&store, "p", ["d"]);
         let with_d = ladder.leaderboard(Mode::Battle).unwrap();
         assert_eq!(with_d.rows.len(), 4);
         assert_eq!(serde_json::to_value(with_d.as_ref()).unwrap(), full());

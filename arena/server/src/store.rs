@@ -995,16 +995,53 @@ impl Store {
     }
 }
 
+/// What the server's unit tests put in a store: versions of one owner's bots, battle games.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
 
-    fn outcome() -> SeatOutcome {
+    /// A seat outcome with nothing in it.
+    pub fn outcome() -> SeatOutcome {
         serde_json::from_value(serde_json::json!({
             "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
         }))
         .unwrap()
     }
+
+    /// A battle bot per name, owned by a new user `owner`; their version ids, in order.
+    pub fn versions<const N: usize>(store: &Store, owner: &str, names: [&str; N]) -> [i64; N] {
+        let owner = store.add_user(owner, b"h", false).unwrap();
+        names.map(|name| {
+            store
+                .add_version(&owner, name, name.as_bytes(), name, &[Mode::Battle], "{}")
+                .unwrap()
+                .unwrap()
+                .id
+        })
+    }
+
+    /// Store a one-turn battle game between `seats`.
+    pub fn add_game(store: &Store, seats: [i64; 2], winner: Option<u8>) {
+        store
+            .add_game(&NewGame {
+                mode: Mode::Battle,
+                seed: 1,
+                job: None,
+                seats,
+                winner,
+                reason: "r".into(),
+                turns: 1,
+                outcomes: [outcome(), outcome()],
+                replay: b"{}".to_vec(),
+            })
+            .unwrap();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{add_game, outcome, versions};
+    use super::*;
 
     #[test]
     fn the_store_refuses_calls_from_the_async_executor_but_not_from_its_blocking_pool() {
@@ -1068,29 +1105,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("arena.db");
         let store = Store::open(&path).unwrap();
-        let owner = store.add_user("o", b"h", false).unwrap();
-        let version = |name: &str| {
-            store
-                .add_version(&owner, name, b"w", name, &[Mode::Battle], "{}")
-                .unwrap()
-                .unwrap()
-                .id
-        };
-        let (a, b) = (version("a"), version("b"));
+        let [a, b] = versions(&store, "o", ["a", "b"]);
         for seats in [[a, b], [b, a], [a, b]] {
-            store
-                .add_game(&NewGame {
-                    mode: Mode::Battle,
-                    seed: 1,
-                    job: None,
-                    seats,
-                    winner: None,
-                    reason: "r".into(),
-                    turns: 1,
-                    outcomes: [outcome(), outcome()],
-                    replay: b"{}".to_vec(),
-                })
-                .unwrap();
+            add_game(&store, seats, None);
         }
         let counted = store.ladder_counts(Mode::Battle).unwrap();
         assert_eq!(counted.0[&a], 3);
