@@ -1008,9 +1008,10 @@ pub(crate) mod fixtures {
         .unwrap()
     }
 
-    /// A battle bot per name, owned by a new user `owner`; their version ids, in order.
+    /// A battle bot per name, owned by a new user `owner` (its token hash is its name);
+    /// their version ids, in order.
     pub fn versions<const N: usize>(store: &Store, owner: &str, names: [&str; N]) -> [i64; N] {
-        let owner = store.add_user(owner, b"h", false).unwrap();
+        let owner = store.add_user(owner, owner.as_bytes(), false).unwrap();
         names.map(|name| {
             store
                 .add_version(&owner, name, name.as_bytes(), name, &[Mode::Battle], "{}")
