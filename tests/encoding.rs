@@ -186,7 +186,9 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
         Player::<Battle>::start(&mut bad_pick.player(&sandbox), &battle_start()).unwrap_err();
     assert_eq!(fault.kind, FaultKind::Instantiation, "{fault}");
     assert!(
-        fault.message.contains("arena_encoding(3) returned 4"),
+        fault
+            .message
+            .contains("arena_encoding(0x10003) returned 0x4"),
         "{fault}"
     );
 
@@ -202,7 +204,9 @@ fn a_malformed_binary_answer_is_a_typed_fault_and_a_bad_choice_fails_the_start()
     let fault =
         Player::<Battle>::start(&mut garbage.player(&json_only), &battle_start()).unwrap_err();
     assert!(
-        fault.message.contains("arena_encoding(1) returned 2"),
+        fault
+            .message
+            .contains("arena_encoding(0x10001) returned 0x2"),
         "{fault}"
     );
 }
@@ -231,4 +235,94 @@ fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
             "{fault}"
         );
     }
+}
+
+/// A JSON bot that counts its `arena_alloc` calls: every call logs one `A` per allocation so
+/// far, and one `B` per KiB the last allocation asked for. It speaks JSON, with the flags
+/// `$flags` (an i32 expression of the offered bits, `$offered`).
+const COUNTING_BOT: &str = r#"
+(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (global $allocs (mut i32) (i32.const 0))
+  (global $asked (mut i32) (i32.const 0))
+  (data (i32.const 16) "\"skill\"")
+  (data (i32.const 64) "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+  (data (i32.const 128) "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB")
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_encoding") (param $offered i32) (result i32)
+    (i32.or (i32.const 1) $flags))
+  (func (export "arena_alloc") (param $len i32) (result i32)
+    (global.set $allocs (i32.add (global.get $allocs) (i32.const 1)))
+    (global.set $asked (local.get $len))
+    (i32.const 8192))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (call $log (i32.const 64) (global.get $allocs))
+    (call $log (i32.const 128) (i32.div_u (global.get $asked) (i32.const 1024)))
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 7)))
+)"#;
+
+#[test]
+fn a_bot_that_keeps_its_request_buffer_is_asked_for_one_only_when_a_request_outgrows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let counting = |name: &str, flags: &str| {
+        let path = dir.path().join(format!("{name}.wat"));
+        std::fs::write(&path, COUNTING_BOT.replace("$flags", flags)).unwrap();
+        sandbox.load(&path).unwrap()
+    };
+    // Each call's log: allocations so far, then the KiB the last one asked for.
+    let act = |player: &mut arena_sandbox::WasmBot, observation| {
+        let action = Player::<Battle>::act(player, observation).unwrap();
+        assert_eq!(action, arena_sdk::battle::Action::Skill);
+        let log = Player::<Battle>::last_call(player).log;
+        let (allocs, kib) = log.split_once('\n').expect("two log lines");
+        (allocs.len(), kib.len())
+    };
+    let turns = arena_tests::fixtures::recorded_battle_turns();
+    let json_len = |o| {
+        serde_json::to_vec(&arena_sdk::protocol::RequestRef::<Battle>::Turn(o))
+            .unwrap()
+            .len()
+    };
+    assert!(
+        turns.iter().all(|o| json_len(o) < 4096),
+        "the turns fit in 4 KiB"
+    );
+
+    let keeps = counting("keeps", "(i32.and (local.get $offered) (i32.const 65536))");
+    let mut player = keeps.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    for observation in &turns {
+        // One allocation in the whole match so far (for `start`), of at least 4 KiB.
+        assert_eq!(act(&mut player, observation), (1, 4));
+    }
+    // A request larger than the buffer: the host asks again, for that request's length.
+    let mut big = turns[0].clone();
+    big.last_rejected = Some("x".repeat(9000));
+    assert_eq!(act(&mut player, &big), (2, json_len(&big) / 1024));
+    assert_eq!(act(&mut player, &turns[1]), (2, json_len(&big) / 1024));
+
+    // Without the flag, every request is allocated, each for its own length.
+    let asks = counting("asks", "(i32.const 0)");
+    let mut player = asks.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    for (n, observation) in turns.iter().take(5).enumerate() {
+        assert_eq!(
+            act(&mut player, observation),
+            (n + 2, json_len(observation) / 1024)
+        );
+    }
+
+    // A flag the host does not offer fails the start.
+    let unknown = counting("unknown", "(i32.const 131072)");
+    let fault =
+        Player::<Battle>::start(&mut unknown.player(&sandbox), &battle_start()).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::Instantiation, "{fault}");
+    assert!(
+        fault
+            .message
+            .contains("arena_encoding(0x10003) returned 0x20001"),
+        "{fault}"
+    );
 }

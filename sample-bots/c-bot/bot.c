@@ -42,7 +42,8 @@ static int binary; /* whether this match speaks the binary encoding */
 
 ARENA_EXPORT("arena_encoding") int32_t arena_encoding(int32_t offered) {
     binary = (offered & ARENA_ENCODING_BINARY) != 0;
-    return binary ? ARENA_ENCODING_BINARY : ARENA_ENCODING_JSON;
+    /* `input` is static: every request may go straight into it. */
+    return (binary ? ARENA_ENCODING_BINARY : ARENA_ENCODING_JSON) | (offered & ARENA_KEPT_BUFFER);
 }
 
 /* The answer in the binary encoding: `00` then the value; `01` then a string: an error. */

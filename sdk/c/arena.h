@@ -40,6 +40,10 @@ static inline arena_kind arena_request_kind(const char *req, size_t len) {
 /* The encodings, as bits of arena_encoding's argument and result. */
 #define ARENA_ENCODING_JSON 1
 #define ARENA_ENCODING_BINARY 2
+/* A flag, not an encoding: offered, the host may write every request that fits into the
+ * buffer arena_alloc last returned, without calling arena_alloc again; a bot whose buffer
+ * stays put (a static array) adds it to its answer and saves a call per turn. */
+#define ARENA_KEPT_BUFFER 0x10000
 
 /* A cursor over a binary request; `bad` is set (and 0 returned) when a read runs past the
  * end or a varint is too long. */

@@ -3,7 +3,7 @@
 #![allow(unsafe_code)]
 
 use crate::Bot;
-use crate::protocol::{Encoding, Game, Mode, Request, to_binary};
+use crate::protocol::{Encoding, Game, KEPT_BUFFER, Mode, Request, to_binary};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
@@ -175,7 +175,9 @@ thread_local! {
 }
 
 /// `arena_encoding`: pick the fastest encoding the host offers (a bitmask of
-/// [`Encoding::bit`]s); every later request and response of the match uses it.
+/// [`Encoding::bit`]s); every later request and response of the match uses it. Takes the
+/// [`KEPT_BUFFER`] flag when offered: [`alloc`]'s buffer stays where it is until the next
+/// `arena_alloc`, which is all the flag promises.
 pub fn choose_encoding(offered: i32) -> i32 {
     let chosen = Encoding::ALL
         .into_iter()
@@ -183,10 +185,12 @@ pub fn choose_encoding(offered: i32) -> i32 {
         .find(|e| offered & e.bit() != 0)
         .unwrap_or(Encoding::Json);
     STATE.with_borrow_mut(|state| state.encoding = chosen);
-    chosen.bit()
+    chosen.bit() | (offered & KEPT_BUFFER)
 }
 
-/// `arena_alloc`: hand the host a buffer of `len` bytes for the next request.
+/// `arena_alloc`: hand the host a buffer of `len` bytes for the next request (and, under
+/// [`KEPT_BUFFER`], for every later one that fits, until the next `arena_alloc`: the
+/// buffer moves only here).
 pub fn alloc(len: i32) -> i32 {
     let Ok(len) = usize::try_from(len) else {
         return 0;
@@ -336,6 +340,14 @@ macro_rules! export_bot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_buffer_is_taken_only_when_offered() {
+        assert_eq!(choose_encoding(3 | KEPT_BUFFER), 2 | KEPT_BUFFER);
+        assert_eq!(choose_encoding(1 | KEPT_BUFFER), 1 | KEPT_BUFFER);
+        assert_eq!(choose_encoding(3), 2);
+        assert_eq!(choose_encoding(1), 1);
+    }
     use crate::battle::{self, Battle};
     use crate::protocol::{MatchEnd, MatchResult, MatchStart, RequestRef};
     use crate::tcg::Tcg;

@@ -77,7 +77,8 @@ pub mod abi;
 mod alloc;
 
 pub use protocol::{
-    ABI_VERSION, Encoding, Game, MatchEnd, MatchResult, MatchStart, Mode, Request, Seat,
+    ABI_VERSION, ENCODING_BITS, Encoding, Game, KEPT_BUFFER, MatchEnd, MatchResult, MatchStart,
+    Mode, Request, Seat,
 };
 
 /// A bot for game mode `G`.

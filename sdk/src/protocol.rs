@@ -55,6 +55,18 @@ impl Encoding {
     }
 }
 
+/// The flag of `arena_encoding`'s argument and result for a **kept request buffer**
+/// (docs/abi.md, "Encodings"). Offered, the host may write each request into the buffer
+/// the bot's last `arena_alloc` returned, as long as the request fits in the length asked
+/// for then, without calling `arena_alloc` again; answered, the bot promises to leave that
+/// buffer to the host until its next `arena_alloc`. A turn is then one call into the bot
+/// instead of two.
+pub const KEPT_BUFFER: i32 = 1 << 16;
+
+/// The bits of `arena_encoding`'s argument and result that name encodings
+/// ([`Encoding::bit`]); the bits above are flags such as [`KEPT_BUFFER`].
+pub const ENCODING_BITS: i32 = 0xffff;
+
 impl std::fmt::Display for Encoding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -220,7 +232,9 @@ impl postcard::ser_flavors::Flavor for Append<'_> {
     type Output = ();
     #[inline]
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        // Most varints are a single byte: a push, not a `memcpy` of unknown length.
+        // Most varints are a single byte: a push, not a `memcpy` of unknown length. (Stores
+        // of a known width for two and three bytes, or a loop of pushes, measured slower:
+        // 237 and 222 ns against 190 for a battle turn, `--bench formats`.)
         match data {
             [byte] => self.0.push(*byte),
             _ => self.0.extend_from_slice(data),

@@ -213,6 +213,10 @@ impl<const N: usize> AbiFunc<N> {
     }
 }
 
+/// The least a kept request buffer is asked for ([`arena_sdk::KEPT_BUFFER`]): a binary
+/// turn request of any mode is well under it, so most matches call `arena_alloc` once.
+const KEPT_BUFFER_BYTES: i32 = 4096;
+
 /// One bot instance for one match. Created by [`LoadedBot::player`](crate::LoadedBot::player);
 /// instantiated when the match starts; memory persists across the match's turns.
 pub struct WasmBot {
@@ -224,8 +228,14 @@ pub struct WasmBot {
     response_bytes: usize,
     deadline_ticks: u64,
     match_wall_clock: std::time::Duration,
-    /// Wall time this bot's calls have taken in this match.
-    spent: std::time::Duration,
+    /// `match_wall_clock` in epoch ticks.
+    match_ticks: u64,
+    /// The sandbox's epoch tick count.
+    clock: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Epoch ticks counted during this bot's calls in this match. A call shorter than a
+    /// tick counts one tick or none, as often as a tick falls inside it, so the sum
+    /// estimates the calls' wall time without a clock read around every call.
+    spent: u64,
     /// Whether the current call's epoch deadline is the match budget's (not the per-call one).
     match_deadline: bool,
     request: Vec<u8>,
@@ -233,6 +243,10 @@ pub struct WasmBot {
     offered: i32,
     /// The encoding of this match's requests and responses, settled at instantiation.
     encoding: Encoding,
+    /// Whether the bot took the kept request buffer ([`arena_sdk::KEPT_BUFFER`]).
+    keeps_buffer: bool,
+    /// The kept buffer once `arena_alloc` handed one out: where, and how many bytes.
+    buffer: Option<(i32, usize)>,
     last: CallReport,
     /// The instance pool's slot, if the store is pooled; declared after `store`, so it is
     /// released only once the store (and its instance) is gone.
@@ -280,11 +294,15 @@ impl WasmBot {
             response_bytes: limits.response_bytes,
             deadline_ticks: sandbox.wall_clock_ticks(),
             match_wall_clock: limits.match_wall_clock,
-            spent: std::time::Duration::ZERO,
+            match_ticks: crate::budget_ticks(limits.match_wall_clock),
+            clock: sandbox.tick_count(),
+            spent: 0,
             match_deadline: false,
             request: Vec::with_capacity(4096),
             offered: limits.encoding.offered(),
             encoding: Encoding::Json,
+            keeps_buffer: false,
+            buffer: None,
             last: CallReport::default(),
             slot,
         }
@@ -322,15 +340,18 @@ impl WasmBot {
         state.limiter.fuel_budget = fuel;
         state.log.clear();
         state.log_calls = 0;
-        let left = self.match_wall_clock.saturating_sub(self.spent);
-        if left.is_zero() {
+        let left = self.match_ticks.saturating_sub(self.spent);
+        if left == 0 {
             return Err(self.match_budget_spent());
         }
-        let left_ticks = crate::ticks(left);
-        self.match_deadline = left_ticks < self.deadline_ticks;
-        self.store
-            .set_epoch_deadline(self.deadline_ticks.min(left_ticks));
+        self.match_deadline = left < self.deadline_ticks;
+        self.store.set_epoch_deadline(self.deadline_ticks.min(left));
         Ok(())
+    }
+
+    /// The sandbox's epoch tick count now.
+    fn now(&self) -> u64 {
+        self.clock.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn match_budget_spent(&self) -> Fault {
@@ -379,28 +400,31 @@ impl WasmBot {
                 ),
             ));
         }
-        self.encoding = self.negotiate(instance)?;
+        (self.encoding, self.keeps_buffer) = self.negotiate(instance)?;
         self.exports = Some(exports);
         Ok(())
     }
 
-    /// The encoding of this match: the bot's pick among those offered, through its optional
-    /// `arena_encoding` export (typed at load); JSON without it.
-    fn negotiate(&mut self, instance: Instance) -> Result<Encoding, Fault> {
+    /// The encoding of this match and whether the bot keeps its request buffer: the bot's
+    /// pick among those offered, through its optional `arena_encoding` export (typed at
+    /// load); JSON and no kept buffer without it.
+    fn negotiate(&mut self, instance: Instance) -> Result<(Encoding, bool), Fault> {
         let Some(choose) = AbiFunc::<1>::get(&mut self.store, instance, "arena_encoding") else {
-            return Ok(Encoding::Json);
+            return Ok((Encoding::Json, false));
         };
         let chosen = choose
             .call(&mut self.store, [self.offered])
             .map_err(|e| self.fault(e))?
             .get_i32();
-        Encoding::from_bit(chosen)
-            .filter(|e| self.offered & e.bit() != 0)
+        let flags = chosen & !arena_sdk::ENCODING_BITS;
+        Encoding::from_bit(chosen & arena_sdk::ENCODING_BITS)
+            .filter(|e| self.offered & e.bit() != 0 && self.offered & flags == flags)
+            .map(|e| (e, flags & arena_sdk::KEPT_BUFFER != 0))
             .ok_or_else(|| {
                 Fault::new(
                     FaultKind::Instantiation,
                     format!(
-                        "arena_encoding({}) returned {chosen}, which is not one of the offered encodings",
+                        "arena_encoding({:#x}) returned {chosen:#x}, which is not one offered encoding plus offered flags",
                         self.offered
                     ),
                 )
@@ -477,11 +501,11 @@ impl WasmBot {
         };
         let (memory, alloc, call) = (exports.memory, exports.alloc, exports.call);
         self.arm(fuel)?;
-        let started = std::time::Instant::now();
+        let started = self.now();
         let result = self
             .exchange_armed(memory, alloc, call)
             .and_then(|range| self.over_budget(fuel).map(|()| range));
-        self.spent += started.elapsed();
+        self.spent += self.now() - started;
         self.last.fuel = self.fuel_used(fuel).min(fuel);
         result
     }
@@ -494,24 +518,41 @@ impl WasmBot {
     ) -> Result<std::ops::Range<usize>, Fault> {
         let len = i32::try_from(self.request.len())
             .map_err(|_| Fault::new(FaultKind::WrongShape, "request too large for a 32-bit bot"))?;
-        let ptr = alloc
-            .call(&mut self.store, [len])
-            .map_err(|e| self.fault(e))?
-            .get_i32();
-        if ptr == 0 {
-            return Err(Fault::new(
-                FaultKind::MemoryLimit,
-                format!(
-                    "arena_alloc({len}) returned 0: the bot cannot allocate the request buffer"
-                ),
-            ));
-        }
+        let ptr = match self.buffer {
+            // The kept buffer: no call into the bot before the request itself.
+            Some((ptr, room)) if self.request.len() <= room => ptr,
+            _ => {
+                // A kept buffer is asked big enough for every later turn of most matches.
+                let ask = if self.keeps_buffer {
+                    len.max(KEPT_BUFFER_BYTES)
+                } else {
+                    len
+                };
+                let ptr = alloc
+                    .call(&mut self.store, [ask])
+                    .map_err(|e| self.fault(e))?
+                    .get_i32();
+                if ptr == 0 {
+                    return Err(Fault::new(
+                        FaultKind::MemoryLimit,
+                        format!(
+                            "arena_alloc({ask}) returned 0: the bot cannot allocate the request buffer"
+                        ),
+                    ));
+                }
+                // Every write into it is bounds-checked: a buffer that was not what the
+                // bot promised faults the request that finds out, and is asked for anew.
+                self.buffer = self.keeps_buffer.then_some((ptr, ask as usize));
+                ptr
+            }
+        };
         memory
             .write(&mut self.store, ptr as u32 as usize, &self.request)
             .map_err(|_| {
+                self.buffer = None;
                 Fault::new(
                     FaultKind::OutOfBounds,
-                    format!("arena_alloc({len}) returned {ptr}, a buffer outside the bot's memory"),
+                    format!("the request buffer at {ptr} (from arena_alloc) lies outside the bot's memory for a request of {len} bytes"),
                 )
             })?;
         let packed = call
@@ -585,11 +626,11 @@ fn out_of_fuel() -> Fault {
 impl<G: Game> Player<G> for WasmBot {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
         self.arm(self.fuel_per_setup)?;
-        let started = std::time::Instant::now();
+        let started = self.now();
         let instantiated = self
             .instantiate()
             .and_then(|()| self.over_budget(self.fuel_per_setup));
-        self.spent += started.elapsed();
+        self.spent += self.now() - started;
         let used = self.fuel_used(self.fuel_per_setup).min(self.fuel_per_setup);
         let result = instantiated.and_then(|()| {
             let remaining = self.fuel_per_setup - used;

@@ -32,7 +32,7 @@ pub use structure::StructureLimits;
 pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
@@ -202,6 +202,10 @@ pub struct Sandbox {
     /// takes the instances the pool has no slot for.
     pool: Option<(Arc<PoolSlots>, Runtime)>,
     ticker_stop: Arc<AtomicBool>,
+    /// Ticks of the epoch thread so far: the clock of the bots' wall-clock budgets per
+    /// match (`WasmBot`), read with one load where `Instant::now` was a system clock read
+    /// before and after every call.
+    ticks: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -261,6 +265,8 @@ impl Sandbox {
         let mut ticking = vec![primary.engine.clone()];
         ticking.extend(pool.as_ref().map(|(_, fallback)| fallback.engine.clone()));
         let stop = ticker_stop.clone();
+        let ticks = Arc::new(AtomicU64::new(0));
+        let ticked = ticks.clone();
         std::thread::Builder::new()
             .name("arena-epoch".into())
             .spawn(move || {
@@ -269,6 +275,7 @@ impl Sandbox {
                     for engine in &ticking {
                         engine.increment_epoch();
                     }
+                    ticked.fetch_add(1, Ordering::Relaxed);
                 }
             })
             .map_err(|e| SetupError(format!("cannot start the epoch thread: {e}")))?;
@@ -280,6 +287,7 @@ impl Sandbox {
             linker: primary.linker,
             pool,
             ticker_stop,
+            ticks,
         })
     }
 
@@ -332,12 +340,22 @@ impl Sandbox {
     fn wall_clock_ticks(&self) -> u64 {
         ticks(self.limits.wall_clock)
     }
+
+    /// The epoch thread's tick count, shared with the bots of this sandbox.
+    fn tick_count(&self) -> Arc<AtomicU64> {
+        self.ticks.clone()
+    }
 }
 
 fn ticks(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis() / EPOCH_TICK.as_millis())
         .unwrap_or(u64::MAX)
         .max(1)
+}
+
+/// A budget in epoch ticks, rounded up (a zero budget is spent from the start).
+fn budget_ticks(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis().div_ceil(EPOCH_TICK.as_millis())).unwrap_or(u64::MAX)
 }
 
 /// The engine configuration, shared by the sandbox and its compile child (a module
@@ -422,6 +440,15 @@ impl Drop for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_match_budget_is_counted_in_whole_ticks_rounded_up() {
+        assert_eq!(budget_ticks(Duration::ZERO), 0);
+        assert_eq!(budget_ticks(Duration::from_millis(1)), 1);
+        assert_eq!(budget_ticks(Duration::from_millis(10)), 1);
+        assert_eq!(budget_ticks(Duration::from_millis(11)), 2);
+        assert_eq!(budget_ticks(Duration::from_secs(60)), 6000);
+    }
 
     #[test]
     fn dirty_pages_are_found_by_scan_only_without_swap() {

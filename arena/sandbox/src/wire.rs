@@ -21,12 +21,15 @@ pub enum EncodingPolicy {
 }
 
 impl EncodingPolicy {
-    /// The bitmask passed to `arena_encoding`.
+    /// The bitmask passed to `arena_encoding`: the encodings, and the flag of the kept
+    /// request buffer, which every policy offers (it changes how a request reaches the
+    /// bot, not what it says).
     pub fn offered(self) -> i32 {
-        match self {
+        let encodings = match self {
             EncodingPolicy::Fastest => Encoding::ALL.iter().fold(0, |bits, e| bits | e.bit()),
             EncodingPolicy::Json => Encoding::Json.bit(),
-        }
+        };
+        encodings | arena_sdk::KEPT_BUFFER
     }
 }
 
