@@ -757,3 +757,75 @@ fn upload_three_battle_bots(server: &Server, token: &str) {
         assert_eq!(status, 201, "{name}: {body}");
     }
 }
+
+/// Connections are bounded: one that sends no request (or trickles its headers) is closed
+/// after `header_timeout_secs`, a body that stalls is a 408 after `body_timeout_secs`, and
+/// beyond `max_connections` a client waits to be accepted until a connection closes.
+#[test]
+fn idle_connections_are_closed_stalled_bodies_answered_408_and_connections_capped() {
+    use std::io::{ErrorKind, Read, Write};
+    use std::net::TcpStream;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "ladder = false\nheader_timeout_secs = 1\nbody_timeout_secs = 1\nmax_connections = 2\n",
+    );
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let connect = || {
+        let stream = TcpStream::connect(&address).unwrap();
+        // A server that never closed the connection fails the test instead of hanging it.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        stream
+    };
+    let closed = |mut stream: TcpStream| {
+        let mut rest = Vec::new();
+        stream.read_to_end(&mut rest).expect("closed by the server");
+        String::from_utf8_lossy(&rest).into_owned()
+    };
+
+    // Two connections take both slots; the third is not served while they are open.
+    let (idle, trickling) = (connect(), connect());
+    let mut third = connect();
+    write!(
+        third,
+        "GET /api/status HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    let mut first = [0u8; 1];
+    let waited = third.read(&mut first).unwrap_err();
+    assert!(
+        matches!(waited.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
+        "{waited}"
+    );
+    // The idle connection and the one trickling its headers are closed after a second,
+    // which lets the third in.
+    let mut trickling = trickling;
+    write!(trickling, "GET /api/status HTTP/1.1\r\nHo").unwrap();
+    assert!(!closed(idle).contains("200 OK"));
+    assert!(!closed(trickling).contains("200 OK"));
+    third
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let answer = closed(third);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+
+    // A body that stops halfway: 408, JSON under /api/.
+    let mut stalled = connect();
+    write!(
+        stalled,
+        "POST /api/users HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\nConnection: close\r\n\r\n{{\"name\""
+    )
+    .unwrap();
+    let answer = closed(stalled);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("body_timeout_secs"), "{answer}");
+    // And the server still answers.
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200);
+}

@@ -111,7 +111,55 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .merge(api)
         .merge(pages::router())
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            body_in_time,
+        ))
         .with_state(app)
+}
+
+/// Read the whole body of every request but an upload (which reads its own, under
+/// `upload_timeout_secs`) within `body_timeout_secs` and `max_body_bytes`, before its
+/// handler runs: a body trickled in, or never finished, is a 408 instead of a task and a
+/// connection held for as long as the client likes.
+async fn body_in_time(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use http_body_util::BodyExt;
+    if request.method() == axum::http::Method::POST && request.uri().path() == "/api/bots" {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let (secs, limit) = (app.config.body_timeout_secs, app.config.max_body_bytes);
+    let read = http_body_util::Limited::new(body, limit).collect();
+    let failed = |status: StatusCode, message: String| {
+        if parts.uri.path().starts_with("/api/") {
+            ApiError::new(status, message).into_response()
+        } else {
+            pages::page_error(status, &message)
+        }
+    };
+    match tokio::time::timeout(std::time::Duration::from_secs(secs), read).await {
+        Ok(Ok(collected)) => {
+            let body = axum::body::Body::from(collected.to_bytes());
+            next.run(axum::extract::Request::from_parts(parts, body))
+                .await
+        }
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => failed(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {limit} bytes (max_body_bytes)"),
+        ),
+        Ok(Err(error)) => failed(
+            StatusCode::BAD_REQUEST,
+            format!("the request body could not be read: {error}"),
+        ),
+        Err(_) => failed(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the request body did not arrive within {secs} seconds (body_timeout_secs)"),
+        ),
+    }
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {

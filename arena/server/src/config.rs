@@ -26,6 +26,14 @@ pub struct ServerConfig {
     pub upload_timeout_secs: u64,
     /// Largest body of any other request, in bytes.
     pub max_body_bytes: usize,
+    /// Seconds the body of any other request may take to arrive (then 408).
+    pub body_timeout_secs: u64,
+    /// Seconds a connection may take to send a request's headers, counted from when it
+    /// connects or its previous answer was sent: an idle or trickling connection is
+    /// closed after it.
+    pub header_timeout_secs: u64,
+    /// Connections served at once; more wait to be accepted until one closes.
+    pub max_connections: usize,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
     pub uploads_per_hour: usize,
     /// Accounts `POST /api/users` may create per hour, all callers together (open
@@ -64,6 +72,9 @@ impl Default for ServerConfig {
             open_registration: false,
             max_upload_bytes: 4 << 20,
             max_body_bytes: 256 << 10,
+            body_timeout_secs: 30,
+            header_timeout_secs: 30,
+            max_connections: 256,
             upload_timeout_secs: 60,
             uploads_per_hour: 30,
             registrations_per_hour: 20,
@@ -80,6 +91,9 @@ impl Default for ServerConfig {
         }
     }
 }
+
+/// The longest timeout a configuration may set: a day.
+const MAX_TIMEOUT_SECS: u64 = 86_400;
 
 /// A configuration file that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +121,29 @@ impl ServerConfig {
             })
         })?;
         config.ladder_modes().map_err(fail)?;
+        config.check_limits().map_err(fail)?;
         Ok(config)
+    }
+
+    /// The connection limits must let a request through, and a timeout must be one a
+    /// deadline can be computed from: each timeout 1 second to a day, at least one
+    /// connection.
+    pub fn check_limits(&self) -> Result<(), String> {
+        for (name, secs) in [
+            ("body_timeout_secs", self.body_timeout_secs),
+            ("header_timeout_secs", self.header_timeout_secs),
+            ("upload_timeout_secs", self.upload_timeout_secs),
+        ] {
+            if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
+                return Err(format!(
+                    "`{name}` is {secs}; it must be 1 to {MAX_TIMEOUT_SECS} seconds"
+                ));
+            }
+        }
+        if self.max_connections == 0 {
+            return Err("`max_connections` must be at least 1".to_owned());
+        }
+        Ok(())
     }
 
     /// The ladder's modes with their rules (JSON form), checked against each mode.
@@ -176,6 +212,28 @@ mod tests {
             error.contains("line 2") && error.contains("bogus"),
             "{error}"
         );
+        for (text, words) in [
+            (
+                "max_connections = 0\n",
+                "`max_connections` must be at least 1",
+            ),
+            (
+                "header_timeout_secs = 0\n",
+                "`header_timeout_secs` is 0; it must be 1 to 86400 seconds",
+            ),
+            (
+                "body_timeout_secs = 86401\n",
+                "`body_timeout_secs` is 86401",
+            ),
+            (
+                "upload_timeout_secs = 9223372036854775807\n",
+                "`upload_timeout_secs` is 9223372036854775807",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let error = ServerConfig::load(&path).unwrap_err().to_string();
+            assert!(error.contains(words), "{text}: {error}");
+        }
         std::fs::write(&path, "[modes.chess]\n").unwrap();
         assert!(
             ServerConfig::load(&path)

@@ -202,6 +202,7 @@ impl Server {
     /// Open the database, finish interrupted work and bind the listening socket.
     pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let modes = config.ladder_modes().map_err(ServerError::Config)?;
+        config.check_limits().map_err(ServerError::Config)?;
         // Opening the database (migrations) and reading the unfinished jobs is blocking work.
         let opening = config.clone();
         let ladder = store::off_executor(move || -> Result<Ladder, ServerError> {
@@ -280,9 +281,7 @@ impl Server {
         let resuming = Arc::clone(&self.app);
         let _ = store::off_executor(move || tournament::resume_interrupted(&resuming)).await;
         let router = api::router(Arc::clone(&self.app));
-        let served = axum::serve(self.listener, router)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let served = serve(self.listener, router, &self.app.config, shutdown).await;
         self.app.ladder.stop();
         let ladder_workers = tokio::task::spawn_blocking(move || {
             for worker in workers {
@@ -292,4 +291,57 @@ impl Server {
         let _ = ladder_workers.await;
         served.map_err(ServerError::Serve)
     }
+}
+
+/// Serve HTTP/1 connections on `listener` until `shutdown` completes, then let the requests
+/// in flight finish. Every connection is bounded: at most `max_connections` are served at
+/// once (more wait in the listen queue until one closes), and one that does not send a
+/// request's headers within `header_timeout_secs` of connecting or of its previous answer
+/// (idle keep-alive, or a header trickled a byte at a time) is closed, so holding
+/// connections open costs a client as much as it costs the server.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    config: &ServerConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    let header_timeout = std::time::Duration::from_secs(config.header_timeout_secs);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            slot = Arc::clone(&slots).acquire_owned() => {
+                let slot = slot.expect("the connection semaphore is never closed");
+                tokio::select! {
+                    () = &mut shutdown => break,
+                    accepted = listener.accept() => accepted.map(|(stream, _)| (stream, slot)),
+                }
+            }
+        };
+        let (stream, slot) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                // Out of file descriptors and the like: the listener itself is fine, and
+                // retrying at once would spin.
+                tracing::warn!("accepting a connection failed: {error}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A client that hangs up or times out is its own business, not the server's.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+    graceful.shutdown().await;
+    Ok(())
 }
