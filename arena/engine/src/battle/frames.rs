@@ -26,12 +26,30 @@ pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     }
 }
 
+/// What the steps are built from: the view, the last turn started, and whether a `Due`
+/// event opened the current step and its first turn has not started yet.
+type Building = (View, u32, bool);
+
+/// A step per unit turn. The `Due` roll that decides who acts next opens the step of the
+/// first turn it lists (it comes before that turn's `TurnStart`; a step cut at the
+/// `TurnStart` showed it one step early); a second unit due in the same tick starts its
+/// own step at its `TurnStart`.
 fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
-    let starts = |_: &View, event: &Event| match *event {
-        Event::TurnStart { turn, .. } => Some(turn),
+    let starts = |&(_, last, due_open): &Building, event: &Event| match *event {
+        Event::Due { .. } => Some(last + 1),
+        Event::TurnStart { turn, .. } if !due_open => Some(turn),
         _ => None,
     };
-    build(events, View::new(initial), starts, View::apply, draw)
+    let apply = |(view, last, due_open): &mut Building, event: &Event| {
+        match *event {
+            Event::Due { .. } => *due_open = true,
+            Event::TurnStart { turn, .. } => (*last, *due_open) = (turn, false),
+            _ => {}
+        }
+        view.apply(event);
+    };
+    let draw = |(view, ..): &Building, events: &[Event]| draw(view, events);
+    build(events, (View::new(initial), 0, false), starts, apply, draw)
 }
 
 fn draw(view: &View, events: &[Event]) -> Value {
@@ -113,6 +131,44 @@ mod tests {
             .filter(|e| matches!(e, Event::TurnStart { .. }))
             .count();
         assert_eq!(frames.steps.len(), turns + 1);
+        // Each `Due` roll is in the step of the first turn it lists, and each step after
+        // the first holds exactly one turn.
+        let step_of = |i: usize| {
+            frames
+                .steps
+                .iter()
+                .rposition(|s| s.first_event <= i)
+                .unwrap()
+        };
+        let mut dues = 0;
+        for (i, event) in events.iter().enumerate() {
+            if let Event::Due { units } = event {
+                let (j, turn) = events[i..]
+                    .iter()
+                    .enumerate()
+                    .find_map(|(k, e)| match e {
+                        Event::TurnStart { unit, turn, .. } => Some((i + k, (*unit, *turn))),
+                        _ => None,
+                    })
+                    .expect("a turn follows every due roll");
+                assert_eq!(turn.0, units[0].0, "the first unit listed acts first");
+                assert_eq!(step_of(i), step_of(j), "event {i}: the roll and its turn");
+                assert_eq!(frames.steps[step_of(j)].turn, turn.1);
+                dues += 1;
+            }
+        }
+        assert!(dues > 0);
+        for (n, step) in frames.steps.iter().enumerate().skip(1) {
+            let end = frames
+                .steps
+                .get(n + 1)
+                .map_or(events.len(), |s| s.first_event);
+            let starts = events[step.first_event..end]
+                .iter()
+                .filter(|e| matches!(e, Event::TurnStart { .. }))
+                .count();
+            assert_eq!(starts, 1, "step {n}");
+        }
         assert_eq!(frames.steps[0].state["acting"], Value::Null);
         assert_eq!(
             frames.steps[0].state["units"][0]["hp"],
