@@ -7,8 +7,6 @@ use arena_sdk::tcg::{
     Tcg,
 };
 use arena_sdk::{Bot, MatchStart, Seat};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, DefaultHasher, Hasher};
 
 /// Damage cards [`best_subset`] counts, at most (the search's bound).
 const SUBSET_CARDS: usize = 12;
@@ -109,6 +107,11 @@ struct SimMinion {
     ready: bool,
 }
 
+/// Cards of the observation's hand the search plans with: a [`Sim`]'s hand is a set of
+/// them, one bit each. The rules cap a hand at 20 cards (`max_hand`); of a longer one the
+/// search would only see the first 64.
+const HAND_CARDS: usize = 64;
+
 /// The planner's model of the rest of its turn. The search recycles them (see
 /// [`Sim::copy_from`]): a decision allocates nothing once its lists have grown.
 #[derive(Debug, Clone, Default)]
@@ -116,13 +119,25 @@ struct Sim {
     my_health: i32,
     opp_health: i32,
     mana: i32,
-    /// The cards still in hand, as indices into the observation's hand, in its order.
-    hand: Vec<usize>,
+    /// The cards still in hand: bit `i` is card `i` of the observation's hand (so the hand
+    /// is walked in its order, lowest bit first).
+    hand: u64,
     mine: Vec<SimMinion>,
     theirs: Vec<SimMinion>,
     deck_left: i32,
     /// Unknown cards that card drawers will bring.
     drawn: i32,
+}
+
+/// The indices of the set bits of `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let index = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            index
+        })
+    })
 }
 
 /// What the search needs of one card of the observation's hand, worked out once per
@@ -148,12 +163,13 @@ impl Facts {
     fn of(hand: &[CardInstance], index: usize) -> Facts {
         let instance = &hand[index];
         let c = &instance.card;
+        let amount = c.amount();
         Facts {
             uid: instance.uid,
             kind: c.kind,
             cost: c.cost,
             damage: c.damage,
-            amount: c.amount(),
+            amount,
             // The amounts before the id: the same equality, without comparing strings
             // but between twins.
             twin: hand
@@ -169,7 +185,7 @@ impl Facts {
             kept: if c.kind == CardKind::Damage && c.damage == 0 {
                 -0.2
             } else {
-                0.1 + 0.1 * f64::from(c.amount())
+                0.1 + 0.1 * f64::from(amount)
             },
         }
     }
@@ -178,8 +194,8 @@ impl Facts {
 /// What a search reads of the rules and the observation, worked out once per decision.
 struct Context<'a> {
     rules: &'a Rules,
-    /// One entry per card of the observation's hand, in its order: a [`Sim`]'s hand
-    /// indexes into it.
+    /// One entry per card of the observation's hand (the first [`HAND_CARDS`]), in its
+    /// order: a [`Sim`]'s hand is a set of indices into it.
     facts: &'a [Facts],
     /// The opponent's next turn's spells, as [`evaluate`] counts them.
     burn: f64,
@@ -203,45 +219,45 @@ impl Sim {
         self.my_health = observation.me().health;
         self.opp_health = observation.opponent().health;
         self.mana = observation.me().mana;
-        self.hand.clear();
-        self.hand.extend(0..observation.hand.len());
+        self.hand = match observation.hand.len().min(HAND_CARDS) {
+            0 => 0,
+            cards => u64::MAX >> (HAND_CARDS - cards),
+        };
         minions(&mut self.mine, seat);
         minions(&mut self.theirs, 1 - seat);
         self.deck_left = observation.me().deck_size as i32;
         self.drawn = 0;
     }
 
-    /// A hash of everything that tells two states apart (the hand as a set of uids; not
-    /// the deck). It is the `DefaultHasher` (SipHash, fixed keys) of the bytes the derived
-    /// `Hash` of `(my_health, opp_health, mana, &sorted_uids[..], &mine, &theirs, drawn)`
-    /// feeds it, with `mine` and `theirs` as `Vec<SimMinion>`, written in one piece into
-    /// `bytes` (scratch space): the same value, for far fewer instructions.
-    fn key(&self, context: &Context<'_>, scratch: &mut KeyScratch) -> u64 {
-        let KeyScratch { bytes, uids } = scratch;
-        uids.clear();
-        uids.extend(self.hand.iter().map(|&i| context.facts[i].uid));
-        uids.sort_unstable();
-        bytes.clear();
-        for value in [self.my_health, self.opp_health, self.mana] {
-            bytes.extend_from_slice(&value.to_ne_bytes());
-        }
-        bytes.extend_from_slice(&uids.len().to_ne_bytes());
-        for uid in uids.iter() {
-            bytes.extend_from_slice(&uid.to_ne_bytes());
-        }
-        for minions in [&self.mine, &self.theirs] {
-            bytes.extend_from_slice(&minions.len().to_ne_bytes());
+    /// A hash of everything [`Sim::same`] compares (for the search's dedup table).
+    fn hash(&self) -> u64 {
+        // FxHash's step: cheap, and the table compares states anyway.
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let step = |hash: u64, word: u64| (hash.rotate_left(26) ^ word).wrapping_mul(K);
+        let pair = |a: i32, b: i32| (u64::from(a as u32) << 32) | u64::from(b as u32);
+        let mut hash = step(0, pair(self.my_health, self.opp_health));
+        hash = step(hash, pair(self.mana, self.drawn));
+        hash = step(hash, self.hand);
+        for (side, minions) in [&self.mine, &self.theirs].into_iter().enumerate() {
+            hash = step(hash, minions.len() as u64 + ((side as u64) << 32));
             for m in minions {
-                bytes.extend_from_slice(&m.id.to_ne_bytes());
-                bytes.extend_from_slice(&m.attack.to_ne_bytes());
-                bytes.extend_from_slice(&m.health.to_ne_bytes());
-                bytes.push(u8::from(m.ready));
+                hash = step(hash, (u64::from(m.id) << 32) | u64::from(m.attack as u32));
+                hash = step(hash, (u64::from(m.health as u32) << 1) | u64::from(m.ready));
             }
         }
-        bytes.extend_from_slice(&self.drawn.to_ne_bytes());
-        let mut hasher = DefaultHasher::new();
-        hasher.write(bytes);
-        hasher.finish()
+        hash
+    }
+
+    /// Whether `self` and `other` are the same position for the search: everything but
+    /// the deck (the hand as a set of cards; the first of two same states found is kept).
+    fn same(&self, other: &Sim) -> bool {
+        self.my_health == other.my_health
+            && self.opp_health == other.opp_health
+            && self.mana == other.mana
+            && self.hand == other.hand
+            && self.drawn == other.drawn
+            && self.mine == other.mine
+            && self.theirs == other.theirs
     }
 
     /// Make `self` a copy of `other`, in the lists it already has.
@@ -250,38 +266,75 @@ impl Sim {
     }
 }
 
-/// Scratch space of [`Sim::key`].
+/// The states of one depth of the search, by [`Sim::hash`]: an open-addressing table of
+/// indices into the depth's children, emptied in one step per depth (a slot is taken only
+/// if it carries the current stamp).
 #[derive(Debug, Default)]
-struct KeyScratch {
-    bytes: Vec<u8>,
-    uids: Vec<u32>,
+struct Dedup {
+    /// (stamp, index of a child).
+    slots: Vec<(u32, u32)>,
+    stamp: u32,
+    len: usize,
 }
 
-/// The dedup set's keys are SipHash values already: its hasher passes them through.
-#[derive(Debug, Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl Dedup {
+    /// Forget every state (for a new depth).
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0));
+            self.stamp = 1;
+        }
+        self.len = 0;
     }
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+    /// Whether no state the same as `sim` is among `children` yet; if so, `sim` is recorded
+    /// as the next child (`children.len()`), which the caller pushes or drops with the
+    /// whole depth.
+    fn insert(&mut self, hash: u64, sim: &Sim, children: &[Child]) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow(children);
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = (hash >> 32) as usize & mask;
+        loop {
+            let (stamp, index) = self.slots[slot];
+            if stamp != self.stamp {
+                self.slots[slot] = (self.stamp, children.len() as u32);
+                self.len += 1;
+                return true;
+            }
+            let other = &children[index as usize];
+            if other.hash == hash && other.sim.same(sim) {
+                return false;
+            }
+            slot = (slot + 1) & mask;
         }
     }
 
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
+    /// Twice the slots, with `children` (all different) in them again.
+    fn grow(&mut self, children: &[Child]) {
+        let size = (2 * self.slots.len()).max(64);
+        self.slots.clear();
+        self.slots.resize(size, (0, 0));
+        self.stamp = 1;
+        let mask = size - 1;
+        for (index, child) in children.iter().enumerate() {
+            let mut slot = (child.hash >> 32) as usize & mask;
+            while self.slots[slot].0 == self.stamp {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = (self.stamp, index as u32);
+        }
     }
 }
 
-/// A state kept for the next depth, with its value and the turn's first action that led
-/// to it.
+/// A state kept for the next depth, with its value, its [`Sim::hash`] and the turn's first
+/// action that led to it.
 #[derive(Debug)]
 struct Child {
     value: f64,
+    hash: u64,
     sim: Sim,
     first: Action,
 }
@@ -291,8 +344,7 @@ struct Child {
 #[derive(Debug, Default)]
 struct Search {
     facts: Vec<Facts>,
-    seen: HashSet<u64, BuildHasherDefault<KeyHasher>>,
-    key: KeyScratch,
+    seen: Dedup,
     /// States to recycle.
     spare: Vec<Sim>,
     frontier: Vec<(Sim, Action)>,
@@ -307,8 +359,6 @@ struct Search {
 struct Scratch {
     targets: Vec<Target>,
     seen_enemy: Vec<(i32, i32)>,
-    /// By [`Facts::twin`].
-    seen_cards: Vec<bool>,
     seen_attackers: Vec<(i32, i32)>,
 }
 
@@ -333,7 +383,6 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
     let Scratch {
         targets,
         seen_enemy,
-        seen_cards,
         seen_attackers,
     } = scratch;
     // Identical enemy minions are interchangeable targets; so are identical cards.
@@ -346,20 +395,20 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
             targets.push(Target::Minion(m.id));
         }
     }
-    seen_cards.clear();
-    seen_cards.resize(context.facts.len(), false);
-    for &index in &sim.hand {
+    // By [`Facts::twin`].
+    let mut seen_cards = 0u64;
+    let hurt = sim.my_health < rules.starting_health;
+    for index in bits(sim.hand) {
         let c = &context.facts[index];
-        if c.cost > sim.mana || seen_cards[c.twin] {
+        if c.cost > sim.mana || seen_cards & (1 << c.twin) != 0 {
             continue;
         }
-        seen_cards[c.twin] = true;
+        seen_cards |= 1 << c.twin;
         let play = |play_as, target| Action::PlayCard {
             card: c.uid,
             play_as,
             target,
         };
-        let hurt = sim.my_health < rules.starting_health;
         match c.kind {
             CardKind::Heal if hurt => moves.push(play(PlayAs::Heal, Target::Hero)),
             CardKind::Heal => {}
@@ -409,10 +458,11 @@ fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
             play_as,
             target,
         } => {
-            let Some(pos) = next.hand.iter().position(|&i| context.facts[i].uid == card) else {
+            let Some(index) = bits(next.hand).find(|&i| context.facts[i].uid == card) else {
                 return;
             };
-            let c = &context.facts[next.hand.remove(pos)];
+            next.hand &= !(1 << index);
+            let c = &context.facts[index];
             let rules = context.rules;
             next.mana -= c.cost;
             match (c.kind, play_as) {
@@ -420,7 +470,8 @@ fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
                     next.my_health = (next.my_health + c.amount).min(rules.starting_health);
                 }
                 (CardKind::Draw, _) => {
-                    let space = rules.max_hand as i32 - next.hand.len() as i32 - next.drawn;
+                    let held = next.hand.count_ones() as i32;
+                    let space = rules.max_hand as i32 - held - next.drawn;
                     let cards = c.amount.min(next.deck_left).min(space.max(0));
                     next.drawn += cards;
                     next.deck_left -= c.amount.min(next.deck_left);
@@ -489,7 +540,7 @@ fn evaluate(sim: &Sim, context: &Context<'_>) -> f64 {
     // turn's mana, plus a little for everything else a card offers.
     let mut hits = [(0, 0); SUBSET_CARDS];
     let mut n = 0;
-    for &index in &sim.hand {
+    for index in bits(sim.hand) {
         let c = &context.facts[index];
         if c.hits && n < SUBSET_CARDS {
             hits[n] = (c.cost, c.damage);
@@ -497,11 +548,11 @@ fn evaluate(sim: &Sim, context: &Context<'_>) -> f64 {
         }
     }
     score += 0.6 * f64::from(best_damage(&hits[..n], context.my_next_mana));
-    for &index in &sim.hand {
+    for index in bits(sim.hand) {
         score += context.facts[index].kept;
     }
     score += 1.0 * f64::from(sim.drawn);
-    let hand_after = sim.hand.len() as i32 + sim.drawn;
+    let hand_after = sim.hand.count_ones() as i32 + sim.drawn;
     if rules.overload && hand_after >= rules.max_hand as i32 && sim.deck_left > 0 {
         score -= 2.0;
     }
@@ -513,7 +564,6 @@ impl Search {
         let Search {
             facts,
             seen,
-            key,
             spare,
             frontier,
             children,
@@ -523,8 +573,9 @@ impl Search {
         } = self;
         spare.extend(frontier.drain(..).map(|(sim, _)| sim));
         spare.extend(children.drain(..).map(|child| child.sim));
+        let hand = &observation.hand[..observation.hand.len().min(HAND_CARDS)];
         facts.clear();
-        facts.extend((0..observation.hand.len()).map(|i| Facts::of(&observation.hand, i)));
+        facts.extend((0..hand.len()).map(|i| Facts::of(hand, i)));
         let opponent = observation.opponent();
         let their_mana = (opponent.mana_slots + 1).min(rules.max_mana);
         let burn = if opponent.hand_size + u32::from(opponent.deck_size > 0) > 0 {
@@ -543,16 +594,20 @@ impl Search {
         let mut root = spare.pop().unwrap_or_default();
         root.set_from(observation);
         let mut best = (evaluate(&root, &context), Action::EndTurn);
-        seen.clear();
-        seen.insert(root.key(&context, key));
         frontier.push((root, Action::EndTurn));
+        // Every action takes a card from the hand or readies a minion off (the card played
+        // as a minion comes in asleep): the cards in hand plus the minions ready drop by
+        // one per depth, so a state is only ever the same as one of its own depth (and
+        // never the root's).
         for depth in 0..MAX_DEPTH {
+            seen.clear();
             for (sim, first) in frontier.iter() {
                 moves(sim, &context, scratch, actions);
                 for &action in actions.iter() {
                     let mut child = spare.pop().unwrap_or_default();
                     apply(sim, &action, &context, &mut child);
-                    if !seen.insert(child.key(&context, key)) {
+                    let hash = child.hash();
+                    if !seen.insert(hash, &child, children) {
                         spare.push(child);
                         continue;
                     }
@@ -567,6 +622,7 @@ impl Search {
                     }
                     children.push(Child {
                         value,
+                        hash,
                         sim: child,
                         first,
                     });
@@ -649,12 +705,13 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use std::hash::Hash;
 
-    /// The dedup key as it was computed before it was written in one piece: the derived
-    /// `Hash` of a tuple with the hand's uids sorted into a list.
+    /// The dedup key of the search before the dedup table: the derived `Hash` (SipHash) of
+    /// a tuple with the hand's uids sorted into a list. Two states were the same for the
+    /// search when their keys were equal.
     fn derived_key(sim: &Sim, facts: &[Facts]) -> u64 {
-        let mut uids: Vec<u32> = sim.hand.iter().map(|&i| facts[i].uid).collect();
+        let mut uids: Vec<u32> = bits(sim.hand).map(|i| facts[i].uid).collect();
         uids.sort_unstable();
-        let mut hasher = DefaultHasher::new();
+        let mut hasher = std::hash::DefaultHasher::new();
         (
             sim.my_health,
             sim.opp_health,
@@ -665,51 +722,95 @@ mod tests {
             sim.drawn,
         )
             .hash(&mut hasher);
-        hasher.finish()
+        std::hash::Hasher::finish(&hasher)
+    }
+
+    /// A random state over a hand of `cards` cards, from few values (so that equal states
+    /// are common).
+    fn random_sim(rng: &mut rand_chacha::ChaCha8Rng, cards: usize) -> Sim {
+        let minions = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<SimMinion> {
+            (0..rng.random_range(0..=2))
+                .map(|_| SimMinion {
+                    id: rng.random_range(1..=3),
+                    attack: rng.random_range(1..=2),
+                    health: rng.random_range(1..=2),
+                    ready: rng.random(),
+                })
+                .collect()
+        };
+        Sim {
+            my_health: rng.random_range(1..=2),
+            opp_health: rng.random_range(1..=2),
+            mana: rng.random_range(0..=1),
+            hand: bits(u64::MAX >> (64 - cards))
+                .filter(|_| rng.random_bool(0.8))
+                .fold(0, |hand, i| hand | 1 << i),
+            mine: minions(rng),
+            theirs: minions(rng),
+            deck_left: rng.random_range(0..=2),
+            drawn: rng.random_range(0..=1),
+        }
     }
 
     #[test]
-    fn the_dedup_key_is_the_derived_hash_of_the_state() {
+    fn states_are_the_same_where_the_old_key_said_so() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let rules = Rules::default();
-        let mut scratch = KeyScratch::default();
-        for _ in 0..500 {
-            let n = rng.random_range(0..=12);
-            let hand: Vec<CardInstance> = (0..n)
-                .map(|_| CardInstance {
-                    uid: rng.random_range(0..40),
-                    card: Card::damage("x", rng.random_range(0..=10), rng.random_range(0..=10)),
-                })
-                .collect();
-            let facts: Vec<Facts> = (0..n).map(|i| Facts::of(&hand, i)).collect();
-            let context = Context {
-                rules: &rules,
-                facts: &facts,
-                burn: 0.0,
-                my_next_mana: 5,
-            };
-            let minions = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<SimMinion> {
-                (0..rng.random_range(0..=7))
-                    .map(|_| SimMinion {
-                        id: rng.random(),
-                        attack: rng.random_range(-3..=12),
-                        health: rng.random_range(-3..=12),
-                        ready: rng.random(),
-                    })
-                    .collect()
-            };
-            let sim = Sim {
-                my_health: rng.random_range(-5..=30),
-                opp_health: rng.random_range(-5..=30),
-                mana: rng.random_range(0..=10),
-                hand: (0..n).filter(|_| rng.random()).collect(),
-                mine: minions(&mut rng),
-                theirs: minions(&mut rng),
-                deck_left: rng.random_range(0..=20),
-                drawn: rng.random_range(0..=3),
-            };
-            assert_eq!(sim.key(&context, &mut scratch), derived_key(&sim, &facts));
+        let hand: Vec<CardInstance> = (0..4)
+            .map(|i| CardInstance {
+                uid: 40 - 3 * i,
+                card: Card::damage("x", 1, 1),
+            })
+            .collect();
+        let facts: Vec<Facts> = (0..hand.len()).map(|i| Facts::of(&hand, i)).collect();
+        let (mut same, mut different) = (0, 0);
+        for _ in 0..20_000 {
+            let a = random_sim(&mut rng, hand.len());
+            let b = random_sim(&mut rng, hand.len());
+            let equal_keys = derived_key(&a, &facts) == derived_key(&b, &facts);
+            assert_eq!(a.same(&b), equal_keys, "{a:?} {b:?}");
+            assert!(a.same(&a));
+            if a.same(&b) {
+                assert_eq!(a.hash(), b.hash());
+                same += 1;
+            } else {
+                different += 1;
+            }
         }
+        // Both cases were tried.
+        assert!(same > 100 && different > 100, "{same} {different}");
+    }
+
+    #[test]
+    fn the_dedup_table_finds_exactly_the_states_of_its_depth_seen_before() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut table = Dedup::default();
+        let mut children: Vec<Child> = Vec::new();
+        // Depths of up to 300 states (the table grows several times), and many depths
+        // (its stamps).
+        for depth in 0..400 {
+            table.clear();
+            children.clear();
+            for _ in 0..(depth * 7) % 300 {
+                let sim = random_sim(&mut rng, 5);
+                let hash = sim.hash();
+                let new = !children.iter().any(|c| c.sim.same(&sim));
+                assert_eq!(table.insert(hash, &sim, &children), new);
+                if new {
+                    children.push(Child {
+                        value: 0.0,
+                        hash,
+                        sim,
+                        first: Action::EndTurn,
+                    });
+                }
+            }
+        }
+        // A stamp that wraps around empties the table.
+        table.stamp = u32::MAX;
+        table.clear();
+        children.clear();
+        let sim = random_sim(&mut rng, 5);
+        assert!(table.insert(sim.hash(), &sim, &children));
     }
 
     #[test]
