@@ -765,7 +765,20 @@ mod tests {
         let (mut same, mut different) = (0, 0);
         for _ in 0..20_000 {
             let a = random_sim(&mut rng, hand.len());
-            let b = random_sim(&mut rng, hand.len());
+            // Another state, or this one with one thing changed (or the deck only).
+            let mut b = a.clone();
+            match rng.random_range(0..10) {
+                0 => b.my_health += 1,
+                1 => b.opp_health -= 1,
+                2 => b.mana += 1,
+                3 => b.hand ^= 1 << rng.random_range(0..hand.len()),
+                4 => b.drawn += 1,
+                5 => b.mine.reverse(),
+                6 => b.theirs.iter_mut().for_each(|m| m.ready = !m.ready),
+                7 => std::mem::swap(&mut b.mine, &mut b.theirs),
+                8 => b.deck_left += 1,
+                _ => b = random_sim(&mut rng, hand.len()),
+            }
             let equal_keys = derived_key(&a, &facts) == derived_key(&b, &facts);
             assert_eq!(a.same(&b), equal_keys, "{a:?} {b:?}");
             assert!(a.same(&a));
@@ -777,7 +790,7 @@ mod tests {
             }
         }
         // Both cases were tried.
-        assert!(same > 100 && different > 100, "{same} {different}");
+        assert!(same > 1_000 && different > 1_000, "{same} {different}");
     }
 
     #[test]
