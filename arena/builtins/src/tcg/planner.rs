@@ -260,9 +260,27 @@ impl Sim {
             && self.theirs == other.theirs
     }
 
-    /// Make `self` a copy of `other`, in the lists it already has.
+    /// Make `self` a copy of `other`, in the lists it already has (the derived
+    /// `clone_from` would clone the lists afresh and drop the old ones).
     fn copy_from(&mut self, other: &Sim) {
-        self.clone_from(other);
+        let Sim {
+            my_health,
+            opp_health,
+            mana,
+            hand,
+            mine,
+            theirs,
+            deck_left,
+            drawn,
+        } = other;
+        self.my_health = *my_health;
+        self.opp_health = *opp_health;
+        self.mana = *mana;
+        self.hand = *hand;
+        self.mine.clone_from(mine);
+        self.theirs.clone_from(theirs);
+        self.deck_left = *deck_left;
+        self.drawn = *drawn;
     }
 }
 
