@@ -201,6 +201,53 @@ struct Context<'a> {
     burn: f64,
     /// Our mana next turn.
     my_next_mana: i32,
+    /// The cards of [`Facts::hits`], as a hand.
+    hits: u64,
+}
+
+/// The most damage the kept damage cards deal next turn ([`best_damage`] of the first
+/// [`SUBSET_CARDS`] of them), by the set of those cards: the states of one decision share
+/// few hands. A direct-mapped table; a slot holds an answer of this decision if it carries
+/// the decision's stamp.
+#[derive(Debug, Default)]
+struct Damages {
+    /// (stamp, damage cards, damage).
+    slots: Vec<(u32, u64, i32)>,
+    stamp: u32,
+}
+
+impl Damages {
+    const SLOTS: usize = 256;
+
+    /// Forget every answer (for a new decision: other cards, other mana).
+    fn clear(&mut self) {
+        self.slots.resize(Self::SLOTS, (0, 0, 0));
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
+    }
+
+    /// The most damage the cards `hits` (damage cards of the hand) deal with next
+    /// turn's mana.
+    fn of(&mut self, hits: u64, context: &Context<'_>) -> i32 {
+        let slot = (hits.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % Self::SLOTS;
+        let (stamp, cards, damage) = self.slots[slot];
+        if stamp == self.stamp && cards == hits {
+            return damage;
+        }
+        let mut cards = [(0, 0); SUBSET_CARDS];
+        let mut n = 0;
+        for index in bits(hits).take(SUBSET_CARDS) {
+            let c = &context.facts[index];
+            cards[n] = (c.cost, c.damage);
+            n += 1;
+        }
+        let damage = best_damage(&cards[..n], context.my_next_mana);
+        self.slots[slot] = (self.stamp, hits, damage);
+        damage
+    }
 }
 
 impl Sim {
@@ -363,6 +410,7 @@ struct Child {
 struct Search {
     facts: Vec<Facts>,
     seen: Dedup,
+    damages: Damages,
     /// States to recycle.
     spare: Vec<Sim>,
     frontier: Vec<(Sim, Action)>,
@@ -530,7 +578,7 @@ fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
 }
 
 /// How good the position is for us if the turn ends here.
-fn evaluate(sim: &Sim, context: &Context<'_>) -> f64 {
+fn evaluate(sim: &Sim, context: &Context<'_>, damages: &mut Damages) -> f64 {
     if sim.opp_health <= 0 {
         return 1e9;
     }
@@ -556,16 +604,7 @@ fn evaluate(sim: &Sim, context: &Context<'_>) -> f64 {
     }
     // Cards kept are next turn's damage: what the best subset of them deals with next
     // turn's mana, plus a little for everything else a card offers.
-    let mut hits = [(0, 0); SUBSET_CARDS];
-    let mut n = 0;
-    for index in bits(sim.hand) {
-        let c = &context.facts[index];
-        if c.hits && n < SUBSET_CARDS {
-            hits[n] = (c.cost, c.damage);
-            n += 1;
-        }
-    }
-    score += 0.6 * f64::from(best_damage(&hits[..n], context.my_next_mana));
+    score += 0.6 * f64::from(damages.of(sim.hand & context.hits, context));
     for index in bits(sim.hand) {
         score += context.facts[index].kept;
     }
@@ -582,6 +621,7 @@ impl Search {
         let Search {
             facts,
             seen,
+            damages,
             spare,
             frontier,
             children,
@@ -607,11 +647,16 @@ impl Search {
             facts,
             burn,
             my_next_mana: (observation.me().mana_slots + 1).min(rules.max_mana),
+            hits: bits(u64::MAX)
+                .zip(facts.iter())
+                .filter(|(_, c)| c.hits)
+                .fold(0, |hits, (index, _)| hits | 1 << index),
         };
+        damages.clear();
 
         let mut root = spare.pop().unwrap_or_default();
         root.set_from(observation);
-        let mut best = (evaluate(&root, &context), Action::EndTurn);
+        let mut best = (evaluate(&root, &context, damages), Action::EndTurn);
         frontier.push((root, Action::EndTurn));
         // Every action takes a card from the hand or readies a minion off (the card played
         // as a minion comes in asleep): the cards in hand plus the minions ready drop by
@@ -634,7 +679,7 @@ impl Search {
                         spare.push(child);
                         return first;
                     }
-                    let value = evaluate(&child, &context);
+                    let value = evaluate(&child, &context, damages);
                     if value > best.0 {
                         best = (value, first);
                     }
