@@ -171,8 +171,8 @@ impl Facts {
             damage: c.damage,
             amount,
             // The amounts before the id: the same equality, without comparing strings
-            // but between twins.
-            twin: hand
+            // but between twins (and a card is its own twin without comparing it).
+            twin: hand[..index]
                 .iter()
                 .position(|other| {
                     let o = &other.card;
