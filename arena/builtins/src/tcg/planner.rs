@@ -890,6 +890,59 @@ mod tests {
     }
 
     #[test]
+    fn the_damage_table_answers_what_the_kept_hand_deals() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        let rules = Rules::default();
+        let mut damages = Damages::default();
+        // Decisions one after another (the table's stamps), each with its own hand and mana,
+        // and many kept hands each (the same ones again: answers from the table).
+        for decision in 0..300 {
+            let n = rng.random_range(0..=20);
+            let hand: Vec<CardInstance> = (0..n)
+                .map(|uid| {
+                    let cost = rng.random_range(0..=10);
+                    let card = match rng.random_range(0..6) {
+                        0 => Card::heal("potion", cost, 4),
+                        1 => Card::drawer("scout", cost, 1),
+                        2 => Card::damage("dud", 0, 0),
+                        // The document's cards deal their cost; custom ones may not.
+                        3 if decision % 2 == 0 => {
+                            Card::damage("odd", cost, rng.random_range(1..=10))
+                        }
+                        _ => Card::damage("x", cost, cost),
+                    };
+                    CardInstance { uid, card }
+                })
+                .collect();
+            let facts: Vec<Facts> = (0..n as usize).map(|i| Facts::of(&hand, i)).collect();
+            let context = Context {
+                rules: &rules,
+                facts: &facts,
+                burn: 0.0,
+                my_next_mana: rng.random_range(0..=12),
+                hits: (0..n as usize)
+                    .filter(|&i| facts[i].hits)
+                    .fold(0, |hits, i| hits | 1 << i),
+            };
+            damages.clear();
+            for _ in 0..40 {
+                // Sparse hands, and dense ones (more than the 12 damage cards counted).
+                let bits = match decision % 3 {
+                    0 => rng.random::<u64>() | rng.random::<u64>(),
+                    _ => rng.random::<u64>() & rng.random::<u64>(),
+                };
+                let kept = bits & ((1 << n) - 1);
+                let cards = bits(kept).map(|i| &hand[i].card);
+                assert_eq!(
+                    damages.of(kept & context.hits, &context),
+                    best_subset(cards, context.my_next_mana),
+                    "{kept:b} of {hand:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn equal_cards_share_their_first_index() {
         let hand = vec![
             CardInstance {
