@@ -927,11 +927,11 @@ mod tests {
             damages.clear();
             for _ in 0..40 {
                 // Sparse hands, and dense ones (more than the 12 damage cards counted).
-                let bits = match decision % 3 {
+                let random = match decision % 3 {
                     0 => rng.random::<u64>() | rng.random::<u64>(),
                     _ => rng.random::<u64>() & rng.random::<u64>(),
                 };
-                let kept = bits & ((1 << n) - 1);
+                let kept = random & ((1 << n) - 1);
                 let cards = bits(kept).map(|i| &hand[i].card);
                 assert_eq!(
                     damages.of(kept & context.hits, &context),
