@@ -112,9 +112,9 @@ struct SimMinion {
 /// search would only see the first 64.
 const HAND_CARDS: usize = 64;
 
-/// The planner's model of the rest of its turn. The search recycles them (see
-/// [`Sim::copy_from`]): a decision allocates nothing once its lists have grown.
-#[derive(Debug, Clone, Default)]
+/// The planner's model of the rest of its turn but for the boards ([`Boards`]): what
+/// almost every action changes, a plain copy per child.
+#[derive(Debug, Clone, Copy, Default)]
 struct Sim {
     my_health: i32,
     opp_health: i32,
@@ -122,11 +122,45 @@ struct Sim {
     /// The cards still in hand: bit `i` is card `i` of the observation's hand (so the hand
     /// is walked in its order, lowest bit first).
     hand: u64,
-    mine: Vec<SimMinion>,
-    theirs: Vec<SimMinion>,
     deck_left: i32,
     /// Unknown cards that card drawers will bring.
     drawn: i32,
+}
+
+/// Both boards of a state: what only some actions change. A child shares its parent's
+/// boards until it goes into the beam (see [`Child`]); the search recycles them, so a
+/// decision allocates nothing once its lists have grown.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Boards {
+    mine: Vec<SimMinion>,
+    theirs: Vec<SimMinion>,
+}
+
+/// FxHash's step: cheap, and the dedup table compares states anyway.
+fn hash_step(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(26) ^ word).wrapping_mul(0xf135_7aea_2e62_a9c5)
+}
+
+impl Boards {
+    /// Make `self` a copy of `other`, in the lists it already has (the derived
+    /// `clone_from` would clone the lists afresh and drop the old ones).
+    fn copy_from(&mut self, other: &Boards) {
+        self.mine.clone_from(&other.mine);
+        self.theirs.clone_from(&other.theirs);
+    }
+
+    /// A hash of both boards (for [`Sim::hash`]).
+    fn hash(&self) -> u64 {
+        let mut hash = 0;
+        for (side, minions) in [&self.mine, &self.theirs].into_iter().enumerate() {
+            hash = hash_step(hash, minions.len() as u64 + ((side as u64) << 32));
+            for m in minions {
+                hash = hash_step(hash, (u64::from(m.id) << 32) | u64::from(m.attack as u32));
+                hash = hash_step(hash, (u64::from(m.health as u32) << 1) | u64::from(m.ready));
+            }
+        }
+        hash
+    }
 }
 
 /// The indices of the set bits of `mask`, lowest first.
@@ -251,8 +285,9 @@ impl Damages {
 }
 
 impl Sim {
-    /// The position `observation` shows, into `self` (in the lists it already has).
-    fn set_from(&mut self, observation: &Observation) {
+    /// The position `observation` shows, into `self` and `boards` (in the lists it
+    /// already has).
+    fn set_from(&mut self, observation: &Observation, boards: &mut Boards) {
         let seat = observation.seat;
         let minions = |list: &mut Vec<SimMinion>, owner: Seat| {
             list.clear();
@@ -270,64 +305,30 @@ impl Sim {
             0 => 0,
             cards => u64::MAX >> (HAND_CARDS - cards),
         };
-        minions(&mut self.mine, seat);
-        minions(&mut self.theirs, 1 - seat);
+        minions(&mut boards.mine, seat);
+        minions(&mut boards.theirs, 1 - seat);
         self.deck_left = observation.me().deck_size as i32;
         self.drawn = 0;
     }
 
-    /// A hash of everything [`Sim::same`] compares (for the search's dedup table).
-    fn hash(&self) -> u64 {
-        // FxHash's step: cheap, and the table compares states anyway.
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let step = |hash: u64, word: u64| (hash.rotate_left(26) ^ word).wrapping_mul(K);
+    /// A hash of everything [`Sim::same`] compares and of the boards (their
+    /// [`Boards::hash`]), for the search's dedup table.
+    fn hash(&self, boards: u64) -> u64 {
         let pair = |a: i32, b: i32| (u64::from(a as u32) << 32) | u64::from(b as u32);
-        let mut hash = step(0, pair(self.my_health, self.opp_health));
-        hash = step(hash, pair(self.mana, self.drawn));
-        hash = step(hash, self.hand);
-        for (side, minions) in [&self.mine, &self.theirs].into_iter().enumerate() {
-            hash = step(hash, minions.len() as u64 + ((side as u64) << 32));
-            for m in minions {
-                hash = step(hash, (u64::from(m.id) << 32) | u64::from(m.attack as u32));
-                hash = step(hash, (u64::from(m.health as u32) << 1) | u64::from(m.ready));
-            }
-        }
-        hash
+        let mut hash = hash_step(boards, pair(self.my_health, self.opp_health));
+        hash = hash_step(hash, pair(self.mana, self.drawn));
+        hash_step(hash, self.hand)
     }
 
-    /// Whether `self` and `other` are the same position for the search: everything but
-    /// the deck (the hand as a set of cards; the first of two same states found is kept).
+    /// Whether `self` and `other` are the same position for the search, boards aside:
+    /// everything but the deck (the hand as a set of cards; the first of two same states
+    /// found is kept).
     fn same(&self, other: &Sim) -> bool {
         self.my_health == other.my_health
             && self.opp_health == other.opp_health
             && self.mana == other.mana
             && self.hand == other.hand
             && self.drawn == other.drawn
-            && self.mine == other.mine
-            && self.theirs == other.theirs
-    }
-
-    /// Make `self` a copy of `other`, in the lists it already has (the derived
-    /// `clone_from` would clone the lists afresh and drop the old ones).
-    fn copy_from(&mut self, other: &Sim) {
-        let Sim {
-            my_health,
-            opp_health,
-            mana,
-            hand,
-            mine,
-            theirs,
-            deck_left,
-            drawn,
-        } = other;
-        self.my_health = *my_health;
-        self.opp_health = *opp_health;
-        self.mana = *mana;
-        self.hand = *hand;
-        self.mine.clone_from(mine);
-        self.theirs.clone_from(theirs);
-        self.deck_left = *deck_left;
-        self.drawn = *drawn;
     }
 }
 
@@ -353,10 +354,10 @@ impl Dedup {
         self.len = 0;
     }
 
-    /// Whether no state the same as `sim` is among `children` yet; if so, `sim` is recorded
-    /// as the next child (`children.len()`), which the caller pushes or drops with the
-    /// whole depth.
-    fn insert(&mut self, hash: u64, sim: &Sim, children: &[Child]) -> bool {
+    /// Whether no state with hash `hash` that `same` says is the same is among `children`
+    /// yet; if so, it is recorded as the next child (`children.len()`), which the caller
+    /// pushes or drops with the whole depth.
+    fn insert(&mut self, hash: u64, children: &[Child], same: impl Fn(&Child) -> bool) -> bool {
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow(children);
         }
@@ -370,7 +371,7 @@ impl Dedup {
                 return true;
             }
             let other = &children[index as usize];
-            if other.hash == hash && other.sim.same(sim) {
+            if other.hash == hash && same(other) {
                 return false;
             }
             slot = (slot + 1) & mask;
@@ -394,14 +395,39 @@ impl Dedup {
     }
 }
 
-/// A state kept for the next depth, with its value, its [`Sim::hash`] and the turn's first
-/// action that led to it.
+/// A state of the beam, with its boards, their [`Boards::hash`] and the turn's first action
+/// that led to it.
 #[derive(Debug)]
+struct Node {
+    sim: Sim,
+    boards: Boards,
+    boards_hash: u64,
+    first: Action,
+}
+
+impl Default for Node {
+    fn default() -> Node {
+        Node {
+            sim: Sim::default(),
+            boards: Boards::default(),
+            boards_hash: 0,
+            first: Action::EndTurn,
+        }
+    }
+}
+
+/// A state found at the current depth, with its value and its [`Sim::hash`]. Its boards
+/// are its parent's (`frontier[parent]`) unless the action changed them (`own`: an index
+/// into the depth's boards); only the children that go into the beam are made [`Node`]s.
+#[derive(Debug, Clone, Copy)]
 struct Child {
     value: f64,
     hash: u64,
     sim: Sim,
     first: Action,
+    parent: usize,
+    own: Option<usize>,
+    boards_hash: u64,
 }
 
 /// The search's lists, kept from one decision to the next so that a decision allocates
@@ -412,9 +438,13 @@ struct Search {
     seen: Dedup,
     damages: Damages,
     /// States to recycle.
-    spare: Vec<Sim>,
-    frontier: Vec<(Sim, Action)>,
+    spare: Vec<Node>,
+    frontier: Vec<Node>,
+    /// The next depth's frontier, while it is built.
+    next: Vec<Node>,
     children: Vec<Child>,
+    /// The boards of the depth's children that changed them.
+    owned: Vec<Boards>,
     order: Vec<usize>,
     moves: Vec<Action>,
     scratch: Scratch,
@@ -443,7 +473,13 @@ const BEAM_WIDTH: usize = 24;
 const MAX_DEPTH: usize = 14;
 
 /// The actions worth trying from `sim`, into `moves`.
-fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Vec<Action>) {
+fn moves(
+    sim: &Sim,
+    boards: &Boards,
+    context: &Context<'_>,
+    scratch: &mut Scratch,
+    moves: &mut Vec<Action>,
+) {
     let rules = context.rules;
     moves.clear();
     let Scratch {
@@ -455,7 +491,7 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
     targets.clear();
     targets.push(Target::Hero);
     seen_enemy.clear();
-    for m in &sim.theirs {
+    for m in &boards.theirs {
         if !seen_enemy.contains(&(m.attack, m.health)) {
             seen_enemy.push((m.attack, m.health));
             targets.push(Target::Minion(m.id));
@@ -487,7 +523,7 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
                     &targets[..1]
                 };
                 moves.extend(spell_targets.iter().map(|&t| play(PlayAs::Spell, t)));
-                if rules.minions && sim.mine.len() < rules.max_minions as usize {
+                if rules.minions && boards.mine.len() < rules.max_minions as usize {
                     moves.push(play(PlayAs::Minion, Target::Hero));
                 }
                 if rules.any_card_heals && hurt {
@@ -497,7 +533,7 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
         }
     }
     seen_attackers.clear();
-    for m in sim.mine.iter().filter(|m| m.ready) {
+    for m in boards.mine.iter().filter(|m| m.ready) {
         if seen_attackers.contains(&(m.attack, m.health)) {
             continue;
         }
@@ -509,9 +545,16 @@ fn moves(sim: &Sim, context: &Context<'_>, scratch: &mut Scratch, moves: &mut Ve
     }
 }
 
-/// `sim` after `action`, into `next`.
-fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
-    next.copy_from(sim);
+/// `sim` after `action`, and whether the boards changed: then they are in `changed` (else
+/// they are `boards` still).
+fn apply(
+    sim: &Sim,
+    boards: &Boards,
+    action: &Action,
+    context: &Context<'_>,
+    changed: &mut Boards,
+) -> (Sim, bool) {
+    let mut next = *sim;
     let hit = |minions: &mut Vec<SimMinion>, id: u32, amount: i32| {
         if let Some(m) = minions.iter_mut().find(|m| m.id == id) {
             m.health -= amount;
@@ -525,7 +568,7 @@ fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
             target,
         } => {
             let Some(index) = bits(next.hand).find(|&i| context.facts[i].uid == card) else {
-                return;
+                return (next, false);
             };
             next.hand &= !(1 << index);
             let c = &context.facts[index];
@@ -542,43 +585,54 @@ fn apply(sim: &Sim, action: &Action, context: &Context<'_>, next: &mut Sim) {
                     next.drawn += cards;
                     next.deck_left -= c.amount.min(next.deck_left);
                 }
-                (CardKind::Damage, PlayAs::Minion) => next.mine.push(SimMinion {
-                    id: card,
-                    attack: c.damage,
-                    health: c.damage,
-                    ready: false,
-                }),
+                (CardKind::Damage, PlayAs::Minion) => {
+                    changed.copy_from(boards);
+                    changed.mine.push(SimMinion {
+                        id: card,
+                        attack: c.damage,
+                        health: c.damage,
+                        ready: false,
+                    });
+                    return (next, true);
+                }
                 (CardKind::Damage, PlayAs::Spell) => match target {
                     Target::Hero => next.opp_health -= c.damage,
-                    Target::Minion(id) => hit(&mut next.theirs, id, c.damage),
+                    Target::Minion(id) => {
+                        changed.copy_from(boards);
+                        hit(&mut changed.theirs, id, c.damage);
+                        return (next, true);
+                    }
                 },
             }
+            (next, false)
         }
         Action::Attack { minion, target } => {
-            let Some(attacker) = next.mine.iter_mut().find(|m| m.id == minion) else {
-                return;
+            changed.copy_from(boards);
+            let Some(attacker) = changed.mine.iter_mut().find(|m| m.id == minion) else {
+                return (next, true);
             };
             attacker.ready = false;
             let strength = attacker.attack;
             match target {
                 Target::Hero => next.opp_health -= strength,
                 Target::Minion(id) => {
-                    let back = next
+                    let back = changed
                         .theirs
                         .iter()
                         .find(|m| m.id == id)
                         .map_or(0, |m| m.attack);
-                    hit(&mut next.theirs, id, strength);
-                    hit(&mut next.mine, minion, back);
+                    hit(&mut changed.theirs, id, strength);
+                    hit(&mut changed.mine, minion, back);
                 }
             }
+            (next, true)
         }
-        Action::EndTurn => {}
+        Action::EndTurn => (next, false),
     }
 }
 
 /// How good the position is for us if the turn ends here.
-fn evaluate(sim: &Sim, context: &Context<'_>, damages: &mut Damages) -> f64 {
+fn evaluate(sim: &Sim, boards: &Boards, context: &Context<'_>, damages: &mut Damages) -> f64 {
     if sim.opp_health <= 0 {
         return 1e9;
     }
@@ -586,18 +640,18 @@ fn evaluate(sim: &Sim, context: &Context<'_>, damages: &mut Damages) -> f64 {
     // Health matters more the lower it gets.
     let life = |h: i32| f64::from(h) + 0.5 * f64::from(h.min(10));
     let mut score = life(sim.my_health) - life(sim.opp_health);
-    score += sim
+    score += boards
         .mine
         .iter()
         .map(|m| f64::from(m.attack) + 0.6 * f64::from(m.health) + 1.0)
         .sum::<f64>();
-    score -= sim
+    score -= boards
         .theirs
         .iter()
         .map(|m| 1.5 * f64::from(m.attack) + 0.7 * f64::from(m.health) + 1.0)
         .sum::<f64>();
     // Their next turn: every minion at our face, plus spells worth their mana.
-    let threat = f64::from(sim.theirs.iter().map(|m| m.attack).sum::<i32>()) + context.burn;
+    let threat = f64::from(boards.theirs.iter().map(|m| m.attack).sum::<i32>()) + context.burn;
     let margin = f64::from(sim.my_health) - threat;
     if margin <= 0.0 {
         score -= 15.0 - 2.0 * margin;
@@ -624,13 +678,15 @@ impl Search {
             damages,
             spare,
             frontier,
+            next,
             children,
+            owned,
             order,
             moves: actions,
             scratch,
         } = self;
-        spare.extend(frontier.drain(..).map(|(sim, _)| sim));
-        spare.extend(children.drain(..).map(|child| child.sim));
+        spare.append(frontier);
+        children.clear();
         let hand = &observation.hand[..observation.hand.len().min(HAND_CARDS)];
         facts.clear();
         facts.extend((0..hand.len()).map(|i| Facts::of(hand, i)));
@@ -655,40 +711,66 @@ impl Search {
         damages.clear();
 
         let mut root = spare.pop().unwrap_or_default();
-        root.set_from(observation);
-        let mut best = (evaluate(&root, &context, damages), Action::EndTurn);
-        frontier.push((root, Action::EndTurn));
+        root.sim.set_from(observation, &mut root.boards);
+        root.boards_hash = root.boards.hash();
+        root.first = Action::EndTurn;
+        let mut best = (
+            evaluate(&root.sim, &root.boards, &context, damages),
+            Action::EndTurn,
+        );
+        frontier.push(root);
         // Every action takes a card from the hand or readies a minion off (the card played
         // as a minion comes in asleep): the cards in hand plus the minions ready drop by
         // one per depth, so a state is only ever the same as one of its own depth (and
         // never the root's).
         for depth in 0..MAX_DEPTH {
             seen.clear();
-            for (sim, first) in frontier.iter() {
-                moves(sim, &context, scratch, actions);
+            // Boards of `owned` taken by this depth's children.
+            let mut used = 0;
+            for (parent, node) in frontier.iter().enumerate() {
+                moves(&node.sim, &node.boards, &context, scratch, actions);
                 for &action in actions.iter() {
-                    let mut child = spare.pop().unwrap_or_default();
-                    apply(sim, &action, &context, &mut child);
-                    let hash = child.hash();
-                    if !seen.insert(hash, &child, children) {
-                        spare.push(child);
+                    if owned.len() == used {
+                        owned.push(Boards::default());
+                    }
+                    let (sim, own) =
+                        apply(&node.sim, &node.boards, &action, &context, &mut owned[used]);
+                    let (boards, boards_hash) = if own {
+                        (&owned[used], owned[used].hash())
+                    } else {
+                        (&node.boards, node.boards_hash)
+                    };
+                    let hash = sim.hash(boards_hash);
+                    let new = seen.insert(hash, children, |other| {
+                        other.sim.same(&sim)
+                            && match other.own {
+                                // The same parent's boards, unchanged by both.
+                                None if !own && other.parent == parent => true,
+                                None => frontier[other.parent].boards == *boards,
+                                Some(k) => owned[k] == *boards,
+                            }
+                    });
+                    if !new {
                         continue;
                     }
-                    let first = if depth == 0 { action } else { *first };
-                    if child.opp_health <= 0 {
-                        spare.push(child);
+                    let first = if depth == 0 { action } else { node.first };
+                    if sim.opp_health <= 0 {
                         return first;
                     }
-                    let value = evaluate(&child, &context, damages);
+                    let value = evaluate(&sim, boards, &context, damages);
                     if value > best.0 {
                         best = (value, first);
                     }
                     children.push(Child {
                         value,
                         hash,
-                        sim: child,
+                        sim,
                         first,
+                        parent,
+                        own: own.then_some(used),
+                        boards_hash,
                     });
+                    used += usize::from(own);
                 }
             }
             if children.is_empty() {
@@ -710,13 +792,23 @@ impl Search {
                 order.truncate(BEAM_WIDTH);
             }
             order.sort_unstable_by(better);
-            spare.extend(frontier.drain(..).map(|(sim, _)| sim));
+            // Only they become states of their own: their boards are copied from their
+            // parent's, or taken from `owned` (which gets recycled lists back).
             for &i in order.iter() {
-                let child = &mut children[i];
-                frontier.push((std::mem::take(&mut child.sim), child.first));
+                let child = &children[i];
+                let mut node = spare.pop().unwrap_or_default();
+                node.sim = child.sim;
+                node.first = child.first;
+                node.boards_hash = child.boards_hash;
+                match child.own {
+                    Some(k) => std::mem::swap(&mut node.boards, &mut owned[k]),
+                    None => node.boards.copy_from(&frontier[child.parent].boards),
+                }
+                next.push(node);
             }
-            // The rest (and the emptied ones) are recycled.
-            spare.extend(children.drain(..).map(|child| child.sim));
+            std::mem::swap(frontier, next);
+            spare.append(next);
+            children.clear();
         }
         best.1
     }
@@ -771,7 +863,7 @@ mod tests {
     /// The dedup key of the search before the dedup table: the derived `Hash` (SipHash) of
     /// a tuple with the hand's uids sorted into a list. Two states were the same for the
     /// search when their keys were equal.
-    fn derived_key(sim: &Sim, facts: &[Facts]) -> u64 {
+    fn derived_key((sim, boards): &(Sim, Boards), facts: &[Facts]) -> u64 {
         let mut uids: Vec<u32> = bits(sim.hand).map(|i| facts[i].uid).collect();
         uids.sort_unstable();
         let mut hasher = std::hash::DefaultHasher::new();
@@ -780,17 +872,25 @@ mod tests {
             sim.opp_health,
             sim.mana,
             &uids[..],
-            &sim.mine,
-            &sim.theirs,
+            &boards.mine,
+            &boards.theirs,
             sim.drawn,
         )
             .hash(&mut hasher);
         std::hash::Hasher::finish(&hasher)
     }
 
+    /// Whether the search takes two states for the same, and their hash.
+    fn same((a, a_boards): &(Sim, Boards), (b, b_boards): &(Sim, Boards)) -> bool {
+        a.same(b) && a_boards == b_boards
+    }
+    fn hash((sim, boards): &(Sim, Boards)) -> u64 {
+        sim.hash(boards.hash())
+    }
+
     /// A random state over a hand of `cards` cards, from few values (so that equal states
     /// are common).
-    fn random_sim(rng: &mut rand_chacha::ChaCha8Rng, cards: usize) -> Sim {
+    fn random_state(rng: &mut rand_chacha::ChaCha8Rng, cards: usize) -> (Sim, Boards) {
         let minions = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<SimMinion> {
             (0..rng.random_range(0..=2))
                 .map(|_| SimMinion {
@@ -801,18 +901,21 @@ mod tests {
                 })
                 .collect()
         };
-        Sim {
+        let sim = Sim {
             my_health: rng.random_range(1..=2),
             opp_health: rng.random_range(1..=2),
             mana: rng.random_range(0..=1),
             hand: bits(u64::MAX >> (64 - cards))
                 .filter(|_| rng.random_bool(0.8))
                 .fold(0, |hand, i| hand | 1 << i),
-            mine: minions(rng),
-            theirs: minions(rng),
             deck_left: rng.random_range(0..=2),
             drawn: rng.random_range(0..=1),
-        }
+        };
+        let boards = Boards {
+            mine: minions(rng),
+            theirs: minions(rng),
+        };
+        (sim, boards)
     }
 
     #[test]
@@ -825,35 +928,35 @@ mod tests {
             })
             .collect();
         let facts: Vec<Facts> = (0..hand.len()).map(|i| Facts::of(&hand, i)).collect();
-        let (mut same, mut different) = (0, 0);
+        let (mut equal, mut different) = (0, 0);
         for _ in 0..20_000 {
-            let a = random_sim(&mut rng, hand.len());
+            let a = random_state(&mut rng, hand.len());
             // Another state, or this one with one thing changed (or the deck only).
             let mut b = a.clone();
             match rng.random_range(0..10) {
-                0 => b.my_health += 1,
-                1 => b.opp_health -= 1,
-                2 => b.mana += 1,
-                3 => b.hand ^= 1 << rng.random_range(0..hand.len()),
-                4 => b.drawn += 1,
-                5 => b.mine.reverse(),
-                6 => b.theirs.iter_mut().for_each(|m| m.ready = !m.ready),
-                7 => std::mem::swap(&mut b.mine, &mut b.theirs),
-                8 => b.deck_left += 1,
-                _ => b = random_sim(&mut rng, hand.len()),
+                0 => b.0.my_health += 1,
+                1 => b.0.opp_health -= 1,
+                2 => b.0.mana += 1,
+                3 => b.0.hand ^= 1 << rng.random_range(0..hand.len()),
+                4 => b.0.drawn += 1,
+                5 => b.1.mine.reverse(),
+                6 => b.1.theirs.iter_mut().for_each(|m| m.ready = !m.ready),
+                7 => std::mem::swap(&mut b.1.mine, &mut b.1.theirs),
+                8 => b.0.deck_left += 1,
+                _ => b = random_state(&mut rng, hand.len()),
             }
             let equal_keys = derived_key(&a, &facts) == derived_key(&b, &facts);
-            assert_eq!(a.same(&b), equal_keys, "{a:?} {b:?}");
-            assert!(a.same(&a));
-            if a.same(&b) {
-                assert_eq!(a.hash(), b.hash());
-                same += 1;
+            assert_eq!(same(&a, &b), equal_keys, "{a:?} {b:?}");
+            assert!(same(&a, &a));
+            if same(&a, &b) {
+                assert_eq!(hash(&a), hash(&b));
+                equal += 1;
             } else {
                 different += 1;
             }
         }
         // Both cases were tried.
-        assert!(same > 1_000 && different > 1_000, "{same} {different}");
+        assert!(equal > 1_000 && different > 1_000, "{equal} {different}");
     }
 
     #[test]
@@ -861,23 +964,34 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut table = Dedup::default();
         let mut children: Vec<Child> = Vec::new();
+        let mut owned: Vec<Boards> = Vec::new();
         // Depths of up to 300 states (the table grows several times), and many depths
         // (its stamps).
         for depth in 0..400 {
             table.clear();
             children.clear();
+            owned.clear();
             for _ in 0..(depth * 7) % 300 {
-                let sim = random_sim(&mut rng, 5);
-                let hash = sim.hash();
-                let new = !children.iter().any(|c| c.sim.same(&sim));
-                assert_eq!(table.insert(hash, &sim, &children), new);
+                let state = random_state(&mut rng, 5);
+                let hash = hash(&state);
+                let new = !children
+                    .iter()
+                    .any(|c| same(&(c.sim, owned[c.own.unwrap()].clone()), &state));
+                let found_new = table.insert(hash, &children, |other| {
+                    other.sim.same(&state.0) && owned[other.own.unwrap()] == state.1
+                });
+                assert_eq!(found_new, new);
                 if new {
                     children.push(Child {
                         value: 0.0,
                         hash,
-                        sim,
+                        sim: state.0,
                         first: Action::EndTurn,
+                        parent: 0,
+                        own: Some(owned.len()),
+                        boards_hash: state.1.hash(),
                     });
+                    owned.push(state.1);
                 }
             }
         }
@@ -885,8 +999,7 @@ mod tests {
         table.stamp = u32::MAX;
         table.clear();
         children.clear();
-        let sim = random_sim(&mut rng, 5);
-        assert!(table.insert(sim.hash(), &sim, &children));
+        assert!(table.insert(1, &children, |_| true));
     }
 
     #[test]
