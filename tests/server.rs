@@ -829,3 +829,47 @@ fn idle_connections_are_closed_stalled_bodies_answered_408_and_connections_cappe
     let (status, _) = server.get("/api/status");
     assert_eq!(status, 200);
 }
+
+/// `GET /api/bots` is paged: `?limit=` bots by name, a `Link` header to the next page while
+/// more follow, and a bad limit is a JSON 400.
+#[test]
+fn the_bot_list_comes_in_pages_linked_by_a_next_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &format!("ladder = false\n{BATTLE_ONLY}"));
+    let alice = server.add_user("alice", false);
+    upload_three_battle_bots(&server, &alice);
+    let page = |url: &str| {
+        let response = ureq_agent().get(url).call().unwrap();
+        assert_eq!(response.status(), 200, "{url}");
+        let next = response
+            .headers()
+            .get("link")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let body: Value =
+            serde_json::from_str(&response.into_body().read_to_string().unwrap()).unwrap();
+        let names: Vec<String> = body
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["bot_name"].as_str().unwrap().to_owned())
+            .collect();
+        (names, next)
+    };
+    let (names, next) = page(&format!("{}/api/bots?limit=2", server.url));
+    assert_eq!(names, ["a", "b"]);
+    let next = next.expect("a next page");
+    let url = next
+        .strip_prefix('<')
+        .and_then(|n| n.strip_suffix(">; rel=\"next\""))
+        .unwrap_or_else(|| panic!("{next}"));
+    assert_eq!(url, format!("{}/api/bots?limit=2&after=b", server.url));
+    assert_eq!(page(url), (vec!["c".to_owned()], None));
+    // Without a limit: up to 100, so all three, and no next page.
+    assert_eq!(page(&format!("{}/api/bots", server.url)).0, ["a", "b", "c"]);
+    for bad in ["limit=0", "limit=1001", "limit=x"] {
+        let (status, body) = server.get(&format!("/api/bots?{bad}"));
+        assert_eq!(status, 400, "{bad}: {body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert!(body["error"].is_string(), "{bad}: {body}");
+    }
+}

@@ -418,9 +418,52 @@ async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Id(id): Id) -> 
     json_ok(json!({ "bot_id": id, "active": false }))
 }
 
-async fn list_bots(State(app): State<Arc<App>>) -> ApiResult {
+/// Bots listed by `GET /api/bots` when the request does not say (`?limit=`).
+const BOTS_PER_PAGE: usize = 100;
+/// The most `?limit=` may ask for.
+const MAX_BOTS_PER_PAGE: usize = 1000;
+
+#[derive(Debug, Deserialize)]
+struct BotsQuery {
+    limit: Option<usize>,
+    after: Option<String>,
+}
+
+/// `GET /api/bots[?limit=N][&after=NAME]`: a page of the bots' latest versions, by name;
+/// when more follow, a `Link: <…>; rel="next"` header gives the next page's URL.
+async fn list_bots(
+    State(app): State<Arc<App>>,
+    query: Result<Query<BotsQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult {
+    let Query(query) = query.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let limit = query.limit.unwrap_or(BOTS_PER_PAGE);
+    if !(1..=MAX_BOTS_PER_PAGE).contains(&limit) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("limit must be 1 to {MAX_BOTS_PER_PAGE}, not {limit}"),
+        ));
+    }
     let store = Arc::clone(app.store());
-    json_ok(blocking(move || Ok(store.latest_versions()?)).await?)
+    let after = query.after.clone();
+    // One more than the page, to know whether another follows.
+    let mut page =
+        blocking(move || Ok(store.latest_versions_page(after.as_deref(), limit + 1)?)).await?;
+    let next = (page.len() > limit).then(|| {
+        page.truncate(limit);
+        // Bot names are URL-safe (`accounts::check_name`).
+        let last = &page[limit - 1].bot_name;
+        format!(
+            "<{}/api/bots?limit={limit}&after={last}>; rel=\"next\"",
+            app.base_url
+        )
+    });
+    let mut response = axum::Json(page).into_response();
+    if let Some(next) = next
+        && let Ok(value) = axum::http::HeaderValue::from_str(&next)
+    {
+        response.headers_mut().insert(header::LINK, value);
+    }
+    Ok(response)
 }
 
 fn parse_mode(mode: &str) -> Result<Mode, ApiError> {

@@ -582,6 +582,26 @@ impl Store {
         latest_versions_on(&self.conn())
     }
 
+    /// At most `limit` bots' latest versions, by bot name, from the first name after
+    /// `after` (from the start without it): a page of [`Store::latest_versions`].
+    pub fn latest_versions_page(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Version>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) \
+                 AND b.name > ?1 ORDER BY b.name LIMIT ?2"
+            ))
+            .map_err(ctx("list bots"))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        stmt.query_map(rusqlite::params![after.unwrap_or(""), limit], version_row)
+            .and_then(Iterator::collect)
+            .map_err(ctx("list bots"))
+    }
+
     // --- ladder jobs
 
     /// Games played plus games pending, per version, in `mode`; and per pair of versions.
