@@ -239,7 +239,8 @@ fn the_rust_sdk_answers_in_the_encoding_it_was_offered() {
 
 /// A JSON bot that counts its `arena_alloc` calls: every call logs one `A` per allocation so
 /// far, and one `B` per KiB the last allocation asked for. It speaks JSON, with the flags
-/// `$flags` (an i32 expression of the offered bits, `$offered`).
+/// `$flags` (an i32 expression of the offered bits, `$offered`), and hands out buffers of
+/// at most `$room` bytes (0 for a larger one).
 const COUNTING_BOT: &str = r#"
 (module
   (import "arena" "log" (func $log (param i32 i32)))
@@ -255,7 +256,8 @@ const COUNTING_BOT: &str = r#"
   (func (export "arena_alloc") (param $len i32) (result i32)
     (global.set $allocs (i32.add (global.get $allocs) (i32.const 1)))
     (global.set $asked (local.get $len))
-    (i32.const 8192))
+    ;; A buffer of `$room` bytes at most.
+    (select (i32.const 8192) (i32.const 0) (i32.le_u (local.get $len) (i32.const $room))))
   (func (export "arena_call") (param i32 i32) (result i64)
     (call $log (i32.const 64) (global.get $allocs))
     (call $log (i32.const 128) (i32.div_u (global.get $asked) (i32.const 1024)))
@@ -266,11 +268,15 @@ const COUNTING_BOT: &str = r#"
 fn a_bot_that_keeps_its_request_buffer_is_asked_for_one_only_when_a_request_outgrows_it() {
     let dir = tempfile::tempdir().unwrap();
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
-    let counting = |name: &str, flags: &str| {
+    let counting_in = |name: &str, flags: &str, room: usize| {
         let path = dir.path().join(format!("{name}.wat"));
-        std::fs::write(&path, COUNTING_BOT.replace("$flags", flags)).unwrap();
+        let text = COUNTING_BOT
+            .replace("$flags", flags)
+            .replace("$room", &room.to_string());
+        std::fs::write(&path, text).unwrap();
         sandbox.load(&path).unwrap()
     };
+    let counting = |name: &str, flags: &str| counting_in(name, flags, 60_000);
     // Each call's log: allocations so far, then the KiB the last one asked for.
     let act = |player: &mut arena_sandbox::WasmBot, observation| {
         let action = Player::<Battle>::act(player, observation).unwrap();
@@ -312,6 +318,20 @@ fn a_bot_that_keeps_its_request_buffer_is_asked_for_one_only_when_a_request_outg
             act(&mut player, observation),
             (n + 2, json_len(observation) / 1024)
         );
+    }
+
+    // A bot that takes the flag but cannot give 4 KiB is asked for each request's length
+    // when it does not fit, and plays on.
+    let small = counting_in(
+        "small",
+        "(i32.and (local.get $offered) (i32.const 65536))",
+        3000,
+    );
+    let mut player = small.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    for observation in &turns {
+        let (_, kib) = act(&mut player, observation);
+        assert!(kib < 3, "asked for {kib} KiB");
     }
 
     // A flag the host does not offer fails the start.

@@ -522,16 +522,24 @@ impl WasmBot {
             // The kept buffer: no call into the bot before the request itself.
             Some((ptr, room)) if self.request.len() <= room => ptr,
             _ => {
-                // A kept buffer is asked big enough for every later turn of most matches.
-                let ask = if self.keeps_buffer {
+                // A kept buffer is asked big enough for every later turn of most matches;
+                // a bot that cannot give that much is asked for the request's length.
+                let mut ask = if self.keeps_buffer {
                     len.max(KEPT_BUFFER_BYTES)
                 } else {
                     len
                 };
-                let ptr = alloc
+                let mut ptr = alloc
                     .call(&mut self.store, [ask])
                     .map_err(|e| self.fault(e))?
                     .get_i32();
+                if ptr == 0 && ask > len {
+                    ask = len;
+                    ptr = alloc
+                        .call(&mut self.store, [ask])
+                        .map_err(|e| self.fault(e))?
+                        .get_i32();
+                }
                 if ptr == 0 {
                     return Err(Fault::new(
                         FaultKind::MemoryLimit,
