@@ -1326,6 +1326,9 @@ pub struct Distances {
     water: Vec<bool>,
     /// The indices of the water tiles.
     water_tiles: Vec<usize>,
+    /// The water tiles' positions: a way between two tiles that none of them blocks needs
+    /// no search ([`Distances::between`]).
+    water_at: Vec<Pos>,
     /// A search's steps before it starts ([`blank`]).
     blank: Box<[u16]>,
     /// The search from each tile, once asked for.
@@ -1357,6 +1360,11 @@ impl Distances {
             self.height = board.height;
             self.water = board.water().collect();
             self.water_tiles = (0..self.water.len()).filter(|&i| self.water[i]).collect();
+            let width = usize::from(self.width).max(1);
+            self.water_at = (self.water_tiles.iter())
+                // Lossless: an index of a map of at most 255×255 tiles.
+                .map(|&i| Pos::new((i % width) as u8, (i / width) as u8))
+                .collect();
             self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
         }
@@ -1379,6 +1387,22 @@ impl Distances {
         }
     }
 
+    /// Whether one of the two L-shaped ways from `a` to `b` (along `a`'s row then `b`'s
+    /// column, or along `a`'s column then `b`'s row; ends included) crosses no water: then
+    /// the way is as long as the straight-line (Manhattan) distance, and none is shorter.
+    #[inline]
+    fn dry_corner_way(&self, a: Pos, b: Pos) -> bool {
+        let xs = a.x.min(b.x)..=a.x.max(b.x);
+        let ys = a.y.min(b.y)..=a.y.max(b.y);
+        let (mut row_first, mut column_first) = (true, true);
+        for w in &self.water_at {
+            let (in_xs, in_ys) = (xs.contains(&w.x), ys.contains(&w.y));
+            row_first &= !((w.y == a.y && in_xs) || (w.x == b.x && in_ys));
+            column_first &= !((w.x == a.x && in_ys) || (w.y == b.y && in_xs));
+        }
+        row_first || column_first
+    }
+
     /// Steps from `from` to every tile: `board.distances(from)` (searched the first time).
     /// Off the map, every tile is unreachable.
     pub fn field(&self, from: Pos) -> Field<'_> {
@@ -1392,7 +1416,9 @@ impl Distances {
     /// Steps from `from` to `to`: `board.distances(from)` at `to`. Read from the search
     /// from `to`, so that the many questions of a turn about one goal share one search: the
     /// way is the same both ways between two dry tiles; into water there is none; out of
-    /// water it is one step onto the best dry neighbour.
+    /// water it is one step onto the best dry neighbour. Until `to` is searched, two tiles
+    /// joined by a dry L-shaped way are answered without a search (its length, the
+    /// straight-line distance, is the shortest there is).
     pub fn between(&self, from: Pos, to: Pos) -> Option<u32> {
         let (i, j) = (self.index(from)?, self.index(to)?);
         if i == j {
@@ -1401,7 +1427,11 @@ impl Distances {
         if self.water[j] {
             return None;
         }
-        let steps = self.steps_from(j);
+        let steps = match self.fields[j].get() {
+            Some(steps) => steps,
+            None if self.dry_corner_way(from, to) => return Some(from.manhattan(to)),
+            None => self.steps_from(j),
+        };
         // Water and unreached tiles hold BLOCKED or more (`to` is dry: no search enters
         // water).
         let dry = |k: usize| (steps[k] < BLOCKED).then(|| steps[k]);

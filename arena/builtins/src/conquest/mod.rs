@@ -80,6 +80,9 @@ pub struct Turn {
     next_id: ArmyId,
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
+    /// Enemy armies the orders so far have defeated (what a bot's tables of the enemy's
+    /// armies have to be redone after).
+    pub enemies_lost: u32,
     /// Distances around water, computed on first use.
     fields: Distances,
     /// The resources still on the planning board, in reading order.
@@ -132,6 +135,7 @@ impl Turn {
             // Ids of planned recruits only need to differ from real ones.
             next_id: u32::MAX / 2,
             won: false,
+            enemies_lost: 0,
         }
     }
 
@@ -255,6 +259,10 @@ impl Turn {
         for event in events.iter() {
             match *event {
                 MoveEvent::Capture { .. } => self.won = true,
+                MoveEvent::Fight {
+                    survivor: Survivor::First | Survivor::Neither,
+                    ..
+                } => self.enemies_lost += 1,
                 MoveEvent::Collect { resource, at } => {
                     self.resources.retain(|&(p, _)| p != at);
                     self.stock = self

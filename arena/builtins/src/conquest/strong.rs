@@ -21,29 +21,75 @@ pub struct Strong {
     /// Distances around the map's water and the planning board's memory, kept from turn
     /// to turn.
     memory: Memory,
+    /// The enemy kinds that could come onto each tile (its memory kept from turn to turn).
+    attackers: Attackers,
 }
 
-/// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
-/// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
-pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
-    let mut worst = 0;
-    for e in turn.enemies_iter() {
-        // A move reaches two tiles at most: farther armies cannot come.
-        let d = e.pos.manhattan(p);
-        if d > 2 || (d != 1 && turn.board.move_steps(e, p).is_err()) {
-            continue;
-        }
-        worst = worst.max(match fight(e.kind, kind) {
-            Survivor::First => 2,
-            Survivor::Neither => 1,
-            Survivor::Second => 0,
-        });
-        if worst == 2 {
-            // Nothing is worse.
-            break;
+/// The enemy kinds that could move onto each tile next turn, one bit per [`Kind`]: any
+/// enemy army next to it, and an enemy scout two tiles away in a straight line if the tile
+/// holds neither an enemy army nor the enemy home (its move there is legal). Made once a
+/// turn instead of scanning every enemy army for every option of every army: only the
+/// enemy's armies decide it, and they change only when one of ours defeats one
+/// ([`Turn::enemies_lost`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Attackers {
+    width: u8,
+    /// Per tile in reading order.
+    kinds: Vec<u8>,
+    /// [`Turn::enemies_lost`] when the table was made.
+    made_at: u32,
+}
+
+impl Attackers {
+    /// The table of `turn`'s board.
+    pub(super) fn make(&mut self, turn: &Turn) {
+        let (width, height) = (turn.board.width(), turn.board.height());
+        self.width = width;
+        self.kinds.clear();
+        self.kinds
+            .resize(usize::from(width) * usize::from(height), 0);
+        self.made_at = turn.enemies_lost;
+        for e in turn.enemies_iter() {
+            let bit = 1 << e.kind as u8;
+            for d in DIRECTIONS {
+                for steps in 1..=e.kind.reach().min(2) {
+                    // Off the map one step away: two steps away too.
+                    let Some(p) = e.pos.offset(d, steps, width, height) else {
+                        break;
+                    };
+                    if steps == 2 && turn.board.is_own(e.owner, p) {
+                        continue;
+                    }
+                    self.kinds[usize::from(p.y) * usize::from(width) + usize::from(p.x)] |= bit;
+                }
+            }
         }
     }
-    worst
+
+    /// Remake the table if an order since it was made defeated an enemy army.
+    pub(super) fn refresh(&mut self, turn: &Turn) {
+        if self.made_at != turn.enemies_lost {
+            self.make(turn);
+        }
+    }
+
+    /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an
+    /// army of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
+    pub(super) fn exposure(&self, kind: Kind, p: Pos) -> i64 {
+        let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
+        let kinds = self.kinds.get(i).copied().unwrap_or(0);
+        let mut worst = 0;
+        for enemy in Kind::ALL {
+            if kinds & (1 << enemy as u8) != 0 {
+                worst = worst.max(match fight(enemy, kind) {
+                    Survivor::First => 2,
+                    Survivor::Neither => 1,
+                    Survivor::Second => 0,
+                });
+            }
+        }
+        worst
+    }
 }
 
 /// [`meets`] of a destination of `army` ([`Board::destinations`]: a legal move): where
@@ -173,7 +219,14 @@ impl Strong {
         }
     }
 
-    fn score(turn: &Turn, army: &Army, to: Pos, goal: Pos, guard: bool) -> i64 {
+    fn score(
+        turn: &Turn,
+        attackers: &Attackers,
+        army: &Army,
+        to: Pos,
+        goal: Pos,
+        guard: bool,
+    ) -> i64 {
         let home = turn.home();
         let dist = |p: Pos| i64::from(turn.distance(p, goal).unwrap_or(64));
         let outcome = if to == army.pos {
@@ -201,7 +254,7 @@ impl Strong {
             }
             Meeting::Arrive { collects } => 120 * i64::from(collects),
         };
-        let risk = match exposure(turn, army.kind, to) {
+        let risk = match attackers.exposure(army.kind, to) {
             2 => 220,
             1 => 70,
             _ => 0,
@@ -255,10 +308,13 @@ impl Bot<Conquest> for Strong {
         // Ids are unique: the keys are too, so the order is the one sorting by them gives.
         order.sort_by_key(|&(key, _)| key);
         let mut claimed: Vec<Pos> = Vec::new();
+        let attackers = &mut self.attackers;
+        attackers.make(&turn);
         for (_, planned) in order {
             if turn.won {
                 break;
             }
+            attackers.refresh(&turn);
             let Some(army) = turn
                 .board
                 .armies()
@@ -292,7 +348,7 @@ impl Bot<Conquest> for Strong {
             claimed.push(goal);
             let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
             let best = options
-                .map(|to| (Strong::score(&turn, &army, to, goal, guard), to))
+                .map(|to| (Strong::score(&turn, attackers, &army, to, goal, guard), to))
                 .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
             if let Some((_, to)) = best
                 && to != army.pos

@@ -214,7 +214,8 @@ fn turn_distances_are_the_boards_both_ways_and_out_of_water() {
 #[test]
 fn exposure_counts_what_can_reach_a_tile() {
     let mut obs = first_observation(MAPS[0].1);
-    // An enemy knight at (3,3), an enemy scout at (5,1), a spearman of ours at (1,2).
+    // An enemy knight at (3,3), enemy scouts at (5,1) and (3,5), a spearman of ours at
+    // (1,2).
     obs.armies = vec![
         Army {
             id: 0,
@@ -234,18 +235,100 @@ fn exposure_counts_what_can_reach_a_tile() {
             kind: Kind::Spearman,
             pos: Pos::new(1, 2),
         },
+        Army {
+            id: 3,
+            owner: 1,
+            kind: Kind::Scout,
+            pos: Pos::new(3, 5),
+        },
     ];
     obs.water.clear();
     let turn = Turn::new(&obs);
+    let mut attackers = strong::Attackers::default();
+    attackers.make(&turn);
+    let exposure = |kind, x, y| attackers.exposure(kind, Pos::new(x, y));
     // Next to the knight an archer is defeated (2), a knight traded (1), a spearman safe.
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 2)), 2);
-    assert_eq!(strong::exposure(&turn, Kind::Knight, Pos::new(3, 4)), 1);
-    assert_eq!(strong::exposure(&turn, Kind::Spearman, Pos::new(2, 3)), 0);
+    assert_eq!(exposure(Kind::Archer, 3, 2), 2);
+    assert_eq!(exposure(Kind::Knight, 3, 4), 1);
+    assert_eq!(exposure(Kind::Spearman, 2, 3), 0);
     // Two steps from the knight: out of its reach.
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 1)), 0);
+    assert_eq!(exposure(Kind::Archer, 3, 1), 0);
     // The scout reaches two tiles in a line but defeats nobody; another scout it trades.
-    assert_eq!(strong::exposure(&turn, Kind::Scout, Pos::new(5, 3)), 1);
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(5, 3)), 0);
+    assert_eq!(exposure(Kind::Scout, 5, 3), 1);
+    assert_eq!(exposure(Kind::Archer, 5, 3), 0);
+    // Diagonal neighbours are out of reach: (4,2) touches the knight and the scout at
+    // (5,1) only diagonally.
+    assert_eq!(exposure(Kind::Scout, 4, 2), 0);
+    // The scout at (3,5) cannot move onto its own knight's tile (3,3): a scout of ours that
+    // stood there meets nobody.
+    assert_eq!(exposure(Kind::Scout, 3, 3), 0);
+}
+
+/// [`strong::Attackers::exposure`] as a scan of every enemy army answers it: the move rules
+/// asked for each army that could reach `p`.
+fn exposure_by_scan(turn: &Turn, kind: Kind, p: Pos) -> i64 {
+    let mut worst = 0;
+    for e in turn.enemies_iter() {
+        let d = e.pos.manhattan(p);
+        if d > 2 || (d != 1 && turn.board.move_steps(e, p).is_err()) {
+            continue;
+        }
+        worst = worst.max(match fight(e.kind, kind) {
+            Survivor::First => 2,
+            Survivor::Neither => 1,
+            Survivor::Second => 0,
+        });
+    }
+    worst
+}
+
+proptest::proptest! {
+    /// The table answers what scanning the enemy armies answers, on every tile for every
+    /// kind, also after orders defeated some of them.
+    #[test]
+    fn the_attackers_table_answers_like_a_scan_of_the_enemies(
+        armies in proptest::collection::vec((0u8..2, 0usize..4, 0u8..7, 0u8..7), 0..14),
+        map in 0usize..4,
+    ) {
+        let mut obs = first_observation(MAPS[map].1);
+        obs.armies = armies
+            .iter()
+            .zip(0..)
+            .map(|(&(owner, kind, x, y), id)| Army { id, owner, kind: Kind::ALL[kind], pos: Pos::new(x, y) })
+            .filter(|a| a.pos.x < obs.width && a.pos.y < obs.height)
+            .collect();
+        let mut turn = Turn::new(&obs);
+        let mut attackers = strong::Attackers::default();
+        for round in 0..3 {
+            attackers.refresh(&turn);
+            if round == 0 {
+                attackers.make(&turn);
+            }
+            for p in turn.board.positions().collect::<Vec<_>>() {
+                for kind in Kind::ALL {
+                    proptest::prop_assert_eq!(
+                        attackers.exposure(kind, p),
+                        exposure_by_scan(&turn, kind, p),
+                        "{:?} on {:?}, round {}", kind, p, round
+                    );
+                }
+            }
+            // Defeat an enemy army if one of ours can: the table is remade.
+            let fights: Vec<(Army, Pos)> = turn
+                .board
+                .armies()
+                .iter()
+                .filter(|a| a.owner == 0 && !turn.is_moved(a.id))
+                .flat_map(|a| turn.board.destinations(a).into_iter().map(move |to| (*a, to)))
+                .filter(|(a, to)| matches!(meets(&turn.board, a, *to), Some(Meeting::Win(_) | Meeting::Trade(_))))
+                .collect();
+            if let Some(&(army, to)) = fights.first() {
+                let lost = turn.enemies_lost;
+                proptest::prop_assert!(turn.order(&army, to));
+                proptest::prop_assert_eq!(turn.enemies_lost, lost + 1);
+            }
+        }
+    }
 }
 
 #[test]
