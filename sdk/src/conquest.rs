@@ -1179,6 +1179,23 @@ impl Board {
         out
     }
 
+    /// Whether `army` has a destination at all ([`Board::destinations`] is not empty),
+    /// without listing them: it stops at the first.
+    pub fn can_move(&self, army: &Army) -> bool {
+        let (x, y) = (army.pos.x, army.pos.y);
+        DIRECTIONS.iter().any(|&(dx, dy)| {
+            (1..=army.kind.reach()).any(|k| {
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                matches!(
+                    (u8::try_from(tx), u8::try_from(ty)),
+                    (Ok(tx), Ok(ty)) if self
+                        .index(Pos::new(tx, ty))
+                        .is_some_and(|i| !self.is_own_at(army.owner, i))
+                )
+            })
+        })
+    }
+
     /// The [`Board::destinations`] that `army` reaches alive, in the same order: the way
     /// there (a scout's middle tile too) enters no water and every enemy army on it loses
     /// the fight to `army`. One pass over the tiles in reach, each looked at once.
@@ -1385,6 +1402,19 @@ impl Distances {
             }),
             None => &[],
         }
+    }
+
+    /// Whether no water lies in the rectangle with corners `a` and `b` (both included): then
+    /// the steps between any two tiles in it are their straight-line (Manhattan) distance
+    /// (a staircase inside it walks that far), which a bot may use without asking
+    /// [`Distances::between`] for each.
+    pub fn dry_rectangle(&self, a: Pos, b: Pos) -> bool {
+        let xs = a.x.min(b.x)..=a.x.max(b.x);
+        let ys = a.y.min(b.y)..=a.y.max(b.y);
+        !self
+            .water_at
+            .iter()
+            .any(|w| xs.contains(&w.x) && ys.contains(&w.y))
     }
 
     /// Whether one of the two L-shaped ways from `a` to `b` (along `a`'s row then `b`'s

@@ -292,6 +292,12 @@ impl Turn {
         self.fields.field(from)
     }
 
+    /// Whether no water lies in the rectangle with corners `a` and `b`: the steps between
+    /// tiles in it are their straight-line distance ([`Distances::dry_rectangle`]).
+    pub fn dry_rectangle(&self, a: Pos, b: Pos) -> bool {
+        self.fields.dry_rectangle(a, b)
+    }
+
     /// Steps from `from` to `to` around water: `board.distances(from)` at `to`, read from
     /// the search from `to` ([`Distances::between`]).
     pub fn distance(&self, from: Pos, to: Pos) -> Option<u32> {

@@ -219,16 +219,26 @@ impl Strong {
         }
     }
 
+    /// `straight`: no water lies between the army's options and its goal (the steps there
+    /// are the straight-line distance).
+    #[allow(clippy::too_many_arguments)]
     fn score(
         turn: &Turn,
         attackers: &Attackers,
         army: &Army,
         to: Pos,
         goal: Pos,
+        straight: bool,
         guard: bool,
     ) -> i64 {
         let home = turn.home();
-        let dist = |p: Pos| i64::from(turn.distance(p, goal).unwrap_or(64));
+        let dist = |p: Pos| {
+            i64::from(if straight {
+                p.manhattan(goal)
+            } else {
+                turn.distance(p, goal).unwrap_or(64)
+            })
+        };
         let outcome = if to == army.pos {
             Meeting::Arrive { collects: 0 }
         } else {
@@ -282,6 +292,14 @@ impl Bot<Conquest> for Strong {
             .iter()
             .filter(|a| a.owner == turn.seat && !turn.is_moved(a.id))
             .map(|&a| {
+                // A capture or a won fight needs the enemy home or an enemy army within
+                // reach; without one every legal move ranks 2 (3 if there is none).
+                let reach = u32::try_from(a.kind.reach()).unwrap_or(2);
+                let within = |p: Pos| p.manhattan(a.pos) <= reach;
+                if !within(turn.enemy_home()) && !turn.enemies_iter().any(|e| within(e.pos)) {
+                    let best = if turn.board.can_move(&a) { 2 } else { 3 };
+                    return ((best, a.id), a);
+                }
                 let mut best = 3;
                 for to in turn.board.destinations(&a) {
                     // A capture or a won fight needs the enemy home or an enemy army on a
@@ -346,9 +364,26 @@ impl Bot<Conquest> for Strong {
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
+            // The options lie within the army's reach: if the rectangle around them and the
+            // goal is dry, every way from them to the goal is straight.
+            let reach = u8::try_from(army.kind.reach()).unwrap_or(2);
+            let corner = |a: u8, b: u8, c: u8| a.min(b.saturating_sub(c));
+            let straight = turn.dry_rectangle(
+                Pos::new(
+                    corner(goal.x, army.pos.x, reach),
+                    corner(goal.y, army.pos.y, reach),
+                ),
+                Pos::new(
+                    goal.x.max(army.pos.x.saturating_add(reach)),
+                    goal.y.max(army.pos.y.saturating_add(reach)),
+                ),
+            );
             let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
             let best = options
-                .map(|to| (Strong::score(&turn, attackers, &army, to, goal, guard), to))
+                .map(|to| {
+                    let score = Strong::score(&turn, attackers, &army, to, goal, straight, guard);
+                    (score, to)
+                })
                 .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
             if let Some((_, to)) = best
                 && to != army.pos
