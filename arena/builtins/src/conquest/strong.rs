@@ -78,47 +78,97 @@ impl Attackers {
     pub(super) fn exposure(&self, kind: Kind, p: Pos) -> i64 {
         let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
         let kinds = self.kinds.get(i).copied().unwrap_or(0);
-        let mut worst = 0;
-        for enemy in Kind::ALL {
-            if kinds & (1 << enemy as u8) != 0 {
-                worst = worst.max(match fight(enemy, kind) {
-                    Survivor::First => 2,
-                    Survivor::Neither => 1,
-                    Survivor::Second => 0,
-                });
-            }
-        }
-        worst
+        i64::from(WORST[kind as usize][usize::from(kinds & 15)])
     }
 }
+
+/// The worst an army of each kind meets from a set of enemy kinds (one bit per kind):
+/// 2 if one of them defeats it, 1 if one trades with it, 0 if none can hurt it, worked out
+/// once from the fight table ([`fight`]) instead of for every option.
+pub(super) const WORST: [[u8; 16]; 4] = {
+    let mut table = [[0; 16]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let mut kinds = 0;
+        while kinds < 16 {
+            let mut enemy = 0;
+            while enemy < 4 {
+                if kinds & (1 << enemy) != 0 {
+                    // The fight table of the rules: equals trade, each kind defeats the one
+                    // it counters (spearman > knight > archer > spearman), everyone
+                    // defeats the scout (Kind::ALL order: spearman, archer, knight, scout).
+                    let hurt = if enemy == kind {
+                        1
+                    } else if kind == 3
+                        || (enemy == 0 && kind == 2)
+                        || (enemy == 2 && kind == 1)
+                        || (enemy == 1 && kind == 0)
+                    {
+                        2
+                    } else {
+                        0
+                    };
+                    if hurt > table[kind][kinds] {
+                        table[kind][kinds] = hurt;
+                    }
+                }
+                enemy += 1;
+            }
+            kinds += 1;
+        }
+        kind += 1;
+    }
+    table
+};
 
 /// [`meets`] of a destination of `army` ([`Board::destinations`]: a legal move): where
 /// the way enters neither the enemy home nor an enemy army, the tiles' terrain alone
 /// decides (water drowns, resources are collected), read without walking the move.
 fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let mut collects = 0;
-    let two = army.pos.manhattan(to) == 2;
-    let middle = Pos::new(
-        // Lossless: the mean of two `u8`s.
-        ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
-        ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
-    );
-    for tile in [middle, to].into_iter().skip(usize::from(!two)) {
+    /// What entering one tile does, as far as its terrain decides.
+    enum Step {
+        /// Nothing happens but collecting this many resources.
+        Quiet(u32),
+        /// A fight or a capture: the move has to be walked.
+        Contested,
+        Drown,
+    }
+    let enter = |tile: Pos| {
         if let Some(other) = board.army_at(tile) {
-            if other.owner != army.owner {
-                return meets(board, army, to);
-            }
             // A scout passes over its own armies.
-            continue;
+            return if other.owner == army.owner {
+                Step::Quiet(0)
+            } else {
+                Step::Contested
+            };
         }
         match board.terrain(tile) {
-            Some(Terrain::Home(seat)) if seat != army.owner => return meets(board, army, to),
-            Some(Terrain::Water) => return Some(Meeting::Drown),
-            Some(Terrain::Resource(_)) => collects += 1,
-            _ => {}
+            Some(Terrain::Home(seat)) if seat != army.owner => Step::Contested,
+            Some(Terrain::Water) => Step::Drown,
+            Some(Terrain::Resource(_)) => Step::Quiet(1),
+            _ => Step::Quiet(0),
+        }
+    };
+    let mut collects = 0;
+    if army.pos.manhattan(to) == 2 {
+        let middle = Pos::new(
+            // Lossless: the mean of two `u8`s.
+            ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+            ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+        );
+        match enter(middle) {
+            Step::Quiet(n) => collects = n,
+            Step::Contested => return meets(board, army, to),
+            Step::Drown => return Some(Meeting::Drown),
         }
     }
-    Some(Meeting::Arrive { collects })
+    match enter(to) {
+        Step::Quiet(n) => Some(Meeting::Arrive {
+            collects: collects + n,
+        }),
+        Step::Contested => meets(board, army, to),
+        Step::Drown => Some(Meeting::Drown),
+    }
 }
 
 /// Whether a move of `army` to `to` enters the enemy home or a tile with an enemy army (the

@@ -264,6 +264,42 @@ fn exposure_counts_what_can_reach_a_tile() {
     assert_eq!(exposure(Kind::Scout, 3, 3), 0);
 }
 
+#[test]
+fn the_worst_of_a_set_of_kinds_is_the_fight_tables() {
+    // By hand: a spearman is defeated by an archer (2) and traded by a spearman (1); a
+    // knight and a scout cannot hurt it (0). A scout is defeated by all but a scout.
+    let set = |kinds: &[Kind]| kinds.iter().map(|&k| 1 << k as u8).sum::<usize>();
+    let worst = |kind: Kind, kinds: &[Kind]| strong::WORST[kind as usize][set(kinds)];
+    assert_eq!(worst(Kind::Spearman, &[Kind::Knight, Kind::Scout]), 0);
+    assert_eq!(worst(Kind::Spearman, &[Kind::Spearman, Kind::Knight]), 1);
+    assert_eq!(worst(Kind::Spearman, &[Kind::Spearman, Kind::Archer]), 2);
+    assert_eq!(worst(Kind::Knight, &[Kind::Spearman]), 2);
+    assert_eq!(worst(Kind::Archer, &[Kind::Knight]), 2);
+    assert_eq!(worst(Kind::Scout, &[Kind::Scout]), 1);
+    assert_eq!(worst(Kind::Scout, &[Kind::Archer]), 2);
+    assert_eq!(worst(Kind::Knight, &[]), 0);
+    // And every entry is the worst fight of its set.
+    for kind in Kind::ALL {
+        for kinds in 0..16 {
+            let expected = Kind::ALL
+                .into_iter()
+                .filter(|&e| kinds & (1 << e as u8) != 0)
+                .map(|e| match fight(e, kind) {
+                    Survivor::First => 2,
+                    Survivor::Neither => 1,
+                    Survivor::Second => 0,
+                })
+                .max()
+                .unwrap_or(0);
+            assert_eq!(
+                strong::WORST[kind as usize][kinds],
+                expected,
+                "{kind:?} {kinds:04b}"
+            );
+        }
+    }
+}
+
 /// [`strong::Attackers::exposure`] as a scan of every enemy army answers it: the move rules
 /// asked for each army that could reach `p`.
 fn exposure_by_scan(turn: &Turn, kind: Kind, p: Pos) -> i64 {
