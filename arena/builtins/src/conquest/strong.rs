@@ -428,17 +428,19 @@ impl Bot<Conquest> for Strong {
                     goal.y.max(army.pos.y.saturating_add(reach)),
                 ),
             );
-            let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
-            let best = options
-                .map(|to| {
-                    let score = Strong::score(&turn, attackers, &army, to, goal, straight, guard);
-                    (score, to)
-                })
-                .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
-            if let Some((_, to)) = best
-                && to != army.pos
-            {
-                turn.order(&army, to);
+            // The best score, ties to the smallest tile (the keys differ: so does each
+            // option's tile).
+            let score = |to| Strong::score(&turn, attackers, &army, to, goal, straight, guard);
+            let key = |s, to| (s, std::cmp::Reverse(to));
+            let mut best = (score(army.pos), army.pos);
+            for to in turn.board.destinations(&army) {
+                let s = score(to);
+                if key(s, to) > key(best.0, best.1) {
+                    best = (s, to);
+                }
+            }
+            if best.1 != army.pos {
+                turn.order(&army, best.1);
             }
         }
         let (orders, memory) = turn.finish();
