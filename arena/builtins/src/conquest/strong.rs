@@ -4,8 +4,8 @@ use super::heuristic::threats;
 use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
-    Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice,
+    SetupRequest, Survivor, Terrain, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -23,6 +23,10 @@ pub struct Strong {
     memory: Memory,
     /// The enemy kinds that could come onto each tile (its memory kept from turn to turn).
     attackers: Attackers,
+    /// The turn's armies in the order they move, with their ranks (memory kept).
+    order: Vec<((u8, ArmyId), Army)>,
+    /// The goals of the armies moved so far this turn (memory kept).
+    claimed: Vec<Pos>,
 }
 
 /// The enemy kinds that could move onto each tile next turn, one bit per [`Kind`]: any
@@ -272,6 +276,39 @@ impl Strong {
     /// `straight`: no water lies between the army's options and its goal (the steps there
     /// are the straight-line distance).
     #[allow(clippy::too_many_arguments)]
+    /// How soon `a` moves: 0 if it can capture the enemy home, 1 if it can win a fight, 2
+    /// if it can move, 3 if it cannot.
+    fn rank(turn: &Turn, a: &Army) -> u8 {
+        // A capture or a won fight needs the enemy home or an enemy army within reach;
+        // without one every legal move ranks 2 (3 if there is none).
+        let reach = u32::try_from(a.kind.reach()).unwrap_or(2);
+        let within = |p: Pos| p.manhattan(a.pos) <= reach;
+        if !within(turn.enemy_home()) && !turn.enemies_iter().any(|e| within(e.pos)) {
+            return if turn.board.can_move(a) { 2 } else { 3 };
+        }
+        let mut best = 3;
+        for to in turn.board.destinations(a) {
+            // A capture or a won fight needs the enemy home or an enemy army on a tile the
+            // move enters; any other legal move ranks 2.
+            if !contested(&turn.board, a, to) {
+                best = best.min(2);
+                continue;
+            }
+            let rank = match meets(&turn.board, a, to) {
+                Some(Meeting::Capture) => 0,
+                Some(Meeting::Win(_)) => 1,
+                Some(_) => 2,
+                None => continue,
+            };
+            best = best.min(rank);
+            if best == 0 {
+                // Nothing ranks first.
+                break;
+            }
+        }
+        best
+    }
+
     fn score(
         turn: &Turn,
         attackers: &Attackers,
@@ -336,49 +373,20 @@ impl Bot<Conquest> for Strong {
         Strong::recruit(&mut turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
         // (Sorted by unique keys: the order the armies are listed in does not matter.)
-        let mut order: Vec<((u8, u32), Army)> = turn
-            .board
-            .armies()
-            .iter()
-            .filter(|a| a.owner == turn.seat && !turn.is_moved(a.id))
-            .map(|&a| {
-                // A capture or a won fight needs the enemy home or an enemy army within
-                // reach; without one every legal move ranks 2 (3 if there is none).
-                let reach = u32::try_from(a.kind.reach()).unwrap_or(2);
-                let within = |p: Pos| p.manhattan(a.pos) <= reach;
-                if !within(turn.enemy_home()) && !turn.enemies_iter().any(|e| within(e.pos)) {
-                    let best = if turn.board.can_move(&a) { 2 } else { 3 };
-                    return ((best, a.id), a);
-                }
-                let mut best = 3;
-                for to in turn.board.destinations(&a) {
-                    // A capture or a won fight needs the enemy home or an enemy army on a
-                    // tile the move enters; any other legal move ranks 2.
-                    if !contested(&turn.board, &a, to) {
-                        best = best.min(2);
-                        continue;
-                    }
-                    let rank = match meets(&turn.board, &a, to) {
-                        Some(Meeting::Capture) => 0,
-                        Some(Meeting::Win(_)) => 1,
-                        Some(_) => 2,
-                        None => continue,
-                    };
-                    best = best.min(rank);
-                    if best == 0 {
-                        // Nothing ranks first.
-                        break;
-                    }
-                }
-                ((best, a.id), a)
-            })
-            .collect();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        for &a in turn.board.armies() {
+            if a.owner == turn.seat && !turn.is_moved(a.id) {
+                order.push(((Strong::rank(&turn, &a), a.id), a));
+            }
+        }
         // Ids are unique: the keys are too, so the order is the one sorting by them gives.
-        order.sort_by_key(|&(key, _)| key);
-        let mut claimed: Vec<Pos> = Vec::new();
+        order.sort_unstable_by_key(|&(key, _)| key);
+        let mut claimed = std::mem::take(&mut self.claimed);
+        claimed.clear();
         let attackers = &mut self.attackers;
         attackers.make(&turn);
-        for (_, planned) in order {
+        for &(_, planned) in &order {
             if turn.won {
                 break;
             }
@@ -403,14 +411,23 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    turn.nearest(
-                        army.pos,
-                        turn.resources()
-                            .iter()
-                            .map(|&(p, _)| p)
-                            .filter(|p| !claimed.contains(p)),
-                    )
-                    .map(|(_, p)| p)
+                    // The nearest unclaimed resource ([`Turn::nearest`], in a plain loop):
+                    // ties to the smallest tile; one farther as the crow flies than the
+                    // nearest so far cannot be nearer.
+                    let mut nearest: Option<(u32, Pos)> = None;
+                    for &(p, _) in turn.resources() {
+                        if nearest.is_some_and(|(steps, _)| army.pos.manhattan(p) > steps)
+                            || claimed.contains(&p)
+                        {
+                            continue;
+                        }
+                        if let Some(steps) = turn.distance(army.pos, p)
+                            && nearest.is_none_or(|b| (steps, p) < b)
+                        {
+                            nearest = Some((steps, p));
+                        }
+                    }
+                    nearest.map(|(_, p)| p)
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
@@ -445,6 +462,8 @@ impl Bot<Conquest> for Strong {
         }
         let (orders, memory) = turn.finish();
         self.memory = memory;
+        self.order = order;
+        self.claimed = claimed;
         orders
     }
 }
