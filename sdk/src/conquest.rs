@@ -710,7 +710,7 @@ fn occupant_index(k: usize) -> u32 {
 }
 
 /// The map and the armies on it, as rules and bots ask about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Board {
     width: u8,
     height: u8,
@@ -727,7 +727,29 @@ pub struct Board {
     /// The indices of the resource tiles, ascending (kept by `set_terrain`): bots ask for
     /// the resources left often, and a map has few among many tiles.
     resource_list: Vec<u16>,
+    /// The water the last [`Board::update`] was given, while `listed` holds.
+    water_listed: Vec<Pos>,
+    /// Whether the terrain is the homes, the water of `water_listed` and the listed
+    /// resources, plain elsewhere: the last update's lists overlapped neither each other
+    /// nor the homes, and every terrain change since took a resource off the map. The next
+    /// update of the same map then only clears the resources and armies (a bot's kept
+    /// board sees the same map every turn, and its planning collects resources).
+    listed: bool,
 }
+
+/// Boards are equal when their maps and armies are (whatever their histories).
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        (self.width, self.height, self.homes) == (other.width, other.height, other.homes)
+            && self.terrain == other.terrain
+            && self.occupant == other.occupant
+            && self.armies == other.armies
+            && self.waters == other.waters
+            && self.resource_list == other.resource_list
+    }
+}
+
+impl Eq for Board {}
 
 /// A 0×0 board, to be [`Board::update`]d.
 impl Default for Board {
@@ -747,20 +769,48 @@ impl Board {
     /// Make this board the board of `obs` (what [`Board::new`] answers), reusing its
     /// memory: a bot that keeps one board from turn to turn allocates nothing for it.
     pub fn update(&mut self, obs: &Observation) {
-        self.reset(obs.width, obs.height, obs.homes);
+        let same_map = self.listed
+            && (self.width, self.height, self.homes) == (obs.width, obs.height, obs.homes)
+            && self.water_listed == obs.water;
+        // Whether the lists overlap neither each other nor the homes (see `listed`).
+        let mut clean = true;
+        if same_map {
+            // Back to the bare map: the resources left become plain, the armies' tiles
+            // (the only ones the occupant index names) empty.
+            for &i in &self.resource_list {
+                self.terrain[usize::from(i)] = Terrain::Plain;
+            }
+            self.resource_list.clear();
+            for k in 0..self.armies.len() {
+                if let Some(i) = self.index(self.armies[k].pos) {
+                    self.occupant[i] = NO_ARMY;
+                }
+            }
+            self.armies.clear();
+        } else {
+            self.reset(obs.width, obs.height, obs.homes);
+            // What `set_terrain` on each listed tile would leave, with its bookkeeping done
+            // once for the lot: water comes first and only resources follow, so no
+            // resource is ever taken off the list, which is sorted once at the end.
+            for &p in &obs.water {
+                if let Some(i) = self.index(p) {
+                    let was = self.terrain[i];
+                    if was != Terrain::Water {
+                        self.waters += 1;
+                    }
+                    if matches!(was, Terrain::Water | Terrain::Home(_)) {
+                        clean = false;
+                    }
+                    self.terrain[i] = Terrain::Water;
+                } else {
+                    clean = false;
+                }
+            }
+            self.water_listed.clear();
+            self.water_listed.extend_from_slice(&obs.water);
+        }
         // Room for the turn's recruits too (at most one per tile next to the home).
         self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
-        // What `set_terrain` on each listed tile would leave, with its bookkeeping done
-        // once for the lot: water comes first and only resources follow, so no resource
-        // is ever taken off the list, which is sorted once at the end.
-        for &p in &obs.water {
-            if let Some(i) = self.index(p) {
-                if self.terrain[i] != Terrain::Water {
-                    self.waters += 1;
-                }
-                self.terrain[i] = Terrain::Water;
-            }
-        }
         for (list, resource) in [
             (&obs.wood, Resource::Wood),
             (&obs.food, Resource::Food),
@@ -772,6 +822,9 @@ impl Board {
                     if was == Terrain::Water {
                         self.waters -= 1;
                     }
+                    if matches!(was, Terrain::Water | Terrain::Home(_)) {
+                        clean = false;
+                    }
                     if !matches!(was, Terrain::Resource(_)) {
                         // Lossless: an index of a map of at most 255×255 tiles.
                         self.resource_list.push(i as u16);
@@ -781,6 +834,7 @@ impl Board {
             }
         }
         self.resource_list.sort_unstable();
+        self.listed = clean;
         for &army in &obs.armies {
             self.place(army);
         }
@@ -797,6 +851,8 @@ impl Board {
             armies: Vec::new(),
             waters: 0,
             resource_list: Vec::new(),
+            water_listed: Vec::new(),
+            listed: false,
         };
         board.reset(width, height, homes);
         board
@@ -813,6 +869,7 @@ impl Board {
         self.armies.clear();
         self.waters = 0;
         self.resource_list.clear();
+        self.listed = false;
         self.set_terrain(homes[0], Terrain::Home(0));
         self.set_terrain(homes[1], Terrain::Home(1));
     }
@@ -851,6 +908,12 @@ impl Board {
     pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
         if let Some(i) = self.index(p) {
             let was = std::mem::replace(&mut self.terrain[i], terrain);
+            // A resource collected keeps the terrain what `listed` says; any other change
+            // does not.
+            if was != terrain && !(matches!(was, Terrain::Resource(_)) && terrain == Terrain::Plain)
+            {
+                self.listed = false;
+            }
             match (was == Terrain::Water, terrain == Terrain::Water) {
                 (false, true) => self.waters += 1,
                 (true, false) => self.waters -= 1,
@@ -1946,6 +2009,61 @@ mod tests {
             kept.update(obs);
             assert_eq!(kept, Board::new(obs));
         }
+        // The same map turn after turn (only resources and armies redone): what a turn
+        // did to the board leaves no trace, a collection or anything else.
+        let mut kept = Board::new(&first);
+        let edits: [fn(&mut Board); 4] = [
+            |b| b.set_terrain(Pos::new(2, 0), Terrain::Plain),
+            |b| b.relocate(0, Pos::new(4, 2)),
+            |b| b.set_terrain(Pos::new(0, 0), Terrain::Water),
+            |b| {
+                b.set_terrain(Pos::new(2, 2), Terrain::Plain);
+                b.remove(0);
+                b.place(Army {
+                    id: 9,
+                    owner: 0,
+                    kind: Kind::Archer,
+                    pos: Pos::new(0, 4),
+                });
+            },
+        ];
+        for edit in edits {
+            edit(&mut kept);
+            kept.update(&first);
+            assert_eq!(kept, Board::new(&first));
+        }
+        // A later turn: the food collected, the knight elsewhere, a recruit of ours; then
+        // lists that overlap (wood on the water and on a home): the next update starts
+        // afresh.
+        let later = Observation {
+            food: vec![],
+            armies: vec![
+                Army {
+                    id: 0,
+                    owner: 1,
+                    kind: Kind::Knight,
+                    pos: Pos::new(2, 1),
+                },
+                Army {
+                    id: 1,
+                    owner: 0,
+                    kind: Kind::Spearman,
+                    pos: Pos::new(1, 0),
+                },
+            ],
+            ..first.clone()
+        };
+        let overlapping = Observation {
+            wood: vec![Pos::new(2, 2), Pos::new(3, 3)],
+            ..later.clone()
+        };
+        for obs in [&later, &overlapping, &first, &later] {
+            kept.set_terrain(Pos::new(4, 0), Terrain::Plain);
+            kept.update(obs);
+            assert_eq!(kept, Board::new(obs));
+            assert_eq!(kept.waters, Board::new(obs).water().filter(|&w| w).count());
+        }
+
         // The resources stay listed in reading order as tiles change.
         let mut board = Board::new(&second);
         assert_eq!(
