@@ -1409,6 +1409,11 @@ pub struct Distances {
     /// The water tiles' positions: a way between two tiles that none of them blocks needs
     /// no search ([`Distances::between`]).
     water_at: Vec<Pos>,
+    /// The water a row at a time (bit `x` of row `y`) and a column at a time (bit `y` of
+    /// column `x`), on maps of at most 64 columns and rows (else empty): whether a straight
+    /// stretch is dry is then one mask.
+    water_rows: Vec<u64>,
+    water_columns: Vec<u64>,
     /// A search's steps before it starts ([`blank`]).
     blank: Box<[u16]>,
     /// The search from each tile, once asked for.
@@ -1445,6 +1450,16 @@ impl Distances {
                 // Lossless: an index of a map of at most 255×255 tiles.
                 .map(|&i| Pos::new((i % width) as u8, (i / width) as u8))
                 .collect();
+            self.water_rows.clear();
+            self.water_columns.clear();
+            if self.width <= 64 && self.height <= 64 {
+                self.water_rows.resize(usize::from(self.height), 0);
+                self.water_columns.resize(usize::from(self.width), 0);
+                for w in &self.water_at {
+                    self.water_rows[usize::from(w.y)] |= 1 << w.x;
+                    self.water_columns[usize::from(w.x)] |= 1 << w.y;
+                }
+            }
             self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
         }
@@ -1485,6 +1500,18 @@ impl Distances {
     /// the way is as long as the straight-line (Manhattan) distance, and none is shorter.
     #[inline]
     fn dry_corner_way(&self, a: Pos, b: Pos) -> bool {
+        // Bits `lo..=hi` (both below 64).
+        let span = |p: u8, q: u8| (u64::MAX >> (63 - p.max(q))) & (u64::MAX << p.min(q));
+        if let (Some(&row_a), Some(&row_b), Some(&column_a), Some(&column_b)) = (
+            self.water_rows.get(usize::from(a.y)),
+            self.water_rows.get(usize::from(b.y)),
+            self.water_columns.get(usize::from(a.x)),
+            self.water_columns.get(usize::from(b.x)),
+        ) {
+            let (xs, ys) = (span(a.x, b.x), span(a.y, b.y));
+            return (row_a & xs == 0 && column_b & ys == 0)
+                || (column_a & ys == 0 && row_b & xs == 0);
+        }
         let xs = a.x.min(b.x)..=a.x.max(b.x);
         let ys = a.y.min(b.y)..=a.y.max(b.y);
         let (mut row_first, mut column_first) = (true, true);
