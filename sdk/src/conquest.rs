@@ -735,6 +735,9 @@ pub struct Board {
     /// update of the same map then only clears the resources and armies (a bot's kept
     /// board sees the same map every turn, and its planning collects resources).
     listed: bool,
+    /// Whether a [`Board::relocate`] ever put an army onto another's tile since the armies
+    /// were last cleared: only then may a tile hold two.
+    stacked: bool,
 }
 
 /// Boards are equal when their maps and armies are (whatever their histories).
@@ -787,6 +790,7 @@ impl Board {
                 }
             }
             self.armies.clear();
+            self.stacked = false;
         } else {
             self.reset(obs.width, obs.height, obs.homes);
             // What `set_terrain` on each listed tile would leave, with its bookkeeping done
@@ -853,6 +857,7 @@ impl Board {
             resource_list: Vec::new(),
             water_listed: Vec::new(),
             listed: false,
+            stacked: false,
         };
         board.reset(width, height, homes);
         board
@@ -867,6 +872,7 @@ impl Board {
         self.occupant.clear();
         self.occupant.resize(tiles, NO_ARMY);
         self.armies.clear();
+        self.stacked = false;
         self.waters = 0;
         self.resource_list.clear();
         self.listed = false;
@@ -986,23 +992,35 @@ impl Board {
 
     /// Move army `id` to `to` (which must be free of armies).
     pub fn relocate(&mut self, id: ArmyId, to: Pos) {
-        let Some(k) = self.armies.iter().position(|a| a.id == id) else {
-            return;
-        };
+        if let Some(k) = self.armies.iter().position(|a| a.id == id) {
+            self.relocate_index(k, to);
+        }
+    }
+
+    /// [`Board::relocate`] of the army with index `k`.
+    fn relocate_index(&mut self, k: usize, to: Pos) {
         let from = std::mem::replace(&mut self.armies[k].pos, to);
         // Only the two tiles change; each names the last army standing on it, as
-        // `reindex` would (a tile holds at most one army unless a caller stacked them).
+        // `reindex` would (a tile holds at most one army unless a caller stacked them:
+        // only then can another army stand where this one left).
         let k32 = occupant_index(k);
         if let Some(i) = self.index(from)
             && self.occupant[i] == k32
         {
-            let last = self.armies.iter().rposition(|a| a.pos == from);
-            self.occupant[i] = last.map_or(NO_ARMY, occupant_index);
+            self.occupant[i] = if self.stacked {
+                let last = self.armies.iter().rposition(|a| a.pos == from);
+                last.map_or(NO_ARMY, occupant_index)
+            } else {
+                NO_ARMY
+            };
         }
-        if let Some(i) = self.index(to)
-            && (self.occupant[i] == NO_ARMY || self.occupant[i] < k32)
-        {
-            self.occupant[i] = k32;
+        if let Some(i) = self.index(to) {
+            if self.occupant[i] != NO_ARMY && self.occupant[i] != k32 {
+                self.stacked = true;
+            }
+            if self.occupant[i] == NO_ARMY || self.occupant[i] < k32 {
+                self.occupant[i] = k32;
+            }
         }
     }
 
@@ -1184,7 +1202,14 @@ impl Board {
                     }
                 },
                 MoveEvent::Capture { at } | MoveEvent::Arrive { at } => {
-                    self.relocate(army.id, at);
+                    // The army stands on its tile (or the board lists it elsewhere).
+                    let on_its_tile = (self.index(army.pos))
+                        .and_then(|i| self.occupant_at(i))
+                        .filter(|&k| self.armies[k].id == army.id);
+                    match on_its_tile {
+                        Some(k) => self.relocate_index(k, at),
+                        None => self.relocate(army.id, at),
+                    }
                 }
                 MoveEvent::Drown { .. } => {
                     self.remove(army.id);
