@@ -1383,23 +1383,39 @@ fn search(width: u8, start: usize, steps: &mut [u16]) {
     }
     let height = tiles / width;
     steps[start] = 0;
-    // Tiles in the order reached: a breadth-first queue that is never popped.
-    let mut queue: Vec<u16> = Vec::with_capacity(tiles);
+    // Tiles in the order reached, each once: a breadth-first queue that is never popped,
+    // its end kept in a local (a bot pays fuel for every instruction, and a `Vec`'s push
+    // checks and stores its length each time).
+    let mut queue = vec![0u16; tiles];
     // Lossless: an index of a map of at most 255×255 tiles.
-    queue.push(start as u16);
-    let mut head = 0;
-    while let Some(&i) = queue.get(head) {
+    queue[0] = start as u16;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let i = usize::from(queue[head]);
         head += 1;
-        let i = usize::from(i);
         let next = steps[i] + 1;
-        // The order of the neighbours does not change a distance.
-        crate::pos::for_each_neighbour(i, width, height, |j| {
+        let mut reach = |j: usize| {
             if steps[j] == UNREACHED {
                 steps[j] = next;
-                // Lossless: an index of a map of at most 255×255 tiles.
-                queue.push(j as u16);
+                // Lossless as above; `tail` stays below `tiles`: each tile comes once.
+                queue[tail] = j as u16;
+                tail += 1;
             }
-        });
+        };
+        // The order of the neighbours does not change a distance.
+        let (x, y) = (i % width, i / width);
+        if y > 0 {
+            reach(i - width);
+        }
+        if x + 1 < width {
+            reach(i + 1);
+        }
+        if y + 1 < height {
+            reach(i + width);
+        }
+        if x > 0 {
+            reach(i - 1);
+        }
     }
 }
 

@@ -182,7 +182,7 @@ impl Turn {
     }
 
     /// The enemy's armies, in board order, without collecting them.
-    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> {
+    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> + Clone {
         self.board.armies().iter().filter(|a| a.owner != self.seat)
     }
 
@@ -364,16 +364,14 @@ pub enum Meeting {
 
 /// The kind that defeats the most of `enemies` (ties: the cheaper kind, in `Kind::ALL`
 /// order); a spearman against nobody.
-pub fn best_counter(enemies: &[Army]) -> Kind {
+pub fn best_counter<'a>(enemies: impl IntoIterator<Item = &'a Army> + Clone) -> Kind {
     [Kind::Spearman, Kind::Archer, Kind::Knight]
         .into_iter()
         .max_by_key(|&k| {
-            let wins = enemies
-                .iter()
+            let wins = (enemies.clone().into_iter())
                 .filter(|e| fight(k, e.kind) == Survivor::First)
                 .count();
-            let losses = enemies
-                .iter()
+            let losses = (enemies.clone().into_iter())
                 .filter(|e| fight(k, e.kind) == Survivor::Second)
                 .count();
             (wins as i64 - losses as i64, std::cmp::Reverse(k as u8))

@@ -250,11 +250,13 @@ impl Strong {
             turn.recruit_nearest(wanted, threat.pos);
         }
         let resources_left = turn.resources().len();
-        // Listed when first needed (recruiting does not change them).
-        let mut enemies = None;
+        // Worked out when first needed (recruiting does not change the enemies).
+        let mut counter = None;
         let wanted_armies = turn.armies_wanted(4);
-        while turn.movable_count() < wanted_armies {
-            let want = best_counter(enemies.get_or_insert_with(|| turn.enemies()));
+        // Each recruit is one more army that may move.
+        let mut movable = turn.movable_count();
+        while movable < wanted_armies {
+            let want = *counter.get_or_insert_with(|| best_counter(turn.enemies_iter()));
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
             };
@@ -270,6 +272,7 @@ impl Strong {
             if !turn.recruit(kind, at) {
                 break;
             }
+            movable += 1;
         }
     }
 
