@@ -66,7 +66,8 @@ impl Builtins for Conquest {
 }
 
 /// One turn being planned: the board as the player's orders so far leave it.
-#[derive(Debug, Clone)]
+/// `Turn::default()` is a turn of an empty map, to be [`Turn::renew`]ed.
+#[derive(Debug, Clone, Default)]
 pub struct Turn {
     /// The board after the orders so far.
     pub board: Board,
@@ -142,6 +143,26 @@ impl Turn {
     /// The enemy's seat.
     pub fn enemy(&self) -> Seat {
         1 - self.seat
+    }
+
+    /// Start planning `obs`'s turn on this one's memory (what [`Turn::with_memory`] with
+    /// this turn's memory answers): a bot that keeps its `Turn` moves nothing.
+    pub fn renew(&mut self, obs: &Observation) {
+        self.board.update(obs);
+        self.fields.fit(&self.board);
+        self.resources.clear();
+        self.resources.extend(self.board.resource_tiles());
+        self.moved.clear();
+        self.seat = obs.seat;
+        self.stock = obs.resources;
+        // Room for every army's move without growing on the way.
+        self.orders = Orders {
+            recruit: Vec::new(),
+            moves: Vec::with_capacity(obs.armies.len() + 4),
+        };
+        self.next_id = u32::MAX / 2;
+        self.won = false;
+        self.enemies_lost = 0;
     }
 
     /// The player's home.

@@ -1,7 +1,7 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
+use super::{Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
     Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice,
@@ -18,9 +18,9 @@ use arena_sdk::conquest::{
 /// turn. An army guarding its home against a nearby threat stays.
 #[derive(Debug, Default, Clone)]
 pub struct Strong {
-    /// Distances around the map's water and the planning board's memory, kept from turn
-    /// to turn.
-    memory: Memory,
+    /// The turn being planned: its distances around the map's water and its board's
+    /// memory are kept from turn to turn.
+    turn: Turn,
     /// The enemy kinds that could come onto each tile (its memory kept from turn to turn).
     attackers: Attackers,
     /// The turn's armies in the order they move, with their ranks (memory kept).
@@ -190,25 +190,20 @@ fn contested(board: &Board, army: &Army, to: Pos) -> bool {
     enemy_on(to) || (army.pos.manhattan(to) == 2 && enemy_on(middle))
 }
 
-/// Enemy armies that could capture `home` on their next move: next to it, or a scout two
-/// tiles away in a straight line whose middle tile holds none of our armies.
-fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
-    turn.enemies_iter()
-        .copied()
-        .filter(|e| {
-            let d = e.pos.manhattan(home);
-            if d == 1 {
-                return true;
-            }
-            e.kind == Kind::Scout && d == 2 && (e.pos.x == home.x || e.pos.y == home.y) && {
-                let middle = Pos::new(
-                    u8::try_from((u16::from(e.pos.x) + u16::from(home.x)) / 2).unwrap_or(0),
-                    u8::try_from((u16::from(e.pos.y) + u16::from(home.y)) / 2).unwrap_or(0),
-                );
-                !turn.board.is_own(turn.seat, middle)
-            }
-        })
-        .collect()
+/// Whether enemy army `e` is a scout that could capture `home` on its next move from two
+/// tiles away: in a straight line, with none of our armies on the middle tile. (An army
+/// next to the home could too.)
+fn scout_run(turn: &Turn, e: &Army, home: Pos) -> bool {
+    e.kind == Kind::Scout
+        && e.pos.manhattan(home) == 2
+        && (e.pos.x == home.x || e.pos.y == home.y)
+        && {
+            let middle = Pos::new(
+                u8::try_from((u16::from(e.pos.x) + u16::from(home.x)) / 2).unwrap_or(0),
+                u8::try_from((u16::from(e.pos.y) + u16::from(home.y)) / 2).unwrap_or(0),
+            );
+            !turn.board.is_own(turn.seat, middle)
+        }
 }
 
 impl Strong {
@@ -221,10 +216,13 @@ impl Strong {
         // tiles around a home are diagonal to each other), which the move stage's scores
         // see to. A scout's run two tiles away is stopped by anything on the middle tile
         // (it fights there).
-        let runs = capture_threats(turn, home)
-            .into_iter()
-            .filter(|t| t.pos.manhattan(home) == 2);
-        for threat in runs {
+        // (Each run has its own middle tile, next to the home: a recruit on one leaves the
+        // others runs. Recruits go to the end of the list of armies.)
+        for k in 0..turn.board.armies().len() {
+            let threat = turn.board.armies()[k];
+            if threat.owner == turn.seat || !scout_run(turn, &threat, home) {
+                continue;
+            }
             let spots = turn.board.recruit_spots(turn.seat);
             let middle = spots
                 .iter()
@@ -370,10 +368,11 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
+        let turn = &mut self.turn;
+        turn.renew(obs);
         let home = turn.home();
         let near = threats(&turn, home, 2);
-        Strong::recruit(&mut turn, &near);
+        Strong::recruit(turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
         // (Sorted by unique keys: the order the armies are listed in does not matter.)
         let mut order = std::mem::take(&mut self.order);
@@ -463,8 +462,7 @@ impl Bot<Conquest> for Strong {
                 turn.order(&army, best.1);
             }
         }
-        let (orders, memory) = turn.finish();
-        self.memory = memory;
+        let orders = std::mem::take(&mut turn.orders);
         self.order = order;
         self.claimed = claimed;
         orders
