@@ -1855,6 +1855,71 @@ mod tests {
     }
 
     #[test]
+    fn straight_ways_are_answered_without_a_search() {
+        // . . . . .
+        // . . ~ . .      ~ water at (2,1)
+        // . . . . .
+        let mut board = Board::empty(5, 3, [Pos::new(0, 2), Pos::new(4, 2)]);
+        board.set_terrain(Pos::new(2, 1), Terrain::Water);
+        let distances = Distances::new(&board);
+        // Along the top row, then down: an L-shaped way is dry, no search is done.
+        assert_eq!(distances.between(Pos::new(0, 0), Pos::new(4, 0)), Some(4));
+        assert_eq!(distances.between(Pos::new(1, 1), Pos::new(3, 2)), Some(3));
+        assert!(distances.fields.iter().all(|f| f.get().is_none()));
+        // Straight down through the water both L-shaped ways are wet: the search goes
+        // round it, (2,0) → (1,0) → (1,1) → (1,2) → (2,2).
+        assert_eq!(distances.between(Pos::new(2, 0), Pos::new(2, 2)), Some(4));
+        assert!(
+            distances.fields[board.index(Pos::new(2, 2)).unwrap()]
+                .get()
+                .is_some()
+        );
+        // The rectangles: dry left of the water, wet around it.
+        assert!(distances.dry_rectangle(Pos::new(0, 0), Pos::new(1, 2)));
+        assert!(distances.dry_rectangle(Pos::new(4, 2), Pos::new(3, 0)));
+        assert!(!distances.dry_rectangle(Pos::new(0, 0), Pos::new(2, 2)));
+        assert!(!distances.dry_rectangle(Pos::new(2, 1), Pos::new(2, 1)));
+        // A map wider than 64 columns has no row masks: the water is scanned, with the same
+        // answers as a search.
+        let mut wide = Board::empty(70, 2, [Pos::new(0, 1), Pos::new(69, 1)]);
+        wide.set_terrain(Pos::new(66, 0), Terrain::Water);
+        let far = Distances::new(&wide);
+        assert!(far.water_rows.is_empty());
+        for (from, to) in [((0, 0), (69, 0)), ((60, 1), (69, 0)), ((66, 1), (65, 0))] {
+            let (from, to) = (Pos::new(from.0, from.1), Pos::new(to.0, to.1));
+            let searched = wide.distances(from)[wide.index(to).unwrap()];
+            assert_eq!(far.between(from, to), searched, "{from} to {to}");
+        }
+        assert_eq!(far.between(Pos::new(0, 0), Pos::new(69, 0)), Some(71));
+    }
+
+    #[test]
+    fn an_army_can_move_unless_boxed_in() {
+        // A spearman in the corner, its own home to the right and its own knight below;
+        // a scout there jumps over the knight.
+        let mut board = Board::empty(4, 4, [Pos::new(1, 0), Pos::new(3, 3)]);
+        let army = |id, kind, x, y| Army {
+            id,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        board.place(army(1, Kind::Knight, 0, 1));
+        let spearman = army(2, Kind::Spearman, 0, 0);
+        assert!(!board.can_move(&spearman));
+        assert!(board.destinations(&spearman).is_empty());
+        assert!(board.can_move(&army(3, Kind::Scout, 0, 0)));
+        // The knight may step down or right, even onto water (it drowns there).
+        board.set_terrain(Pos::new(1, 1), Terrain::Water);
+        assert!(board.can_move(&army(1, Kind::Knight, 0, 1)));
+        // An enemy spearman in the corner may take the home.
+        assert!(board.can_move(&Army {
+            owner: 1,
+            ..spearman
+        }));
+    }
+
+    #[test]
     fn kept_distances_follow_the_maps_water() {
         let mut distances = Distances::new(&lake_board());
         let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));

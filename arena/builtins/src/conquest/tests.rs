@@ -368,6 +368,52 @@ proptest::proptest! {
 }
 
 #[test]
+fn a_renewed_turn_is_a_new_turn() {
+    // A kept turn, planned on and renewed with each observation (the same map twice, then
+    // another), answers what a fresh turn answers.
+    let first = first_observation(MAPS[0].1);
+    let mut later = first.clone();
+    later.seat = 1;
+    later.wood.pop();
+    later.armies = vec![Army {
+        id: 4,
+        owner: 0,
+        kind: Kind::Archer,
+        pos: Pos::new(2, 1),
+    }];
+    let other = first_observation(MAPS[3].1);
+    let mut kept = Turn::default();
+    for obs in [&first, &later, &other, &first] {
+        kept.renew(obs);
+        let fresh = Turn::new(obs);
+        assert_eq!(kept.board, fresh.board);
+        assert_eq!(kept.resources(), fresh.resources());
+        assert_eq!(
+            (kept.seat, kept.stock, kept.won),
+            (fresh.seat, fresh.stock, false)
+        );
+        assert_eq!(
+            (kept.enemies_lost, kept.movable_count()),
+            (0, fresh.movable_count())
+        );
+        assert!(kept.orders.moves.is_empty() && kept.orders.recruit.is_empty());
+        for p in [Pos::new(0, 0), Pos::new(6, 6), Pos::new(3, 1)] {
+            assert_eq!(
+                kept.distance(p, obs.homes[1]),
+                fresh.distance(p, obs.homes[1])
+            );
+        }
+        // Plan something: recruit and move, as a turn does.
+        let spot = kept.board.recruit_spots(kept.seat)[0];
+        kept.recruit(Kind::Scout, spot);
+        let army = kept.movable()[0];
+        if let Some(to) = kept.board.destinations(&army).into_iter().next() {
+            kept.order(&army, to);
+        }
+    }
+}
+
+#[test]
 fn distance_fields_kept_between_turns_follow_the_map() {
     // Searches filled on the lakes map, handed to a turn on the default map (same size,
     // other water) and back: every answer is the new map's.
