@@ -371,7 +371,7 @@ impl Bot<Conquest> for Strong {
         let turn = &mut self.turn;
         turn.renew(obs);
         let home = turn.home();
-        let near = threats(&turn, home, 2);
+        let near = threats(turn, home, 2);
         Strong::recruit(turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
         // (Sorted by unique keys: the order the armies are listed in does not matter.)
@@ -379,7 +379,7 @@ impl Bot<Conquest> for Strong {
         order.clear();
         for &a in turn.board.armies() {
             if a.owner == turn.seat && !turn.is_moved(a.id) {
-                order.push(((Strong::rank(&turn, &a), a.id), a));
+                order.push(((Strong::rank(turn, &a), a.id), a));
             }
         }
         // Ids are unique: the keys are too, so the order is the one sorting by them gives.
@@ -387,12 +387,12 @@ impl Bot<Conquest> for Strong {
         let mut claimed = std::mem::take(&mut self.claimed);
         claimed.clear();
         let attackers = &mut self.attackers;
-        attackers.make(&turn);
+        attackers.make(turn);
         for &(_, planned) in &order {
             if turn.won {
                 break;
             }
-            attackers.refresh(&turn);
+            attackers.refresh(turn);
             let Some(army) = turn
                 .board
                 .armies()
@@ -449,7 +449,7 @@ impl Bot<Conquest> for Strong {
             );
             // The best score, ties to the smallest tile (the keys differ: so does each
             // option's tile).
-            let score = |to| Strong::score(&turn, attackers, &army, to, goal, straight, guard);
+            let score = |to| Strong::score(turn, attackers, &army, to, goal, straight, guard);
             let key = |s, to| (s, std::cmp::Reverse(to));
             let mut best = (score(army.pos), army.pos);
             for to in turn.board.destinations(&army) {
