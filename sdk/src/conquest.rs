@@ -710,7 +710,7 @@ fn occupant_index(k: usize) -> u32 {
 }
 
 /// The map and the armies on it, as rules and bots ask about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Board {
     width: u8,
     height: u8,
@@ -727,7 +727,32 @@ pub struct Board {
     /// The indices of the resource tiles, ascending (kept by `set_terrain`): bots ask for
     /// the resources left often, and a map has few among many tiles.
     resource_list: Vec<u16>,
+    /// The water the last [`Board::update`] was given, while `listed` holds.
+    water_listed: Vec<Pos>,
+    /// Whether the terrain is the homes, the water of `water_listed` and the listed
+    /// resources, plain elsewhere: the last update's lists overlapped neither each other
+    /// nor the homes, and every terrain change since took a resource off the map. The next
+    /// update of the same map then only clears the resources and armies (a bot's kept
+    /// board sees the same map every turn, and its planning collects resources).
+    listed: bool,
+    /// Whether a [`Board::relocate`] ever put an army onto another's tile since the armies
+    /// were last cleared: only then may a tile hold two.
+    stacked: bool,
 }
+
+/// Boards are equal when their maps and armies are (whatever their histories).
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        (self.width, self.height, self.homes) == (other.width, other.height, other.homes)
+            && self.terrain == other.terrain
+            && self.occupant == other.occupant
+            && self.armies == other.armies
+            && self.waters == other.waters
+            && self.resource_list == other.resource_list
+    }
+}
+
+impl Eq for Board {}
 
 /// A 0×0 board, to be [`Board::update`]d.
 impl Default for Board {
@@ -747,20 +772,49 @@ impl Board {
     /// Make this board the board of `obs` (what [`Board::new`] answers), reusing its
     /// memory: a bot that keeps one board from turn to turn allocates nothing for it.
     pub fn update(&mut self, obs: &Observation) {
-        self.reset(obs.width, obs.height, obs.homes);
+        let same_map = self.listed
+            && (self.width, self.height, self.homes) == (obs.width, obs.height, obs.homes)
+            && self.water_listed == obs.water;
+        // Whether the lists overlap neither each other nor the homes (see `listed`).
+        let mut clean = true;
+        if same_map {
+            // Back to the bare map: the resources left become plain, the armies' tiles
+            // (the only ones the occupant index names) empty.
+            for &i in &self.resource_list {
+                self.terrain[usize::from(i)] = Terrain::Plain;
+            }
+            self.resource_list.clear();
+            for k in 0..self.armies.len() {
+                if let Some(i) = self.index(self.armies[k].pos) {
+                    self.occupant[i] = NO_ARMY;
+                }
+            }
+            self.armies.clear();
+            self.stacked = false;
+        } else {
+            self.reset(obs.width, obs.height, obs.homes);
+            // What `set_terrain` on each listed tile would leave, with its bookkeeping done
+            // once for the lot: water comes first and only resources follow, so no
+            // resource is ever taken off the list, which is sorted once at the end.
+            for &p in &obs.water {
+                if let Some(i) = self.index(p) {
+                    let was = self.terrain[i];
+                    if was != Terrain::Water {
+                        self.waters += 1;
+                    }
+                    if matches!(was, Terrain::Water | Terrain::Home(_)) {
+                        clean = false;
+                    }
+                    self.terrain[i] = Terrain::Water;
+                } else {
+                    clean = false;
+                }
+            }
+            self.water_listed.clear();
+            self.water_listed.extend_from_slice(&obs.water);
+        }
         // Room for the turn's recruits too (at most one per tile next to the home).
         self.armies.reserve(obs.armies.len() + DIRECTIONS.len());
-        // What `set_terrain` on each listed tile would leave, with its bookkeeping done
-        // once for the lot: water comes first and only resources follow, so no resource
-        // is ever taken off the list, which is sorted once at the end.
-        for &p in &obs.water {
-            if let Some(i) = self.index(p) {
-                if self.terrain[i] != Terrain::Water {
-                    self.waters += 1;
-                }
-                self.terrain[i] = Terrain::Water;
-            }
-        }
         for (list, resource) in [
             (&obs.wood, Resource::Wood),
             (&obs.food, Resource::Food),
@@ -772,6 +826,9 @@ impl Board {
                     if was == Terrain::Water {
                         self.waters -= 1;
                     }
+                    if matches!(was, Terrain::Water | Terrain::Home(_)) {
+                        clean = false;
+                    }
                     if !matches!(was, Terrain::Resource(_)) {
                         // Lossless: an index of a map of at most 255×255 tiles.
                         self.resource_list.push(i as u16);
@@ -781,6 +838,7 @@ impl Board {
             }
         }
         self.resource_list.sort_unstable();
+        self.listed = clean;
         for &army in &obs.armies {
             self.place(army);
         }
@@ -797,6 +855,9 @@ impl Board {
             armies: Vec::new(),
             waters: 0,
             resource_list: Vec::new(),
+            water_listed: Vec::new(),
+            listed: false,
+            stacked: false,
         };
         board.reset(width, height, homes);
         board
@@ -811,8 +872,10 @@ impl Board {
         self.occupant.clear();
         self.occupant.resize(tiles, NO_ARMY);
         self.armies.clear();
+        self.stacked = false;
         self.waters = 0;
         self.resource_list.clear();
+        self.listed = false;
         self.set_terrain(homes[0], Terrain::Home(0));
         self.set_terrain(homes[1], Terrain::Home(1));
     }
@@ -851,6 +914,12 @@ impl Board {
     pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
         if let Some(i) = self.index(p) {
             let was = std::mem::replace(&mut self.terrain[i], terrain);
+            // A resource collected keeps the terrain what `listed` says; any other change
+            // does not.
+            if was != terrain && !(matches!(was, Terrain::Resource(_)) && terrain == Terrain::Plain)
+            {
+                self.listed = false;
+            }
             match (was == Terrain::Water, terrain == Terrain::Water) {
                 (false, true) => self.waters += 1,
                 (true, false) => self.waters -= 1,
@@ -923,23 +992,35 @@ impl Board {
 
     /// Move army `id` to `to` (which must be free of armies).
     pub fn relocate(&mut self, id: ArmyId, to: Pos) {
-        let Some(k) = self.armies.iter().position(|a| a.id == id) else {
-            return;
-        };
+        if let Some(k) = self.armies.iter().position(|a| a.id == id) {
+            self.relocate_index(k, to);
+        }
+    }
+
+    /// [`Board::relocate`] of the army with index `k`.
+    fn relocate_index(&mut self, k: usize, to: Pos) {
         let from = std::mem::replace(&mut self.armies[k].pos, to);
         // Only the two tiles change; each names the last army standing on it, as
-        // `reindex` would (a tile holds at most one army unless a caller stacked them).
+        // `reindex` would (a tile holds at most one army unless a caller stacked them:
+        // only then can another army stand where this one left).
         let k32 = occupant_index(k);
         if let Some(i) = self.index(from)
             && self.occupant[i] == k32
         {
-            let last = self.armies.iter().rposition(|a| a.pos == from);
-            self.occupant[i] = last.map_or(NO_ARMY, occupant_index);
+            self.occupant[i] = if self.stacked {
+                let last = self.armies.iter().rposition(|a| a.pos == from);
+                last.map_or(NO_ARMY, occupant_index)
+            } else {
+                NO_ARMY
+            };
         }
-        if let Some(i) = self.index(to)
-            && (self.occupant[i] == NO_ARMY || self.occupant[i] < k32)
-        {
-            self.occupant[i] = k32;
+        if let Some(i) = self.index(to) {
+            if self.occupant[i] != NO_ARMY && self.occupant[i] != k32 {
+                self.stacked = true;
+            }
+            if self.occupant[i] == NO_ARMY || self.occupant[i] < k32 {
+                self.occupant[i] = k32;
+            }
         }
     }
 
@@ -1121,7 +1202,14 @@ impl Board {
                     }
                 },
                 MoveEvent::Capture { at } | MoveEvent::Arrive { at } => {
-                    self.relocate(army.id, at);
+                    // The army stands on its tile (or the board lists it elsewhere).
+                    let on_its_tile = (self.index(army.pos))
+                        .and_then(|i| self.occupant_at(i))
+                        .filter(|&k| self.armies[k].id == army.id);
+                    match on_its_tile {
+                        Some(k) => self.relocate_index(k, at),
+                        None => self.relocate(army.id, at),
+                    }
                 }
                 MoveEvent::Drown { .. } => {
                     self.remove(army.id);
@@ -1177,6 +1265,23 @@ impl Board {
             }
         }
         out
+    }
+
+    /// Whether `army` has a destination at all ([`Board::destinations`] is not empty),
+    /// without listing them: it stops at the first.
+    pub fn can_move(&self, army: &Army) -> bool {
+        let (x, y) = (army.pos.x, army.pos.y);
+        DIRECTIONS.iter().any(|&(dx, dy)| {
+            (1..=army.kind.reach()).any(|k| {
+                let (tx, ty) = (i32::from(x) + dx * k, i32::from(y) + dy * k);
+                matches!(
+                    (u8::try_from(tx), u8::try_from(ty)),
+                    (Ok(tx), Ok(ty)) if self
+                        .index(Pos::new(tx, ty))
+                        .is_some_and(|i| !self.is_own_at(army.owner, i))
+                )
+            })
+        })
     }
 
     /// The [`Board::destinations`] that `army` reaches alive, in the same order: the way
@@ -1278,23 +1383,39 @@ fn search(width: u8, start: usize, steps: &mut [u16]) {
     }
     let height = tiles / width;
     steps[start] = 0;
-    // Tiles in the order reached: a breadth-first queue that is never popped.
-    let mut queue: Vec<u16> = Vec::with_capacity(tiles);
+    // Tiles in the order reached, each once: a breadth-first queue that is never popped,
+    // its end kept in a local (a bot pays fuel for every instruction, and a `Vec`'s push
+    // checks and stores its length each time).
+    let mut queue = vec![0u16; tiles];
     // Lossless: an index of a map of at most 255×255 tiles.
-    queue.push(start as u16);
-    let mut head = 0;
-    while let Some(&i) = queue.get(head) {
+    queue[0] = start as u16;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let i = usize::from(queue[head]);
         head += 1;
-        let i = usize::from(i);
         let next = steps[i] + 1;
-        // The order of the neighbours does not change a distance.
-        crate::pos::for_each_neighbour(i, width, height, |j| {
+        let mut reach = |j: usize| {
             if steps[j] == UNREACHED {
                 steps[j] = next;
-                // Lossless: an index of a map of at most 255×255 tiles.
-                queue.push(j as u16);
+                // Lossless as above; `tail` stays below `tiles`: each tile comes once.
+                queue[tail] = j as u16;
+                tail += 1;
             }
-        });
+        };
+        // The order of the neighbours does not change a distance.
+        let (x, y) = (i % width, i / width);
+        if y > 0 {
+            reach(i - width);
+        }
+        if x + 1 < width {
+            reach(i + 1);
+        }
+        if y + 1 < height {
+            reach(i + width);
+        }
+        if x > 0 {
+            reach(i - 1);
+        }
     }
 }
 
@@ -1326,6 +1447,14 @@ pub struct Distances {
     water: Vec<bool>,
     /// The indices of the water tiles.
     water_tiles: Vec<usize>,
+    /// The water tiles' positions: a way between two tiles that none of them blocks needs
+    /// no search ([`Distances::between`]).
+    water_at: Vec<Pos>,
+    /// The water a row at a time (bit `x` of row `y`) and a column at a time (bit `y` of
+    /// column `x`), on maps of at most 64 columns and rows (else empty): whether a straight
+    /// stretch is dry is then one mask.
+    water_rows: Vec<u64>,
+    water_columns: Vec<u64>,
     /// A search's steps before it starts ([`blank`]).
     blank: Box<[u16]>,
     /// The search from each tile, once asked for.
@@ -1357,6 +1486,21 @@ impl Distances {
             self.height = board.height;
             self.water = board.water().collect();
             self.water_tiles = (0..self.water.len()).filter(|&i| self.water[i]).collect();
+            let width = usize::from(self.width).max(1);
+            self.water_at = (self.water_tiles.iter())
+                // Lossless: an index of a map of at most 255×255 tiles.
+                .map(|&i| Pos::new((i % width) as u8, (i / width) as u8))
+                .collect();
+            self.water_rows.clear();
+            self.water_columns.clear();
+            if self.width <= 64 && self.height <= 64 {
+                self.water_rows.resize(usize::from(self.height), 0);
+                self.water_columns.resize(usize::from(self.width), 0);
+                for w in &self.water_at {
+                    self.water_rows[usize::from(w.y)] |= 1 << w.x;
+                    self.water_columns[usize::from(w.x)] |= 1 << w.y;
+                }
+            }
             self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
         }
@@ -1379,6 +1523,47 @@ impl Distances {
         }
     }
 
+    /// Whether no water lies in the rectangle with corners `a` and `b` (both included): then
+    /// the steps between any two tiles in it are their straight-line (Manhattan) distance
+    /// (a staircase inside it walks that far), which a bot may use without asking
+    /// [`Distances::between`] for each.
+    pub fn dry_rectangle(&self, a: Pos, b: Pos) -> bool {
+        let xs = a.x.min(b.x)..=a.x.max(b.x);
+        let ys = a.y.min(b.y)..=a.y.max(b.y);
+        !self
+            .water_at
+            .iter()
+            .any(|w| xs.contains(&w.x) && ys.contains(&w.y))
+    }
+
+    /// Whether one of the two L-shaped ways from `a` to `b` (along `a`'s row then `b`'s
+    /// column, or along `a`'s column then `b`'s row; ends included) crosses no water: then
+    /// the way is as long as the straight-line (Manhattan) distance, and none is shorter.
+    #[inline]
+    fn dry_corner_way(&self, a: Pos, b: Pos) -> bool {
+        // Bits `lo..=hi` (both below 64).
+        let span = |p: u8, q: u8| (u64::MAX >> (63 - p.max(q))) & (u64::MAX << p.min(q));
+        if let (Some(&row_a), Some(&row_b), Some(&column_a), Some(&column_b)) = (
+            self.water_rows.get(usize::from(a.y)),
+            self.water_rows.get(usize::from(b.y)),
+            self.water_columns.get(usize::from(a.x)),
+            self.water_columns.get(usize::from(b.x)),
+        ) {
+            let (xs, ys) = (span(a.x, b.x), span(a.y, b.y));
+            return (row_a & xs == 0 && column_b & ys == 0)
+                || (column_a & ys == 0 && row_b & xs == 0);
+        }
+        let xs = a.x.min(b.x)..=a.x.max(b.x);
+        let ys = a.y.min(b.y)..=a.y.max(b.y);
+        let (mut row_first, mut column_first) = (true, true);
+        for w in &self.water_at {
+            let (in_xs, in_ys) = (xs.contains(&w.x), ys.contains(&w.y));
+            row_first &= !((w.y == a.y && in_xs) || (w.x == b.x && in_ys));
+            column_first &= !((w.x == a.x && in_ys) || (w.y == b.y && in_xs));
+        }
+        row_first || column_first
+    }
+
     /// Steps from `from` to every tile: `board.distances(from)` (searched the first time).
     /// Off the map, every tile is unreachable.
     pub fn field(&self, from: Pos) -> Field<'_> {
@@ -1392,7 +1577,9 @@ impl Distances {
     /// Steps from `from` to `to`: `board.distances(from)` at `to`. Read from the search
     /// from `to`, so that the many questions of a turn about one goal share one search: the
     /// way is the same both ways between two dry tiles; into water there is none; out of
-    /// water it is one step onto the best dry neighbour.
+    /// water it is one step onto the best dry neighbour. Until `to` is searched, two tiles
+    /// joined by a dry L-shaped way are answered without a search (its length, the
+    /// straight-line distance, is the shortest there is).
     pub fn between(&self, from: Pos, to: Pos) -> Option<u32> {
         let (i, j) = (self.index(from)?, self.index(to)?);
         if i == j {
@@ -1401,7 +1588,11 @@ impl Distances {
         if self.water[j] {
             return None;
         }
-        let steps = self.steps_from(j);
+        let steps = match self.fields[j].get() {
+            Some(steps) => steps,
+            None if self.dry_corner_way(from, to) => return Some(from.manhattan(to)),
+            None => self.steps_from(j),
+        };
         // Water and unreached tiles hold BLOCKED or more (`to` is dry: no search enters
         // water).
         let dry = |k: usize| (steps[k] < BLOCKED).then(|| steps[k]);
@@ -1664,6 +1855,71 @@ mod tests {
     }
 
     #[test]
+    fn straight_ways_are_answered_without_a_search() {
+        // . . . . .
+        // . . ~ . .      ~ water at (2,1)
+        // . . . . .
+        let mut board = Board::empty(5, 3, [Pos::new(0, 2), Pos::new(4, 2)]);
+        board.set_terrain(Pos::new(2, 1), Terrain::Water);
+        let distances = Distances::new(&board);
+        // Along the top row, then down: an L-shaped way is dry, no search is done.
+        assert_eq!(distances.between(Pos::new(0, 0), Pos::new(4, 0)), Some(4));
+        assert_eq!(distances.between(Pos::new(1, 1), Pos::new(3, 2)), Some(3));
+        assert!(distances.fields.iter().all(|f| f.get().is_none()));
+        // Straight down through the water both L-shaped ways are wet: the search goes
+        // round it, (2,0) → (1,0) → (1,1) → (1,2) → (2,2).
+        assert_eq!(distances.between(Pos::new(2, 0), Pos::new(2, 2)), Some(4));
+        assert!(
+            distances.fields[board.index(Pos::new(2, 2)).unwrap()]
+                .get()
+                .is_some()
+        );
+        // The rectangles: dry left of the water, wet around it.
+        assert!(distances.dry_rectangle(Pos::new(0, 0), Pos::new(1, 2)));
+        assert!(distances.dry_rectangle(Pos::new(4, 2), Pos::new(3, 0)));
+        assert!(!distances.dry_rectangle(Pos::new(0, 0), Pos::new(2, 2)));
+        assert!(!distances.dry_rectangle(Pos::new(2, 1), Pos::new(2, 1)));
+        // A map wider than 64 columns has no row masks: the water is scanned, with the same
+        // answers as a search.
+        let mut wide = Board::empty(70, 2, [Pos::new(0, 1), Pos::new(69, 1)]);
+        wide.set_terrain(Pos::new(66, 0), Terrain::Water);
+        let far = Distances::new(&wide);
+        assert!(far.water_rows.is_empty());
+        for (from, to) in [((0, 0), (69, 0)), ((60, 1), (69, 0)), ((66, 1), (65, 0))] {
+            let (from, to) = (Pos::new(from.0, from.1), Pos::new(to.0, to.1));
+            let searched = wide.distances(from)[wide.index(to).unwrap()];
+            assert_eq!(far.between(from, to), searched, "{from} to {to}");
+        }
+        assert_eq!(far.between(Pos::new(0, 0), Pos::new(69, 0)), Some(71));
+    }
+
+    #[test]
+    fn an_army_can_move_unless_boxed_in() {
+        // A spearman in the corner, its own home to the right and its own knight below;
+        // a scout there jumps over the knight.
+        let mut board = Board::empty(4, 4, [Pos::new(1, 0), Pos::new(3, 3)]);
+        let army = |id, kind, x, y| Army {
+            id,
+            owner: 0,
+            kind,
+            pos: Pos::new(x, y),
+        };
+        board.place(army(1, Kind::Knight, 0, 1));
+        let spearman = army(2, Kind::Spearman, 0, 0);
+        assert!(!board.can_move(&spearman));
+        assert!(board.destinations(&spearman).is_empty());
+        assert!(board.can_move(&army(3, Kind::Scout, 0, 0)));
+        // The knight may step down or right, even onto water (it drowns there).
+        board.set_terrain(Pos::new(1, 1), Terrain::Water);
+        assert!(board.can_move(&army(1, Kind::Knight, 0, 1)));
+        // An enemy spearman in the corner may take the home.
+        assert!(board.can_move(&Army {
+            owner: 1,
+            ..spearman
+        }));
+    }
+
+    #[test]
     fn kept_distances_follow_the_maps_water() {
         let mut distances = Distances::new(&lake_board());
         let (a, b) = (Pos::new(1, 2), Pos::new(3, 2));
@@ -1886,6 +2142,61 @@ mod tests {
             kept.update(obs);
             assert_eq!(kept, Board::new(obs));
         }
+        // The same map turn after turn (only resources and armies redone): what a turn
+        // did to the board leaves no trace, a collection or anything else.
+        let mut kept = Board::new(&first);
+        let edits: [fn(&mut Board); 4] = [
+            |b| b.set_terrain(Pos::new(2, 0), Terrain::Plain),
+            |b| b.relocate(0, Pos::new(4, 2)),
+            |b| b.set_terrain(Pos::new(0, 0), Terrain::Water),
+            |b| {
+                b.set_terrain(Pos::new(2, 2), Terrain::Plain);
+                b.remove(0);
+                b.place(Army {
+                    id: 9,
+                    owner: 0,
+                    kind: Kind::Archer,
+                    pos: Pos::new(0, 4),
+                });
+            },
+        ];
+        for edit in edits {
+            edit(&mut kept);
+            kept.update(&first);
+            assert_eq!(kept, Board::new(&first));
+        }
+        // A later turn: the food collected, the knight elsewhere, a recruit of ours; then
+        // lists that overlap (wood on the water and on a home): the next update starts
+        // afresh.
+        let later = Observation {
+            food: vec![],
+            armies: vec![
+                Army {
+                    id: 0,
+                    owner: 1,
+                    kind: Kind::Knight,
+                    pos: Pos::new(2, 1),
+                },
+                Army {
+                    id: 1,
+                    owner: 0,
+                    kind: Kind::Spearman,
+                    pos: Pos::new(1, 0),
+                },
+            ],
+            ..first.clone()
+        };
+        let overlapping = Observation {
+            wood: vec![Pos::new(2, 2), Pos::new(3, 3)],
+            ..later.clone()
+        };
+        for obs in [&later, &overlapping, &first, &later] {
+            kept.set_terrain(Pos::new(4, 0), Terrain::Plain);
+            kept.update(obs);
+            assert_eq!(kept, Board::new(obs));
+            assert_eq!(kept.waters, Board::new(obs).water().filter(|&w| w).count());
+        }
+
         // The resources stay listed in reading order as tiles change.
         let mut board = Board::new(&second);
         assert_eq!(

@@ -103,8 +103,7 @@ impl Bot<Conquest> for Starter {
                 None => obs.enemy_home(),
             };
             claimed.push(goal);
-            let from_goal = distances.field(goal);
-            let steps = |p: Pos| from_goal.get(p).unwrap_or(u32::MAX);
+            let steps = |p: Pos| distances.between(p, goal).unwrap_or(u32::MAX);
             // Never into water or a lost or even fight (a scout's middle tile too).
             let best = board
                 .safe_destinations(&army)

@@ -66,7 +66,8 @@ impl Builtins for Conquest {
 }
 
 /// One turn being planned: the board as the player's orders so far leave it.
-#[derive(Debug, Clone)]
+/// `Turn::default()` is a turn of an empty map, to be [`Turn::renew`]ed.
+#[derive(Debug, Clone, Default)]
 pub struct Turn {
     /// The board after the orders so far.
     pub board: Board,
@@ -80,6 +81,9 @@ pub struct Turn {
     next_id: ArmyId,
     /// The enemy home was captured: no more orders matter.
     pub won: bool,
+    /// Enemy armies the orders so far have defeated (what a bot's tables of the enemy's
+    /// armies have to be redone after).
+    pub enemies_lost: u32,
     /// Distances around water, computed on first use.
     fields: Distances,
     /// The resources still on the planning board, in reading order.
@@ -132,12 +136,33 @@ impl Turn {
             // Ids of planned recruits only need to differ from real ones.
             next_id: u32::MAX / 2,
             won: false,
+            enemies_lost: 0,
         }
     }
 
     /// The enemy's seat.
     pub fn enemy(&self) -> Seat {
         1 - self.seat
+    }
+
+    /// Start planning `obs`'s turn on this one's memory (what [`Turn::with_memory`] with
+    /// this turn's memory answers): a bot that keeps its `Turn` moves nothing.
+    pub fn renew(&mut self, obs: &Observation) {
+        self.board.update(obs);
+        self.fields.fit(&self.board);
+        self.resources.clear();
+        self.resources.extend(self.board.resource_tiles());
+        self.moved.clear();
+        self.seat = obs.seat;
+        self.stock = obs.resources;
+        // Room for every army's move without growing on the way.
+        self.orders = Orders {
+            recruit: Vec::new(),
+            moves: Vec::with_capacity(obs.armies.len() + 4),
+        };
+        self.next_id = u32::MAX / 2;
+        self.won = false;
+        self.enemies_lost = 0;
     }
 
     /// The player's home.
@@ -178,7 +203,7 @@ impl Turn {
     }
 
     /// The enemy's armies, in board order, without collecting them.
-    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> {
+    pub fn enemies_iter(&self) -> impl Iterator<Item = &Army> + Clone {
         self.board.armies().iter().filter(|a| a.owner != self.seat)
     }
 
@@ -255,6 +280,10 @@ impl Turn {
         for event in events.iter() {
             match *event {
                 MoveEvent::Capture { .. } => self.won = true,
+                MoveEvent::Fight {
+                    survivor: Survivor::First | Survivor::Neither,
+                    ..
+                } => self.enemies_lost += 1,
                 MoveEvent::Collect { resource, at } => {
                     self.resources.retain(|&(p, _)| p != at);
                     self.stock = self
@@ -282,6 +311,12 @@ impl Turn {
     /// them (computed once per map and tile).
     pub fn field(&self, from: Pos) -> Field<'_> {
         self.fields.field(from)
+    }
+
+    /// Whether no water lies in the rectangle with corners `a` and `b`: the steps between
+    /// tiles in it are their straight-line distance ([`Distances::dry_rectangle`]).
+    pub fn dry_rectangle(&self, a: Pos, b: Pos) -> bool {
+        self.fields.dry_rectangle(a, b)
     }
 
     /// Steps from `from` to `to` around water: `board.distances(from)` at `to`, read from
@@ -350,16 +385,14 @@ pub enum Meeting {
 
 /// The kind that defeats the most of `enemies` (ties: the cheaper kind, in `Kind::ALL`
 /// order); a spearman against nobody.
-pub fn best_counter(enemies: &[Army]) -> Kind {
+pub fn best_counter<'a>(enemies: impl IntoIterator<Item = &'a Army> + Clone) -> Kind {
     [Kind::Spearman, Kind::Archer, Kind::Knight]
         .into_iter()
         .max_by_key(|&k| {
-            let wins = enemies
-                .iter()
+            let wins = (enemies.clone().into_iter())
                 .filter(|e| fight(k, e.kind) == Survivor::First)
                 .count();
-            let losses = enemies
-                .iter()
+            let losses = (enemies.clone().into_iter())
                 .filter(|e| fight(k, e.kind) == Survivor::Second)
                 .count();
             (wins as i64 - losses as i64, std::cmp::Reverse(k as u8))

@@ -1,11 +1,11 @@
 //! [`Strong`]: scores every move against the enemy's next turn.
 
 use super::heuristic::threats;
-use super::{Meeting, Memory, Turn, affordable, best_counter, meets};
+use super::{Meeting, Turn, affordable, best_counter, meets};
 use arena_sdk::Bot;
 use arena_sdk::conquest::{
-    Army, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice, SetupRequest,
-    Survivor, Terrain, fight,
+    Army, ArmyId, Board, Conquest, DIRECTIONS, Kind, Observation, Orders, Pos, SetupChoice,
+    SetupRequest, Survivor, Terrain, fight,
 };
 
 /// Each turn, in this order: recruit a counter next to every enemy army that could reach
@@ -18,61 +18,161 @@ use arena_sdk::conquest::{
 /// turn. An army guarding its home against a nearby threat stays.
 #[derive(Debug, Default, Clone)]
 pub struct Strong {
-    /// Distances around the map's water and the planning board's memory, kept from turn
-    /// to turn.
-    memory: Memory,
+    /// The turn being planned: its distances around the map's water and its board's
+    /// memory are kept from turn to turn.
+    turn: Turn,
+    /// The enemy kinds that could come onto each tile (its memory kept from turn to turn).
+    attackers: Attackers,
+    /// The turn's armies in the order they move, with their ranks (memory kept).
+    order: Vec<((u8, ArmyId), Army)>,
+    /// The goals of the armies moved so far this turn (memory kept).
+    claimed: Vec<Pos>,
 }
 
-/// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an army
-/// of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
-pub(super) fn exposure(turn: &Turn, kind: Kind, p: Pos) -> i64 {
-    let mut worst = 0;
-    for e in turn.enemies_iter() {
-        // A move reaches two tiles at most: farther armies cannot come.
-        let d = e.pos.manhattan(p);
-        if d > 2 || (d != 1 && turn.board.move_steps(e, p).is_err()) {
-            continue;
-        }
-        worst = worst.max(match fight(e.kind, kind) {
-            Survivor::First => 2,
-            Survivor::Neither => 1,
-            Survivor::Second => 0,
-        });
-        if worst == 2 {
-            // Nothing is worse.
-            break;
+/// The enemy kinds that could move onto each tile next turn, one bit per [`Kind`]: any
+/// enemy army next to it, and an enemy scout two tiles away in a straight line if the tile
+/// holds neither an enemy army nor the enemy home (its move there is legal). Made once a
+/// turn instead of scanning every enemy army for every option of every army: only the
+/// enemy's armies decide it, and they change only when one of ours defeats one
+/// ([`Turn::enemies_lost`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Attackers {
+    width: u8,
+    /// Per tile in reading order.
+    kinds: Vec<u8>,
+    /// [`Turn::enemies_lost`] when the table was made.
+    made_at: u32,
+}
+
+impl Attackers {
+    /// The table of `turn`'s board.
+    pub(super) fn make(&mut self, turn: &Turn) {
+        let (width, height) = (turn.board.width(), turn.board.height());
+        self.width = width;
+        self.kinds.clear();
+        self.kinds
+            .resize(usize::from(width) * usize::from(height), 0);
+        self.made_at = turn.enemies_lost;
+        for e in turn.enemies_iter() {
+            let bit = 1 << e.kind as u8;
+            for d in DIRECTIONS {
+                for steps in 1..=e.kind.reach().min(2) {
+                    // Off the map one step away: two steps away too.
+                    let Some(p) = e.pos.offset(d, steps, width, height) else {
+                        break;
+                    };
+                    if steps == 2 && turn.board.is_own(e.owner, p) {
+                        continue;
+                    }
+                    self.kinds[usize::from(p.y) * usize::from(width) + usize::from(p.x)] |= bit;
+                }
+            }
         }
     }
-    worst
+
+    /// Remake the table if an order since it was made defeated an enemy army.
+    pub(super) fn refresh(&mut self, turn: &Turn) {
+        if self.made_at != turn.enemies_lost {
+            self.make(turn);
+        }
+    }
+
+    /// Whether an enemy army could move onto `p` next turn and defeat (or trade with) an
+    /// army of `kind` there: 2 for a defeat, 1 for a trade, 0 for neither.
+    pub(super) fn exposure(&self, kind: Kind, p: Pos) -> i64 {
+        let i = usize::from(p.y) * usize::from(self.width) + usize::from(p.x);
+        let kinds = self.kinds.get(i).copied().unwrap_or(0);
+        i64::from(WORST[kind as usize][usize::from(kinds & 15)])
+    }
 }
+
+/// The worst an army of each kind meets from a set of enemy kinds (one bit per kind):
+/// 2 if one of them defeats it, 1 if one trades with it, 0 if none can hurt it, worked out
+/// once from the fight table ([`fight`]) instead of for every option.
+pub(super) const WORST: [[u8; 16]; 4] = {
+    let mut table = [[0; 16]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let mut kinds = 0;
+        while kinds < 16 {
+            let mut enemy = 0;
+            while enemy < 4 {
+                if kinds & (1 << enemy) != 0 {
+                    // The fight table of the rules: equals trade, each kind defeats the one
+                    // it counters (spearman > knight > archer > spearman), everyone
+                    // defeats the scout (Kind::ALL order: spearman, archer, knight, scout).
+                    let hurt = if enemy == kind {
+                        1
+                    } else if kind == 3
+                        || (enemy == 0 && kind == 2)
+                        || (enemy == 2 && kind == 1)
+                        || (enemy == 1 && kind == 0)
+                    {
+                        2
+                    } else {
+                        0
+                    };
+                    if hurt > table[kind][kinds] {
+                        table[kind][kinds] = hurt;
+                    }
+                }
+                enemy += 1;
+            }
+            kinds += 1;
+        }
+        kind += 1;
+    }
+    table
+};
 
 /// [`meets`] of a destination of `army` ([`Board::destinations`]: a legal move): where
 /// the way enters neither the enemy home nor an enemy army, the tiles' terrain alone
 /// decides (water drowns, resources are collected), read without walking the move.
 fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
-    let mut collects = 0;
-    let two = army.pos.manhattan(to) == 2;
-    let middle = Pos::new(
-        // Lossless: the mean of two `u8`s.
-        ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
-        ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
-    );
-    for tile in [middle, to].into_iter().skip(usize::from(!two)) {
+    /// What entering one tile does, as far as its terrain decides.
+    enum Step {
+        /// Nothing happens but collecting this many resources.
+        Quiet(u32),
+        /// A fight or a capture: the move has to be walked.
+        Contested,
+        Drown,
+    }
+    let enter = |tile: Pos| {
         if let Some(other) = board.army_at(tile) {
-            if other.owner != army.owner {
-                return meets(board, army, to);
-            }
             // A scout passes over its own armies.
-            continue;
+            return if other.owner == army.owner {
+                Step::Quiet(0)
+            } else {
+                Step::Contested
+            };
         }
         match board.terrain(tile) {
-            Some(Terrain::Home(seat)) if seat != army.owner => return meets(board, army, to),
-            Some(Terrain::Water) => return Some(Meeting::Drown),
-            Some(Terrain::Resource(_)) => collects += 1,
-            _ => {}
+            Some(Terrain::Home(seat)) if seat != army.owner => Step::Contested,
+            Some(Terrain::Water) => Step::Drown,
+            Some(Terrain::Resource(_)) => Step::Quiet(1),
+            _ => Step::Quiet(0),
+        }
+    };
+    let mut collects = 0;
+    if army.pos.manhattan(to) == 2 {
+        let middle = Pos::new(
+            // Lossless: the mean of two `u8`s.
+            ((u16::from(army.pos.x) + u16::from(to.x)) / 2) as u8,
+            ((u16::from(army.pos.y) + u16::from(to.y)) / 2) as u8,
+        );
+        match enter(middle) {
+            Step::Quiet(n) => collects = n,
+            Step::Contested => return meets(board, army, to),
+            Step::Drown => return Some(Meeting::Drown),
         }
     }
-    Some(Meeting::Arrive { collects })
+    match enter(to) {
+        Step::Quiet(n) => Some(Meeting::Arrive {
+            collects: collects + n,
+        }),
+        Step::Contested => meets(board, army, to),
+        Step::Drown => Some(Meeting::Drown),
+    }
 }
 
 /// Whether a move of `army` to `to` enters the enemy home or a tile with an enemy army (the
@@ -90,25 +190,20 @@ fn contested(board: &Board, army: &Army, to: Pos) -> bool {
     enemy_on(to) || (army.pos.manhattan(to) == 2 && enemy_on(middle))
 }
 
-/// Enemy armies that could capture `home` on their next move: next to it, or a scout two
-/// tiles away in a straight line whose middle tile holds none of our armies.
-fn capture_threats(turn: &Turn, home: Pos) -> Vec<Army> {
-    turn.enemies_iter()
-        .copied()
-        .filter(|e| {
-            let d = e.pos.manhattan(home);
-            if d == 1 {
-                return true;
-            }
-            e.kind == Kind::Scout && d == 2 && (e.pos.x == home.x || e.pos.y == home.y) && {
-                let middle = Pos::new(
-                    u8::try_from((u16::from(e.pos.x) + u16::from(home.x)) / 2).unwrap_or(0),
-                    u8::try_from((u16::from(e.pos.y) + u16::from(home.y)) / 2).unwrap_or(0),
-                );
-                !turn.board.is_own(turn.seat, middle)
-            }
-        })
-        .collect()
+/// Whether enemy army `e` is a scout that could capture `home` on its next move from two
+/// tiles away: in a straight line, with none of our armies on the middle tile. (An army
+/// next to the home could too.)
+fn scout_run(turn: &Turn, e: &Army, home: Pos) -> bool {
+    e.kind == Kind::Scout
+        && e.pos.manhattan(home) == 2
+        && (e.pos.x == home.x || e.pos.y == home.y)
+        && {
+            let middle = Pos::new(
+                u8::try_from((u16::from(e.pos.x) + u16::from(home.x)) / 2).unwrap_or(0),
+                u8::try_from((u16::from(e.pos.y) + u16::from(home.y)) / 2).unwrap_or(0),
+            );
+            !turn.board.is_own(turn.seat, middle)
+        }
 }
 
 impl Strong {
@@ -121,10 +216,13 @@ impl Strong {
         // tiles around a home are diagonal to each other), which the move stage's scores
         // see to. A scout's run two tiles away is stopped by anything on the middle tile
         // (it fights there).
-        let runs = capture_threats(turn, home)
-            .into_iter()
-            .filter(|t| t.pos.manhattan(home) == 2);
-        for threat in runs {
+        // (Each run has its own middle tile, next to the home: a recruit on one leaves the
+        // others runs. Recruits go to the end of the list of armies.)
+        for k in 0..turn.board.armies().len() {
+            let threat = turn.board.armies()[k];
+            if threat.owner == turn.seat || !scout_run(turn, &threat, home) {
+                continue;
+            }
             let spots = turn.board.recruit_spots(turn.seat);
             let middle = spots
                 .iter()
@@ -150,11 +248,13 @@ impl Strong {
             turn.recruit_nearest(wanted, threat.pos);
         }
         let resources_left = turn.resources().len();
-        // Listed when first needed (recruiting does not change them).
-        let mut enemies = None;
+        // Worked out when first needed (recruiting does not change the enemies).
+        let mut counter = None;
         let wanted_armies = turn.armies_wanted(4);
-        while turn.movable_count() < wanted_armies {
-            let want = best_counter(enemies.get_or_insert_with(|| turn.enemies()));
+        // Each recruit is one more army that may move.
+        let mut movable = turn.movable_count();
+        while movable < wanted_armies {
+            let want = *counter.get_or_insert_with(|| best_counter(turn.enemies_iter()));
             let Some(kind) = affordable(turn.stock, want) else {
                 break;
             };
@@ -170,12 +270,63 @@ impl Strong {
             if !turn.recruit(kind, at) {
                 break;
             }
+            movable += 1;
         }
     }
 
-    fn score(turn: &Turn, army: &Army, to: Pos, goal: Pos, guard: bool) -> i64 {
+    /// `straight`: no water lies between the army's options and its goal (the steps there
+    /// are the straight-line distance).
+    #[allow(clippy::too_many_arguments)]
+    /// How soon `a` moves: 0 if it can capture the enemy home, 1 if it can win a fight, 2
+    /// if it can move, 3 if it cannot.
+    fn rank(turn: &Turn, a: &Army) -> u8 {
+        // A capture or a won fight needs the enemy home or an enemy army within reach;
+        // without one every legal move ranks 2 (3 if there is none).
+        let reach = u32::try_from(a.kind.reach()).unwrap_or(2);
+        let within = |p: Pos| p.manhattan(a.pos) <= reach;
+        if !within(turn.enemy_home()) && !turn.enemies_iter().any(|e| within(e.pos)) {
+            return if turn.board.can_move(a) { 2 } else { 3 };
+        }
+        let mut best = 3;
+        for to in turn.board.destinations(a) {
+            // A capture or a won fight needs the enemy home or an enemy army on a tile the
+            // move enters; any other legal move ranks 2.
+            if !contested(&turn.board, a, to) {
+                best = best.min(2);
+                continue;
+            }
+            let rank = match meets(&turn.board, a, to) {
+                Some(Meeting::Capture) => 0,
+                Some(Meeting::Win(_)) => 1,
+                Some(_) => 2,
+                None => continue,
+            };
+            best = best.min(rank);
+            if best == 0 {
+                // Nothing ranks first.
+                break;
+            }
+        }
+        best
+    }
+
+    fn score(
+        turn: &Turn,
+        attackers: &Attackers,
+        army: &Army,
+        to: Pos,
+        goal: Pos,
+        straight: bool,
+        guard: bool,
+    ) -> i64 {
         let home = turn.home();
-        let dist = |p: Pos| i64::from(turn.distance(p, goal).unwrap_or(64));
+        let dist = |p: Pos| {
+            i64::from(if straight {
+                p.manhattan(goal)
+            } else {
+                turn.distance(p, goal).unwrap_or(64)
+            })
+        };
         let outcome = if to == army.pos {
             Meeting::Arrive { collects: 0 }
         } else {
@@ -201,7 +352,7 @@ impl Strong {
             }
             Meeting::Arrive { collects } => 120 * i64::from(collects),
         };
-        let risk = match exposure(turn, army.kind, to) {
+        let risk = match attackers.exposure(army.kind, to) {
             2 => 220,
             1 => 70,
             _ => 0,
@@ -217,48 +368,31 @@ impl Bot<Conquest> for Strong {
     }
 
     fn act(&mut self, obs: &Observation) -> Orders {
-        let mut turn = Turn::with_memory(obs, std::mem::take(&mut self.memory));
+        let turn = &mut self.turn;
+        turn.renew(obs);
         let home = turn.home();
-        let near = threats(&turn, home, 2);
-        Strong::recruit(&mut turn, &near);
+        let near = threats(turn, home, 2);
+        Strong::recruit(turn, &near);
         // Armies that can capture or win a fight move first, so the rest see the result.
         // (Sorted by unique keys: the order the armies are listed in does not matter.)
-        let mut order: Vec<((u8, u32), Army)> = turn
-            .board
-            .armies()
-            .iter()
-            .filter(|a| a.owner == turn.seat && !turn.is_moved(a.id))
-            .map(|&a| {
-                let mut best = 3;
-                for to in turn.board.destinations(&a) {
-                    // A capture or a won fight needs the enemy home or an enemy army on a
-                    // tile the move enters; any other legal move ranks 2.
-                    if !contested(&turn.board, &a, to) {
-                        best = best.min(2);
-                        continue;
-                    }
-                    let rank = match meets(&turn.board, &a, to) {
-                        Some(Meeting::Capture) => 0,
-                        Some(Meeting::Win(_)) => 1,
-                        Some(_) => 2,
-                        None => continue,
-                    };
-                    best = best.min(rank);
-                    if best == 0 {
-                        // Nothing ranks first.
-                        break;
-                    }
-                }
-                ((best, a.id), a)
-            })
-            .collect();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        for &a in turn.board.armies() {
+            if a.owner == turn.seat && !turn.is_moved(a.id) {
+                order.push(((Strong::rank(turn, &a), a.id), a));
+            }
+        }
         // Ids are unique: the keys are too, so the order is the one sorting by them gives.
-        order.sort_by_key(|&(key, _)| key);
-        let mut claimed: Vec<Pos> = Vec::new();
-        for (_, planned) in order {
+        order.sort_unstable_by_key(|&(key, _)| key);
+        let mut claimed = std::mem::take(&mut self.claimed);
+        claimed.clear();
+        let attackers = &mut self.attackers;
+        attackers.make(turn);
+        for &(_, planned) in &order {
             if turn.won {
                 break;
             }
+            attackers.refresh(turn);
             let Some(army) = turn
                 .board
                 .armies()
@@ -279,29 +413,58 @@ impl Bot<Conquest> for Strong {
                 });
             let goal = defend
                 .or_else(|| {
-                    turn.nearest(
-                        army.pos,
-                        turn.resources()
-                            .iter()
-                            .map(|&(p, _)| p)
-                            .filter(|p| !claimed.contains(p)),
-                    )
-                    .map(|(_, p)| p)
+                    // The nearest unclaimed resource ([`Turn::nearest`], in a plain loop):
+                    // ties to the smallest tile; one farther as the crow flies than the
+                    // nearest so far cannot be nearer.
+                    let mut nearest: Option<(u32, Pos)> = None;
+                    for &(p, _) in turn.resources() {
+                        if nearest.is_some_and(|(steps, _)| army.pos.manhattan(p) > steps)
+                            || claimed.contains(&p)
+                        {
+                            continue;
+                        }
+                        if let Some(steps) = turn.distance(army.pos, p)
+                            && nearest.is_none_or(|b| (steps, p) < b)
+                        {
+                            nearest = Some((steps, p));
+                        }
+                    }
+                    nearest.map(|(_, p)| p)
                 })
                 .unwrap_or_else(|| turn.enemy_home());
             claimed.push(goal);
-            let options = turn.board.destinations(&army).into_iter().chain([army.pos]);
-            let best = options
-                .map(|to| (Strong::score(&turn, &army, to, goal, guard), to))
-                .max_by_key(|&(s, to)| (s, std::cmp::Reverse(to)));
-            if let Some((_, to)) = best
-                && to != army.pos
-            {
-                turn.order(&army, to);
+            // The options lie within the army's reach: if the rectangle around them and the
+            // goal is dry, every way from them to the goal is straight.
+            let reach = u8::try_from(army.kind.reach()).unwrap_or(2);
+            let corner = |a: u8, b: u8, c: u8| a.min(b.saturating_sub(c));
+            let straight = turn.dry_rectangle(
+                Pos::new(
+                    corner(goal.x, army.pos.x, reach),
+                    corner(goal.y, army.pos.y, reach),
+                ),
+                Pos::new(
+                    goal.x.max(army.pos.x.saturating_add(reach)),
+                    goal.y.max(army.pos.y.saturating_add(reach)),
+                ),
+            );
+            // The best score, ties to the smallest tile (the keys differ: so does each
+            // option's tile).
+            let score = |to| Strong::score(turn, attackers, &army, to, goal, straight, guard);
+            let key = |s, to| (s, std::cmp::Reverse(to));
+            let mut best = (score(army.pos), army.pos);
+            for to in turn.board.destinations(&army) {
+                let s = score(to);
+                if key(s, to) > key(best.0, best.1) {
+                    best = (s, to);
+                }
+            }
+            if best.1 != army.pos {
+                turn.order(&army, best.1);
             }
         }
-        let (orders, memory) = turn.finish();
-        self.memory = memory;
+        let orders = std::mem::take(&mut turn.orders);
+        self.order = order;
+        self.claimed = claimed;
         orders
     }
 }

@@ -214,7 +214,8 @@ fn turn_distances_are_the_boards_both_ways_and_out_of_water() {
 #[test]
 fn exposure_counts_what_can_reach_a_tile() {
     let mut obs = first_observation(MAPS[0].1);
-    // An enemy knight at (3,3), an enemy scout at (5,1), a spearman of ours at (1,2).
+    // An enemy knight at (3,3), enemy scouts at (5,1) and (3,5), a spearman of ours at
+    // (1,2).
     obs.armies = vec![
         Army {
             id: 0,
@@ -234,18 +235,182 @@ fn exposure_counts_what_can_reach_a_tile() {
             kind: Kind::Spearman,
             pos: Pos::new(1, 2),
         },
+        Army {
+            id: 3,
+            owner: 1,
+            kind: Kind::Scout,
+            pos: Pos::new(3, 5),
+        },
     ];
     obs.water.clear();
     let turn = Turn::new(&obs);
+    let mut attackers = strong::Attackers::default();
+    attackers.make(&turn);
+    let exposure = |kind, x, y| attackers.exposure(kind, Pos::new(x, y));
     // Next to the knight an archer is defeated (2), a knight traded (1), a spearman safe.
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 2)), 2);
-    assert_eq!(strong::exposure(&turn, Kind::Knight, Pos::new(3, 4)), 1);
-    assert_eq!(strong::exposure(&turn, Kind::Spearman, Pos::new(2, 3)), 0);
+    assert_eq!(exposure(Kind::Archer, 3, 2), 2);
+    assert_eq!(exposure(Kind::Knight, 3, 4), 1);
+    assert_eq!(exposure(Kind::Spearman, 2, 3), 0);
     // Two steps from the knight: out of its reach.
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(3, 1)), 0);
+    assert_eq!(exposure(Kind::Archer, 3, 1), 0);
     // The scout reaches two tiles in a line but defeats nobody; another scout it trades.
-    assert_eq!(strong::exposure(&turn, Kind::Scout, Pos::new(5, 3)), 1);
-    assert_eq!(strong::exposure(&turn, Kind::Archer, Pos::new(5, 3)), 0);
+    assert_eq!(exposure(Kind::Scout, 5, 3), 1);
+    assert_eq!(exposure(Kind::Archer, 5, 3), 0);
+    // Diagonal neighbours are out of reach: (4,2) touches the knight and the scout at
+    // (5,1) only diagonally.
+    assert_eq!(exposure(Kind::Scout, 4, 2), 0);
+    // The scout at (3,5) cannot move onto its own knight's tile (3,3): a scout of ours that
+    // stood there meets nobody.
+    assert_eq!(exposure(Kind::Scout, 3, 3), 0);
+}
+
+#[test]
+fn the_worst_of_a_set_of_kinds_is_the_fight_tables() {
+    // By hand: a spearman is defeated by an archer (2) and traded by a spearman (1); a
+    // knight and a scout cannot hurt it (0). A scout is defeated by all but a scout.
+    let set = |kinds: &[Kind]| kinds.iter().map(|&k| 1 << k as u8).sum::<usize>();
+    let worst = |kind: Kind, kinds: &[Kind]| strong::WORST[kind as usize][set(kinds)];
+    assert_eq!(worst(Kind::Spearman, &[Kind::Knight, Kind::Scout]), 0);
+    assert_eq!(worst(Kind::Spearman, &[Kind::Spearman, Kind::Knight]), 1);
+    assert_eq!(worst(Kind::Spearman, &[Kind::Spearman, Kind::Archer]), 2);
+    assert_eq!(worst(Kind::Knight, &[Kind::Spearman]), 2);
+    assert_eq!(worst(Kind::Archer, &[Kind::Knight]), 2);
+    assert_eq!(worst(Kind::Scout, &[Kind::Scout]), 1);
+    assert_eq!(worst(Kind::Scout, &[Kind::Archer]), 2);
+    assert_eq!(worst(Kind::Knight, &[]), 0);
+    // And every entry is the worst fight of its set.
+    for kind in Kind::ALL {
+        for kinds in 0..16 {
+            let expected = Kind::ALL
+                .into_iter()
+                .filter(|&e| kinds & (1 << e as u8) != 0)
+                .map(|e| match fight(e, kind) {
+                    Survivor::First => 2,
+                    Survivor::Neither => 1,
+                    Survivor::Second => 0,
+                })
+                .max()
+                .unwrap_or(0);
+            assert_eq!(
+                strong::WORST[kind as usize][kinds],
+                expected,
+                "{kind:?} {kinds:04b}"
+            );
+        }
+    }
+}
+
+/// [`strong::Attackers::exposure`] as a scan of every enemy army answers it: the move rules
+/// asked for each army that could reach `p`.
+fn exposure_by_scan(turn: &Turn, kind: Kind, p: Pos) -> i64 {
+    let mut worst = 0;
+    for e in turn.enemies_iter() {
+        let d = e.pos.manhattan(p);
+        if d > 2 || (d != 1 && turn.board.move_steps(e, p).is_err()) {
+            continue;
+        }
+        worst = worst.max(match fight(e.kind, kind) {
+            Survivor::First => 2,
+            Survivor::Neither => 1,
+            Survivor::Second => 0,
+        });
+    }
+    worst
+}
+
+proptest::proptest! {
+    /// The table answers what scanning the enemy armies answers, on every tile for every
+    /// kind, also after orders defeated some of them.
+    #[test]
+    fn the_attackers_table_answers_like_a_scan_of_the_enemies(
+        armies in proptest::collection::vec((0u8..2, 0usize..4, 0u8..7, 0u8..7), 0..14),
+        map in 0usize..4,
+    ) {
+        let mut obs = first_observation(MAPS[map].1);
+        obs.armies = armies
+            .iter()
+            .zip(0..)
+            .map(|(&(owner, kind, x, y), id)| Army { id, owner, kind: Kind::ALL[kind], pos: Pos::new(x, y) })
+            .filter(|a| a.pos.x < obs.width && a.pos.y < obs.height)
+            .collect();
+        let mut turn = Turn::new(&obs);
+        let mut attackers = strong::Attackers::default();
+        for round in 0..3 {
+            attackers.refresh(&turn);
+            if round == 0 {
+                attackers.make(&turn);
+            }
+            for p in turn.board.positions().collect::<Vec<_>>() {
+                for kind in Kind::ALL {
+                    proptest::prop_assert_eq!(
+                        attackers.exposure(kind, p),
+                        exposure_by_scan(&turn, kind, p),
+                        "{:?} on {:?}, round {}", kind, p, round
+                    );
+                }
+            }
+            // Defeat an enemy army if one of ours can: the table is remade.
+            let fights: Vec<(Army, Pos)> = turn
+                .board
+                .armies()
+                .iter()
+                .filter(|a| a.owner == 0 && !turn.is_moved(a.id))
+                .flat_map(|a| turn.board.destinations(a).into_iter().map(move |to| (*a, to)))
+                .filter(|(a, to)| matches!(meets(&turn.board, a, *to), Some(Meeting::Win(_) | Meeting::Trade(_))))
+                .collect();
+            if let Some(&(army, to)) = fights.first() {
+                let lost = turn.enemies_lost;
+                proptest::prop_assert!(turn.order(&army, to));
+                proptest::prop_assert_eq!(turn.enemies_lost, lost + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_renewed_turn_is_a_new_turn() {
+    // A kept turn, planned on and renewed with each observation (the same map twice, then
+    // another), answers what a fresh turn answers.
+    let first = first_observation(MAPS[0].1);
+    let mut later = first.clone();
+    later.seat = 1;
+    later.wood.pop();
+    later.armies = vec![Army {
+        id: 4,
+        owner: 0,
+        kind: Kind::Archer,
+        pos: Pos::new(2, 1),
+    }];
+    let other = first_observation(MAPS[3].1);
+    let mut kept = Turn::default();
+    for obs in [&first, &later, &other, &first] {
+        kept.renew(obs);
+        let fresh = Turn::new(obs);
+        assert_eq!(kept.board, fresh.board);
+        assert_eq!(kept.resources(), fresh.resources());
+        assert_eq!(
+            (kept.seat, kept.stock, kept.won),
+            (fresh.seat, fresh.stock, false)
+        );
+        assert_eq!(
+            (kept.enemies_lost, kept.movable_count()),
+            (0, fresh.movable_count())
+        );
+        assert!(kept.orders.moves.is_empty() && kept.orders.recruit.is_empty());
+        for p in [Pos::new(0, 0), Pos::new(6, 6), Pos::new(3, 1)] {
+            assert_eq!(
+                kept.distance(p, obs.homes[1]),
+                fresh.distance(p, obs.homes[1])
+            );
+        }
+        // Plan something: recruit and move, as a turn does.
+        let spot = kept.board.recruit_spots(kept.seat)[0];
+        kept.recruit(Kind::Scout, spot);
+        let army = kept.movable()[0];
+        if let Some(to) = kept.board.destinations(&army).into_iter().next() {
+            kept.order(&army, to);
+        }
+    }
 }
 
 #[test]
