@@ -7,6 +7,8 @@
 //!   encoding the SDK speaks) and `pipe` (the same built-in in a child process that reads a
 //!   JSON request per line on its standard input and writes its answer as a JSON line — the
 //!   design of Halite, CodinGame and Lux; the child is this bench program, re-executed).
+//!   The pipe is also measured with the bench pinned to core 0 and its child pinned to the
+//!   same core or the other one, the two modes an unpinned pipe falls into run by run.
 //!   The per-turn overhead of a design is its turn minus the native decision. Before
 //!   criterion runs, the three are timed interleaved in one run and the ratios printed,
 //!   with kaggle-environments' step (0.9–2.1 ms for trivial agents, measured on this
@@ -38,12 +40,24 @@ use std::time::{Duration, Instant};
 
 /// Set in the environment of the re-executed bench program: be the pipe bot.
 const PIPE_CHILD: &str = "ARENA_BENCH_PIPE_CHILD";
+/// Set with it: the core the pipe bot runs on.
+const PIPE_CPU: &str = "ARENA_BENCH_PIPE_CPU";
+
+/// Keep the calling thread on `cpu`.
+fn pin(cpu: usize) {
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(cpu);
+    rustix::thread::sched_setaffinity(None, &set).expect("pin to a core");
+}
 
 /// kaggle-environments' step for trivial agents on this machine, in microseconds.
 const KAGGLE_STEP_US: (f64, f64) = (900.0, 2100.0);
 
 /// The pipe bot: battle's built-in `strong` behind JSON lines on stdin/stdout.
 fn pipe_child() {
+    if let Some(cpu) = std::env::var(PIPE_CPU).ok().and_then(|c| c.parse().ok()) {
+        pin(cpu);
+    }
     let mut bot = <Battle as Builtins>::create("strong").expect("built-in strong");
     let mut out = BufWriter::new(std::io::stdout().lock());
     for line in std::io::stdin().lock().lines() {
@@ -79,8 +93,13 @@ struct PipeBot {
 }
 
 impl PipeBot {
-    fn spawn() -> PipeBot {
-        let mut child = Command::new(std::env::current_exe().unwrap())
+    /// The pipe bot, on core `cpu` if given (else wherever the scheduler puts it).
+    fn spawn(cpu: Option<usize>) -> PipeBot {
+        let mut command = Command::new(std::env::current_exe().unwrap());
+        if let Some(cpu) = cpu {
+            command.env(PIPE_CPU, cpu.to_string());
+        }
+        let mut child = command
             .env(PIPE_CHILD, "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -162,19 +181,32 @@ fn battle_turn(c: &mut Criterion) {
     let turns = recorded_battle_turns();
     let mut native = native_strong();
     let mut wasm = wasm_strong(&sandbox);
-    let mut pipe = PipeBot::spawn();
-    // The three designs must give the same answers, or this compares different work.
+    let mut pipe = PipeBot::spawn(None);
+    // The pipe's round trip depends on where its child runs: on the bench's own core it
+    // costs two context switches; on the other core, waking that core, which takes far
+    // longer when it has gone idle. Both are measured with the bench pinned to core 0 (the
+    // unpinned pipe lands in either mode, run by run).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut pinned: Vec<(&str, PipeBot)> = vec![("same core", PipeBot::spawn(Some(0)))];
+    if cores > 1 {
+        pinned.push(("other core", PipeBot::spawn(Some(1))));
+    }
+    // The designs must give the same answers, or this compares different work.
     for observation in &turns {
         let n = Player::<Battle>::act(&mut native, observation).unwrap();
         let w = Player::<Battle>::act(&mut wasm, observation).unwrap();
-        let p = pipe.act(observation);
         assert_eq!(n, w, "turn {}: native and wasm differ", observation.turn);
-        assert_eq!(n, p, "turn {}: native and pipe differ", observation.turn);
+        for pipe in std::iter::once(&mut pipe).chain(pinned.iter_mut().map(|(_, p)| p)) {
+            let p = pipe.act(observation);
+            assert_eq!(n, p, "turn {}: native and pipe differ", observation.turn);
+        }
     }
 
     // The ratios in one run: the designs timed in turn, round after round, medians kept.
     const ROUNDS: usize = 15;
     let (mut n, mut w, mut p) = (Vec::new(), Vec::new(), Vec::new());
+    let mut by_core = vec![Vec::new(); pinned.len()];
+    let all_cores = rustix::thread::sched_getaffinity(None).expect("this thread's cores");
     for _ in 0..ROUNDS {
         n.push(per_turn(&turns, 200, |o| {
             Player::<Battle>::act(&mut native, o).unwrap();
@@ -185,6 +217,13 @@ fn battle_turn(c: &mut Criterion) {
         p.push(per_turn(&turns, 3, |o| {
             pipe.act(o);
         }));
+        pin(0);
+        for ((_, bot), times) in pinned.iter_mut().zip(&mut by_core) {
+            times.push(per_turn(&turns, 3, |o| {
+                bot.act(o);
+            }));
+        }
+        rustix::thread::sched_setaffinity(None, &all_cores).expect("unpin");
     }
     let (n, w, p) = (median(n), median(w), median(p));
     let (wasm_overhead, pipe_overhead) = (w - n, p - n);
@@ -200,6 +239,14 @@ fn battle_turn(c: &mut Criterion) {
         "| pipe, JSON lines | {p:.2} | {pipe_overhead:.2} | **{:.1}×** |",
         pipe_overhead / wasm_overhead
     );
+    for ((name, _), times) in pinned.iter().zip(by_core) {
+        let t = median(times);
+        eprintln!(
+            "| pipe, child on the bench's {name} | {t:.2} | {:.2} | **{:.1}×** |",
+            t - n,
+            (t - n) / wasm_overhead
+        );
+    }
     eprintln!(
         "| kaggle-environments step (quoted) | {:.0}–{:.0} | ≈ the same | **{:.0}–{:.0}×** |",
         KAGGLE_STEP_US.0,
