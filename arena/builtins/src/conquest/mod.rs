@@ -25,7 +25,7 @@ pub use strong::Strong;
 use crate::{BuiltinInfo, Builtins};
 use arena_sdk::conquest::{
     Army, ArmyId, Board, Conquest, Distances, Field, Kind, Move, MoveEvent, Observation, Orders,
-    Pos, Recruit, Resource, Resources, Survivor, fight,
+    Pos, Recruit, Resource, Resources, Survivor, Terrain, fight,
 };
 use arena_sdk::{Bot, Mode, Seat};
 
@@ -271,6 +271,18 @@ impl Turn {
     pub fn order(&mut self, army: &Army, to: Pos) -> bool {
         if self.moved.contains(&army.id) {
             return false;
+        }
+        if army.pos.manhattan(to) == 1
+            && self.board.terrain(to) == Some(Terrain::Plain)
+            && self.board.army_at(to).is_none()
+        {
+            // A quiet step (what most orders are): legal for every kind, onto a plain tile
+            // no army holds, where nothing happens but arriving. `apply_move` would walk it
+            // to the same end: the army relocated, no other event.
+            self.board.relocate(army.id, to);
+            self.moved.push(army.id);
+            self.orders.moves.push(Move { from: army.pos, to });
+            return true;
         }
         let Ok(events) = self.board.apply_move(army, to) else {
             return false;

@@ -53,8 +53,33 @@ impl Attackers {
         self.kinds
             .resize(usize::from(width) * usize::from(height), 0);
         self.made_at = turn.enemies_lost;
+        let (w, h) = (usize::from(width), usize::from(height));
         for e in turn.enemies_iter() {
             let bit = 1 << e.kind as u8;
+            let (x, y) = (usize::from(e.pos.x), usize::from(e.pos.y));
+            if e.kind.reach() == 1 && x < w && y < h {
+                // One step: the tiles next to it on the map, by index (the loop below
+                // answers the same, a scout's second step and a tile off the map too).
+                let i = y * w + x;
+                let mut mark = |j: usize| {
+                    if let Some(kinds) = self.kinds.get_mut(j) {
+                        *kinds |= bit;
+                    }
+                };
+                if y > 0 {
+                    mark(i - w);
+                }
+                if x + 1 < w {
+                    mark(i + 1);
+                }
+                if y + 1 < h {
+                    mark(i + w);
+                }
+                if x > 0 {
+                    mark(i - 1);
+                }
+                continue;
+            }
             for d in DIRECTIONS {
                 for steps in 1..=e.kind.reach().min(2) {
                     // Off the map one step away: two steps away too.

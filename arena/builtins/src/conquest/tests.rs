@@ -466,3 +466,67 @@ fn a_turn_keeps_its_resource_list_as_orders_collect() {
         obs.resources.wood + arena_sdk::conquest::COLLECT_AMOUNT
     );
 }
+
+#[test]
+fn a_quiet_step_is_ordered_as_the_board_plays_it() {
+    // Turn::order steps onto a plain, empty tile next to the army without walking the
+    // move: the planning board must end as `apply_move` leaves it, and the order be the
+    // same.
+    let mut obs = first_observation(MAPS[0].1);
+    let free = |p: &Pos, obs: &Observation| {
+        !obs.water.contains(p)
+            && !obs.wood.contains(p)
+            && !obs.food.contains(p)
+            && !obs.gold.contains(p)
+            && !obs.homes.contains(p)
+    };
+    let tiles: Vec<Pos> = Board::new(&obs).positions().collect();
+    // A plain tile with plain tiles to its right and below it (the default map has one).
+    let (at, right, below) = tiles
+        .iter()
+        .map(|&p| (p, Pos::new(p.x + 1, p.y), Pos::new(p.x, p.y + 1)))
+        .find(|(p, r, b)| {
+            r.x < obs.width && b.y < obs.height && [p, r, b].iter().all(|q| free(q, &obs))
+        })
+        .expect("three plain tiles in an L");
+    let ours = Army {
+        id: 7,
+        owner: 0,
+        kind: Kind::Knight,
+        pos: at,
+    };
+    let theirs = Army {
+        id: 8,
+        owner: 1,
+        kind: Kind::Archer,
+        pos: below,
+    };
+    obs.armies = vec![theirs, ours];
+    let mut turn = Turn::new(&obs);
+    let mut played = turn.board.clone();
+    assert!(turn.order(&ours, right));
+    played.apply_move(&ours, right).unwrap();
+    assert_eq!(turn.board, played);
+    assert_eq!(
+        turn.board.army_at(right),
+        Some(&Army { pos: right, ..ours })
+    );
+    assert_eq!(turn.board.army_at(at), None);
+    assert_eq!(
+        turn.orders.moves,
+        vec![Move {
+            from: at,
+            to: right
+        }]
+    );
+    assert!(turn.is_moved(7));
+    // Moved already: refused, the board unchanged.
+    assert!(!turn.order(&ours, at));
+    assert_eq!(turn.board, played);
+    // A step onto an enemy army is a fight (the knight defeats the archer), not a quiet
+    // step: the move is walked.
+    let mut fight = Turn::new(&obs);
+    assert!(fight.order(&ours, below));
+    assert_eq!(fight.enemies_lost, 1);
+    assert_eq!(fight.board.armies(), &[Army { pos: below, ..ours }]);
+}
