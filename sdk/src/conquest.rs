@@ -952,6 +952,17 @@ impl Board {
         self.occupant_at(i).map(|a| &self.armies[a])
     }
 
+    /// What lies on `p` and the army on it ([`Board::terrain`] and [`Board::army_at`] in one
+    /// look-up of the tile: a bot pays fuel for each); `None` off the map.
+    #[inline]
+    pub fn tile(&self, p: Pos) -> Option<(Terrain, Option<&Army>)> {
+        let i = self.index(p)?;
+        Some((
+            self.terrain[i],
+            self.occupant_at(i).map(|k| &self.armies[k]),
+        ))
+    }
+
     /// Every army, in the order placed.
     #[inline]
     pub fn armies(&self) -> &[Army] {
@@ -1433,30 +1444,38 @@ struct SmallMap {
 }
 
 impl SmallMap {
-    /// The masks of a map `width` columns wide whose tiles are water where `water` says;
-    /// `None` unless it has at most 64 tiles (and at least one).
-    fn new(width: u8, water: &[bool]) -> Option<SmallMap> {
+    /// The masks of a map of `tiles` tiles, `width` columns wide, whose water tiles are
+    /// `water_tiles` (indices); `None` unless it has at most 64 tiles (and at least one).
+    /// Built a row and a water tile at a time, not a tile at a time (a bot pays fuel for
+    /// each tile's tests).
+    fn new(width: u8, tiles: usize, water_tiles: &[usize]) -> Option<SmallMap> {
         let w = usize::from(width);
-        if water.is_empty() || water.len() > 64 || w == 0 || w >= 64 {
+        if tiles == 0 || tiles > 64 || w == 0 || w >= 64 {
             return None;
         }
-        let mut map = SmallMap {
-            width,
-            ..SmallMap::default()
-        };
-        for (i, &wet) in water.iter().enumerate() {
-            let bit = 1u64 << i;
-            if !wet {
-                map.dry |= bit;
-            }
-            if i % w != 0 {
-                map.not_first |= bit;
-            }
-            if i % w != w - 1 {
-                map.not_last |= bit;
-            }
+        let all = u64::MAX >> (64 - tiles);
+        // The first column: one bit a row.
+        let mut first = 0u64;
+        let mut i = 0;
+        while i < tiles {
+            first |= 1 << i;
+            i += w;
         }
-        Some(map)
+        // The last column is the first shifted along a row (a short last row has none).
+        let last = (first << (w - 1)) & all;
+        let mut wet = 0u64;
+        for &i in water_tiles {
+            // Water tiles are tiles of the map: below 64.
+            wet |= 1u64
+                .checked_shl(u32::try_from(i).unwrap_or(64))
+                .unwrap_or(0);
+        }
+        Some(SmallMap {
+            width,
+            dry: all & !wet,
+            not_first: all & !first,
+            not_last: all & !last,
+        })
     }
 }
 
@@ -1581,8 +1600,11 @@ impl Distances {
                 }
             }
             self.blank = self.water.iter().map(|&w| blank(w)).collect();
-            self.small = SmallMap::new(self.width, &self.water);
-            self.fields = vec![std::cell::OnceCell::new(); self.water.len()];
+            self.small = SmallMap::new(self.width, self.water.len(), &self.water_tiles);
+            // Fresh cells made in place (cloning an empty cell tests it for a value first).
+            self.fields.clear();
+            self.fields
+                .resize_with(self.water.len(), std::cell::OnceCell::new);
         }
     }
 
@@ -1983,7 +2005,7 @@ mod tests {
         // . . .
         let mut water = [false; 9];
         water[4] = true;
-        let map = SmallMap::new(3, &water).unwrap();
+        let map = SmallMap::new(3, 9, &[4]).unwrap();
         assert_eq!(map.dry, 0b111_101_111);
         // Bits 1, 2, 4, 5, 7, 8 have a column to their left; 0, 1, 3, 4, 6, 7 to their right.
         assert_eq!(map.not_first, 0b110_110_110);
@@ -1998,9 +2020,20 @@ mod tests {
         search_small(&map, 4, &mut steps);
         assert_eq!(steps, [2, 1, 2, 1, 0, 1, 2, 1, 2]);
         // Too many tiles, or a row of 64: no masks (the queue's search answers).
-        assert!(SmallMap::new(9, &[false; 81]).is_none());
-        assert!(SmallMap::new(64, &[false; 64]).is_none());
-        assert!(SmallMap::new(8, &[false; 64]).is_some());
+        assert!(SmallMap::new(9, 81, &[]).is_none());
+        assert!(SmallMap::new(64, 64, &[]).is_none());
+        assert!(SmallMap::new(8, 64, &[]).is_some());
+        // A short last row: 3 columns, 7 tiles (bits 0-6), water on bit 4. The first column
+        // is bits 0, 3, 6 (73), the last bits 2 and 5 (36; the short row has none).
+        let short = SmallMap::new(3, 7, &[4]).unwrap();
+        assert_eq!(short.dry, 127 - 16);
+        assert_eq!(short.not_first, 127 - 73);
+        assert_eq!(short.not_last, 127 - 36);
+        // A full 8×8 map: every bit of the 64 is a tile.
+        let full = SmallMap::new(8, 64, &[63]).unwrap();
+        assert_eq!(full.dry, u64::MAX >> 1);
+        assert_eq!(full.not_first, !0x0101_0101_0101_0101);
+        assert_eq!(full.not_last, !0x8080_8080_8080_8080);
         // Both searches agree on maps of a walled corner, a column and a full 8×8.
         let mut walled = Board::empty(8, 8, [Pos::new(0, 0), Pos::new(7, 7)]);
         for p in [(1, 0), (1, 1), (0, 2), (5, 5), (6, 5), (5, 6)] {
@@ -2009,7 +2042,8 @@ mod tests {
         let column = Board::empty(1, 5, [Pos::new(0, 0), Pos::new(0, 4)]);
         for board in [&walled, &column] {
             let water: Vec<bool> = board.water().collect();
-            let map = SmallMap::new(board.width(), &water).unwrap();
+            let wet: Vec<usize> = (0..water.len()).filter(|&i| water[i]).collect();
+            let map = SmallMap::new(board.width(), water.len(), &wet).unwrap();
             for start in 0..water.len() {
                 let mut by_layers: Vec<u16> = water.iter().map(|&w| blank(w)).collect();
                 let mut by_queue = by_layers.clone();
@@ -2018,6 +2052,28 @@ mod tests {
                 assert_eq!(by_layers, by_queue, "from tile {start}");
             }
         }
+    }
+
+    #[test]
+    fn a_tile_is_its_terrain_and_its_army() {
+        let mut board = Board::empty(3, 2, [Pos::new(0, 0), Pos::new(2, 1)]);
+        board.set_terrain(Pos::new(1, 1), Terrain::Water);
+        let knight = Army {
+            id: 7,
+            owner: 1,
+            kind: Kind::Knight,
+            pos: Pos::new(1, 0),
+        };
+        board.place(knight);
+        assert_eq!(board.tile(Pos::new(0, 0)), Some((Terrain::Home(0), None)));
+        assert_eq!(
+            board.tile(Pos::new(1, 0)),
+            Some((Terrain::Plain, Some(&knight)))
+        );
+        assert_eq!(board.tile(Pos::new(1, 1)), Some((Terrain::Water, None)));
+        // Off the map, a column and a row out.
+        assert_eq!(board.tile(Pos::new(3, 0)), None);
+        assert_eq!(board.tile(Pos::new(0, 2)), None);
     }
 
     #[test]

@@ -163,7 +163,11 @@ fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
         Drown,
     }
     let enter = |tile: Pos| {
-        if let Some(other) = board.army_at(tile) {
+        // Off the map: nothing (a destination never is).
+        let Some((terrain, other)) = board.tile(tile) else {
+            return Step::Quiet(0);
+        };
+        if let Some(other) = other {
             // A scout passes over its own armies.
             return if other.owner == army.owner {
                 Step::Quiet(0)
@@ -171,10 +175,10 @@ fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
                 Step::Contested
             };
         }
-        match board.terrain(tile) {
-            Some(Terrain::Home(seat)) if seat != army.owner => Step::Contested,
-            Some(Terrain::Water) => Step::Drown,
-            Some(Terrain::Resource(_)) => Step::Quiet(1),
+        match terrain {
+            Terrain::Home(seat) if seat != army.owner => Step::Contested,
+            Terrain::Water => Step::Drown,
+            Terrain::Resource(_) => Step::Quiet(1),
             _ => Step::Quiet(0),
         }
     };
@@ -204,8 +208,10 @@ fn foresee(board: &Board, army: &Army, to: Pos) -> Option<Meeting> {
 /// destination, or a scout's middle tile): only such a move can capture or fight.
 fn contested(board: &Board, army: &Army, to: Pos) -> bool {
     let enemy_on = |p: Pos| {
-        matches!(board.terrain(p), Some(Terrain::Home(seat)) if seat != army.owner)
-            || board.army_at(p).is_some_and(|e| e.owner != army.owner)
+        board.tile(p).is_some_and(|(terrain, on)| {
+            matches!(terrain, Terrain::Home(seat) if seat != army.owner)
+                || on.is_some_and(|e| e.owner != army.owner)
+        })
     };
     let middle = Pos::new(
         // Lossless: the mean of two `u8`s.
@@ -440,10 +446,23 @@ impl Bot<Conquest> for Strong {
                 .or_else(|| {
                     // The nearest unclaimed resource ([`Turn::nearest`], in a plain loop):
                     // ties to the smallest tile; one farther as the crow flies than the
-                    // nearest so far cannot be nearer.
+                    // nearest so far cannot be nearer. The one nearest as the crow flies is
+                    // asked first, so that most others are passed over unasked.
                     let mut nearest: Option<(u32, Pos)> = None;
+                    let mut crow: Option<(u32, Pos)> = None;
+                    for &(p, _) in turn.resources() {
+                        let m = army.pos.manhattan(p);
+                        if crow.is_none_or(|b| (m, p) < b) && !claimed.contains(&p) {
+                            crow = Some((m, p));
+                        }
+                    }
+                    let first = crow.map(|(_, p)| p);
+                    if let Some(p) = first {
+                        nearest = turn.distance(army.pos, p).map(|steps| (steps, p));
+                    }
                     for &(p, _) in turn.resources() {
                         if nearest.is_some_and(|(steps, _)| army.pos.manhattan(p) > steps)
+                            || first == Some(p)
                             || claimed.contains(&p)
                         {
                             continue;
