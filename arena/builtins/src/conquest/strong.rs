@@ -449,20 +449,8 @@ impl Bot<Conquest> for Strong {
                     // nearest so far cannot be nearer. The one nearest as the crow flies is
                     // asked first, so that most others are passed over unasked.
                     let mut nearest: Option<(u32, Pos)> = None;
-                    let mut crow: Option<(u32, Pos)> = None;
-                    for &(p, _) in turn.resources() {
-                        let m = army.pos.manhattan(p);
-                        if crow.is_none_or(|b| (m, p) < b) && !claimed.contains(&p) {
-                            crow = Some((m, p));
-                        }
-                    }
-                    let first = crow.map(|(_, p)| p);
-                    if let Some(p) = first {
-                        nearest = turn.distance(army.pos, p).map(|steps| (steps, p));
-                    }
                     for &(p, _) in turn.resources() {
                         if nearest.is_some_and(|(steps, _)| army.pos.manhattan(p) > steps)
-                            || first == Some(p)
                             || claimed.contains(&p)
                         {
                             continue;
