@@ -1582,8 +1582,20 @@ impl Distances {
         if !same {
             self.width = board.width;
             self.height = board.height;
-            self.water = board.water().collect();
-            self.water_tiles = (0..self.water.len()).filter(|&i| self.water[i]).collect();
+            // One pass over the tiles for the water's indices; the per-tile lists are
+            // filled and then marked at the (few) water tiles (a bot pays fuel per tile).
+            self.water_tiles = (board.terrain.iter().enumerate())
+                .filter(|(_, t)| **t == Terrain::Water)
+                .map(|(i, _)| i)
+                .collect();
+            let tiles = board.terrain.len();
+            self.water = vec![false; tiles];
+            let mut blanks = vec![blank(false); tiles];
+            for &i in &self.water_tiles {
+                self.water[i] = true;
+                blanks[i] = blank(true);
+            }
+            self.blank = blanks.into_boxed_slice();
             let width = usize::from(self.width).max(1);
             self.water_at = (self.water_tiles.iter())
                 // Lossless: an index of a map of at most 255×255 tiles.
@@ -1599,7 +1611,6 @@ impl Distances {
                     self.water_columns[usize::from(w.x)] |= 1 << w.y;
                 }
             }
-            self.blank = self.water.iter().map(|&w| blank(w)).collect();
             self.small = SmallMap::new(self.width, self.water.len(), &self.water_tiles);
             // Fresh cells made in place (cloning an empty cell tests it for a value first).
             self.fields.clear();
