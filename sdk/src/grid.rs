@@ -381,6 +381,9 @@ pub struct Board {
     terrain: Vec<Terrain>,
     occupant: Vec<Option<HeroId>>,
     grave: Vec<bool>,
+    /// The tiles marked in `grave` (so that [`Board::observe`] unmarks them without
+    /// sweeping the whole board).
+    graves: Vec<usize>,
     heroes: Vec<Hero>,
     mines: Vec<Mine>,
 }
@@ -395,6 +398,7 @@ impl Board {
             terrain: vec![Terrain::Empty; tiles],
             occupant: vec![None; tiles],
             grave: vec![false; tiles],
+            graves: Vec::new(),
             heroes: Vec::new(),
             mines: vec![Mine::default(); setup.mines.len()],
         };
@@ -419,8 +423,17 @@ impl Board {
 
     /// Take the heroes, graves and mine owners of `observation` (reuses its buffers).
     pub fn observe(&mut self, observation: &Observation) {
-        self.occupant.fill(None);
-        self.grave.fill(false);
+        // Only the tiles the last observation marked are unmarked: sweeping the whole
+        // board cost a wasm bot more than the rest of this function on big maps.
+        for hero in &self.heroes {
+            if let Some(i) = self.index(hero.pos) {
+                self.occupant[i] = None;
+            }
+        }
+        for &i in &self.graves {
+            self.grave[i] = false;
+        }
+        self.graves.clear();
         self.heroes.clear();
         self.heroes.extend_from_slice(&observation.heroes);
         self.mines.clear();
@@ -433,6 +446,7 @@ impl Board {
         for &p in &observation.graves {
             if let Some(i) = self.index(p) {
                 self.grave[i] = true;
+                self.graves.push(i);
             }
         }
     }
