@@ -2,7 +2,7 @@
 
 use arena_sdk::Bot;
 use arena_sdk::grid::{
-    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, MAX_HEALTH,
+    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, HeroId, MAX_HEALTH,
     MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Tile, WELL_HEAL,
 };
 
@@ -26,8 +26,11 @@ pub struct Commander {
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
-    /// Terrain distance fields by goal tile (row-major index), computed on first use.
-    fields: Vec<Option<Vec<Option<u32>>>>,
+    /// Terrain distance fields by goal tile (row-major index): the steps from each tile
+    /// to act on the goal, [`FAR`] where it cannot; empty until first asked for.
+    fields: Vec<Vec<u16>>,
+    /// Whether each tile (row-major) is next to a well.
+    by_well: Vec<bool>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
     /// allocation).
     buffers: Buffers,
@@ -36,14 +39,22 @@ pub struct Commander {
 /// See [`Commander::buffers`].
 #[derive(Debug, Clone, Default)]
 struct Buffers {
+    /// The living enemies, by id.
+    enemies: Vec<Hero>,
+    /// The mines the team does not hold.
     open: Vec<Pos>,
-    miners: Vec<Hero>,
-    pairs: Vec<(u32, usize, usize)>,
+    /// The heroes fit to capture: id and tile index.
+    miners: Vec<(HeroId, Option<usize>)>,
+    /// Steps from each miner (rows) to each open mine (columns), [`FAR`]: unreachable.
+    pairs: Vec<u16>,
     hero_taken: Vec<bool>,
     mine_taken: Vec<bool>,
     health: Vec<u32>,
     at_well: Vec<bool>,
 }
+
+/// A distance field's mark for a tile from which the goal cannot be reached.
+const FAR: u16 = u16::MAX;
 
 /// Health at or below which a hero heads for a well.
 const RETREAT_HEALTH: u32 = 45;
@@ -98,63 +109,96 @@ impl Outcome {
 }
 
 impl Commander {
-    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
-    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
-        let tiles = usize::from(board.width()) * usize::from(board.height());
-        if self.fields.len() != tiles {
-            self.fields = vec![None; tiles];
-        }
+    /// The terrain distance field of `goal` (see [`Commander::fields`]), worked out on
+    /// first use; `None` off the board.
+    fn field(&mut self, board: &Board, goal: Pos) -> Option<&[u16]> {
         let g = board.distance_index(goal)?;
-        let f = board.distance_index(from)?;
-        self.fields[g]
-            .get_or_insert_with(|| board.terrain_distances(goal))
-            .get(f)
-            .copied()
-            .flatten()
+        let field = self.fields.get_mut(g)?;
+        if field.is_empty() {
+            // Steps fit: a board has at most 255 × 255 tiles.
+            field.extend(
+                board
+                    .terrain_distances(goal)
+                    .into_iter()
+                    .map(|d| d.and_then(|d| u16::try_from(d).ok()).unwrap_or(FAR)),
+            );
+        }
+        Some(field)
     }
 
-    fn goal(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
+    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
+        let f = board.distance_index(from)?;
+        let field = self.field(board, goal)?;
+        reach(field, Some(f))
+    }
+
+    /// Whether `p` is next to a well.
+    fn near_well(&self, board: &Board, p: Pos) -> bool {
+        match board.distance_index(p).and_then(|i| self.by_well.get(i)) {
+            Some(&near) => near,
+            None => self.wells.iter().any(|w| w.manhattan(p) == 1),
+        }
+    }
+
+    fn goal(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
             return self
-                .safest_well(board, obs)
+                .safest_well(board, me.pos, &b.enemies)
                 .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
         }
-        // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
-        for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
-            let healer = obs
-                .alive(team)
-                .filter(|h| h.health >= HEALER_HEALTH)
-                .filter_map(|h| self.distance(board, patient.pos, h.pos).map(|d| (d, h.id)))
-                .min();
-            if let Some((d, id)) = healer
-                && id == me.id
-                && d <= HEALER_REACH
-            {
-                return Some(patient.pos);
+        // Healer duty: the healthy hero nearest to a hurt teammate walks into it (only a
+        // hero that could be that healer needs to look).
+        if me.health >= HEALER_HEALTH && !me.dead {
+            for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
+                if self.is_healer(board, obs, patient.pos, &me) {
+                    return Some(patient.pos);
+                }
             }
         }
-        let mut buffers = std::mem::take(&mut self.buffers);
-        let mine = self.share_mines(board, obs, &mut buffers);
-        self.buffers = buffers;
+        let mine = self.share_mines(board, obs, b);
         if mine.is_some() {
             return mine;
         }
         if me.health >= HUNTER_HEALTH {
-            let prey = obs
-                .enemies()
-                .filter_map(|e| {
-                    let camping = self.wells.iter().any(|w| w.manhattan(e.pos) == 1);
-                    self.distance(board, e.pos, me.pos)
-                        .map(|d| (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos))
-                })
-                .min();
+            let mut prey: Option<(u32, Pos)> = None;
+            for e in &b.enemies {
+                let camping = self.near_well(board, e.pos);
+                if let Some(d) = self.distance(board, e.pos, me.pos) {
+                    let candidate = (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos);
+                    // The least (cost, tile), as `min` over the enemies would pick it.
+                    if prey.is_none_or(|p| candidate < p) {
+                        prey = Some(candidate);
+                    }
+                }
+            }
             if let Some((_, pos)) = prey {
                 return Some(pos);
             }
         }
-        self.safest_well(board, obs)
+        self.safest_well(board, me.pos, &b.enemies)
+    }
+
+    /// Whether `me` (healthy enough to heal) is the healer of the teammate at `patient`:
+    /// the least (steps, id) among the team's healthy heroes who can reach it, and within
+    /// [`HEALER_REACH`].
+    fn is_healer(&mut self, board: &Board, obs: &Observation, patient: Pos, me: &Hero) -> bool {
+        let Some(field) = self.field(board, patient) else {
+            return false;
+        };
+        let Some(mine) = reach(field, board.distance_index(me.pos)) else {
+            return false;
+        };
+        if mine > HEALER_REACH {
+            return false;
+        }
+        !obs.alive(me.team)
+            .filter(|h| h.health >= HEALER_HEALTH && h.id != me.id)
+            .any(|h| {
+                reach(field, board.distance_index(h.pos)).is_some_and(|d| (d, h.id) < (mine, me.id))
+            })
     }
 
     /// Share out the mines the team does not hold: repeatedly pair the closest (hero, mine)
@@ -177,46 +221,69 @@ impl Commander {
         b.miners.extend(
             obs.alive(team)
                 .filter(|h| h.health > RETREAT_HEALTH)
-                .copied(),
+                .map(|h| (h.id, board.distance_index(h.pos))),
         );
+        let columns = b.open.len();
         b.pairs.clear();
+        b.pairs.resize(b.miners.len() * columns, FAR);
         for (m, &mine) in b.open.iter().enumerate() {
-            for (h, hero) in b.miners.iter().enumerate() {
-                if let Some(d) = self.distance(board, mine, hero.pos) {
-                    b.pairs.push((d, h, m));
+            let Some(field) = self.field(board, mine) else {
+                continue;
+            };
+            for (row, &(_, at)) in b.pairs.chunks_exact_mut(columns).zip(&b.miners) {
+                if let Some(&d) = at.and_then(|i| field.get(i)) {
+                    row[m] = d;
                 }
             }
         }
-        // Distinct (hero, mine) pairs: no two are equal, so any sort gives this order.
-        b.pairs.sort_unstable();
         b.hero_taken.clear();
         b.hero_taken.resize(b.miners.len(), false);
         b.mine_taken.clear();
-        b.mine_taken.resize(b.open.len(), false);
-        for &(_, h, m) in &b.pairs {
-            if b.hero_taken[h] || b.mine_taken[m] {
-                continue;
+        b.mine_taken.resize(columns, false);
+        // The pairs in increasing (steps, hero, mine) order, each taken if neither is yet:
+        // that is, repeatedly the least pair of free heroes and mines.
+        loop {
+            let mut best: Option<(u16, usize, usize)> = None;
+            for (h, (row, _)) in b
+                .pairs
+                .chunks_exact(columns)
+                .zip(&b.hero_taken)
+                .enumerate()
+                .filter(|(_, (_, taken))| !**taken)
+            {
+                for (m, (&d, _)) in row
+                    .iter()
+                    .zip(&b.mine_taken)
+                    .enumerate()
+                    .filter(|(_, (_, taken))| !**taken)
+                {
+                    if d != FAR && best.is_none_or(|(least, _, _)| d < least) {
+                        best = Some((d, h, m));
+                    }
+                }
             }
-            if b.miners[h].id == me.id {
+            let (_, h, m) = best?;
+            if b.miners[h].0 == me.id {
                 return Some(b.open[m]);
             }
             b.hero_taken[h] = true;
             b.mine_taken[m] = true;
         }
-        None
     }
 
-    /// The well that is cheapest to reach, counting each enemy within two steps of it as
-    /// a detour of [`WELL_DANGER`] steps.
-    fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
-        let me = *obs.me();
+    /// The well that is cheapest to reach from `from`, counting each enemy within two steps
+    /// of it as a detour of [`WELL_DANGER`] steps.
+    fn safest_well(&mut self, board: &Board, from: Pos, enemies: &[Hero]) -> Option<Pos> {
         let mut best = None;
         for k in 0..self.wells.len() {
             let well = self.wells[k];
-            let Some(d) = self.distance(board, well, me.pos) else {
+            let Some(d) = self.distance(board, well, from) else {
                 continue;
             };
-            let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+            let guards = enemies
+                .iter()
+                .filter(|e| e.pos.manhattan(well) <= 2)
+                .count();
             let candidate = (d + WELL_DANGER * guards as u32, well);
             // The least (cost, tile), as `min` over the wells in order would pick it.
             if best.is_none_or(|b| candidate < b) {
@@ -227,18 +294,21 @@ impl Commander {
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
+    /// `enemies`: the living enemies; `health` and `at_well` by hero id (only the
+    /// enemies' entries are read, and `health`'s are reset here).
     fn simulate(
         board: &Board,
-        obs: &Observation,
+        me: Hero,
+        enemies: &[Hero],
         health: &mut [u32],
         at_well: &[bool],
         action: Action,
     ) -> Outcome {
-        let me = *obs.me();
-        health
-            .iter_mut()
-            .zip(&obs.heroes)
-            .for_each(|(hp, h)| *hp = h.health);
+        for e in enemies {
+            if let Some(hp) = health.get_mut(usize::from(e.id)) {
+                *hp = e.health;
+            }
+        }
         let mut out = Outcome {
             pos: me.pos,
             health: me.health,
@@ -271,16 +341,20 @@ impl Commander {
             _ => {}
         }
         let pos = out.pos;
-        for direction in Direction::ALL {
-            if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
-                && other.team != me.team
-            {
-                out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
+        // The heroes on the board are the living ones: no enemy next to `pos`, no damage.
+        if enemies.iter().any(|e| e.pos.manhattan(pos) == 1) {
+            for direction in Direction::ALL {
+                if let Some(Tile::Hero(other)) =
+                    board.step(pos, direction).and_then(|n| board.tile(n))
+                    && other.team != me.team
+                {
+                    out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
+                }
             }
         }
         // Danger before the hero's next turn: every surviving enemy may act once.
-        for enemy in obs.enemies() {
-            if health[usize::from(enemy.id)] == 0 {
+        for enemy in enemies {
+            if health.get(usize::from(enemy.id)) == Some(&0) {
                 continue;
             }
             let gap = enemy.pos.manhattan(pos);
@@ -329,12 +403,33 @@ impl Commander {
     }
 }
 
+/// The steps a distance field gives for tile index `at`, if reachable.
+#[inline]
+fn reach(field: &[u16], at: Option<usize>) -> Option<u32> {
+    at.and_then(|i| field.get(i))
+        .filter(|&&d| d != FAR)
+        .map(|&d| u32::from(d))
+}
+
 impl Bot<Grid> for Commander {
     fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
-        self.board = Some(Board::new(request));
+        let board = Board::new(request);
         self.mines = request.mines.clone();
         self.wells = request.wells.clone();
+        let tiles = usize::from(request.width) * usize::from(request.height);
         self.fields.clear();
+        self.fields.resize(tiles, Vec::new());
+        self.by_well.clear();
+        self.by_well.resize(tiles, false);
+        for y in 0..request.height {
+            for x in 0..request.width {
+                let p = Pos::new(x, y);
+                if let Some(i) = board.distance_index(p) {
+                    self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
+                }
+            }
+        }
+        self.board = Some(board);
         SetupChoice {}
     }
 
@@ -343,30 +438,32 @@ impl Bot<Grid> for Commander {
             return Action::Stay;
         };
         board.observe(observation);
-        let goal = self.goal(&board, observation);
-        let start_health = observation.me().health;
         let mut buffers = std::mem::take(&mut self.buffers);
+        buffers.enemies.clear();
+        buffers.enemies.extend(observation.enemies().copied());
+        let goal = self.goal(&board, observation, &mut buffers);
+        let me = *observation.me();
+        let start_health = me.health;
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
         buffers.at_well.clear();
         buffers.at_well.extend(observation.heroes.iter().map(|h| {
-            h.team != observation.team
-                && h.health < MAX_HEALTH
-                && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
+            h.team != observation.team && h.health < MAX_HEALTH && self.near_well(&board, h.pos)
         }));
         let (health, at_well) = (&mut buffers.health, &buffers.at_well);
+        let goal_field = goal.and_then(|g| self.field(&board, g));
         let mut best = (f64::NEG_INFINITY, Action::Stay);
-        let here = observation.me().pos;
         for action in Action::ALL {
             // A step off the board is an illegal answer; staying put does the same legally.
             if action
                 .direction()
-                .is_some_and(|d| board.step(here, d).is_none())
+                .is_some_and(|d| board.step(me.pos, d).is_none())
             {
                 continue;
             }
-            let out = Self::simulate(&board, observation, health, at_well, action);
-            let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
+            let out = Self::simulate(&board, me, &buffers.enemies, health, at_well, action);
+            let goal_distance =
+                goal_field.and_then(|field| reach(field, board.distance_index(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);
