@@ -3,7 +3,8 @@
 use arena_sdk::Bot;
 use arena_sdk::grid::{
     ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, HeroId, MAX_HEALTH,
-    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Tile, WELL_HEAL,
+    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain, Tile,
+    WELL_HEAL,
 };
 
 /// Our team strategy. Each hero's turn, the commander
@@ -26,10 +27,17 @@ pub struct Commander {
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
-    /// Terrain distance fields by goal tile (row-major index): the steps from each tile
-    /// to act on the goal, [`FAR`] where it cannot; empty until first asked for.
+    /// The layout of the tables below.
+    frame: Frame,
+    /// Terrain distance fields by goal tile: the steps from each tile to act on the goal
+    /// over the terrain, [`FAR`] where it cannot; empty until first asked for.
     fields: Vec<Vec<u16>>,
-    /// Whether each tile (row-major) is next to a well.
+    /// Whether each tile is walkable terrain (not a wall, mine or well; `false` on the
+    /// frame).
+    walkable: Vec<bool>,
+    /// The breadth-first queue of [`flood`], kept.
+    queue: Vec<usize>,
+    /// Whether each tile is next to a well.
     by_well: Vec<bool>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
     /// allocation).
@@ -55,6 +63,71 @@ struct Buffers {
 
 /// A distance field's mark for a tile from which the goal cannot be reached.
 const FAR: u16 = u16::MAX;
+
+/// The layout of the commander's per-tile tables: the board in reading order with a
+/// frame of one tile around it, so that every tile of the board has four neighbours in
+/// the table and a search needs no edge tests.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    width: u8,
+    height: u8,
+}
+
+impl Frame {
+    /// The table's row length.
+    #[inline]
+    fn stride(self) -> usize {
+        usize::from(self.width) + 2
+    }
+
+    /// Entries in a table.
+    fn len(self) -> usize {
+        self.stride() * (usize::from(self.height) + 2)
+    }
+
+    /// The entry of `p`, if on the board.
+    #[inline]
+    fn at(self, p: Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height)
+            .then(|| (usize::from(p.y) + 1) * self.stride() + usize::from(p.x) + 1)
+    }
+}
+
+/// Fill `field` with the steps from every tile to act on tile `goal` (an entry of
+/// `frame`), moving over `walkable` tiles only, [`FAR`] where it cannot be reached: a
+/// breadth-first search from the goal (the way over walkable tiles is the same both ways),
+/// like the SDK's `Board::terrain_distances`, whose answers it gives.
+fn flood(
+    frame: Frame,
+    walkable: &[bool],
+    queue: &mut Vec<usize>,
+    field: &mut Vec<u16>,
+    goal: usize,
+) {
+    field.clear();
+    field.resize(frame.len(), FAR);
+    let stride = frame.stride();
+    queue.clear();
+    if let Some(start) = field.get_mut(goal) {
+        *start = 0;
+        queue.push(goal);
+    }
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        // Only tiles of the board enter the queue, so all four neighbours are entries
+        // (the frame's get a value that is never read, and are not walkable).
+        let next = field[i] + 1;
+        for j in [i - stride, i + 1, i + stride, i - 1] {
+            if field[j] == FAR {
+                field[j] = next;
+                if walkable[j] {
+                    queue.push(j);
+                }
+            }
+        }
+    }
+}
 
 /// Health at or below which a hero heads for a well.
 const RETREAT_HEALTH: u32 = 45;
@@ -111,31 +184,26 @@ impl Outcome {
 impl Commander {
     /// The terrain distance field of `goal` (see [`Commander::fields`]), worked out on
     /// first use; `None` off the board.
-    fn field(&mut self, board: &Board, goal: Pos) -> Option<&[u16]> {
-        let g = board.distance_index(goal)?;
+    fn field(&mut self, goal: Pos) -> Option<&[u16]> {
+        let g = self.frame.at(goal)?;
         let field = self.fields.get_mut(g)?;
         if field.is_empty() {
             // Steps fit: a board has at most 255 × 255 tiles.
-            field.extend(
-                board
-                    .terrain_distances(goal)
-                    .into_iter()
-                    .map(|d| d.and_then(|d| u16::try_from(d).ok()).unwrap_or(FAR)),
-            );
+            flood(self.frame, &self.walkable, &mut self.queue, field, g);
         }
         Some(field)
     }
 
     /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
-    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
-        let f = board.distance_index(from)?;
-        let field = self.field(board, goal)?;
+    fn distance(&mut self, goal: Pos, from: Pos) -> Option<u32> {
+        let f = self.frame.at(from)?;
+        let field = self.field(goal)?;
         reach(field, Some(f))
     }
 
     /// Whether `p` is next to a well.
-    fn near_well(&self, board: &Board, p: Pos) -> bool {
-        match board.distance_index(p).and_then(|i| self.by_well.get(i)) {
+    fn near_well(&self, p: Pos) -> bool {
+        match self.frame.at(p).and_then(|i| self.by_well.get(i)) {
             Some(&near) => near,
             None => self.wells.iter().any(|w| w.manhattan(p) == 1),
         }
@@ -146,27 +214,27 @@ impl Commander {
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
             return self
-                .safest_well(board, me.pos, &b.enemies)
+                .safest_well(me.pos, &b.enemies)
                 .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
         }
         // Healer duty: the healthy hero nearest to a hurt teammate walks into it (only a
         // hero that could be that healer needs to look).
         if me.health >= HEALER_HEALTH && !me.dead {
             for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
-                if self.is_healer(board, obs, patient.pos, &me) {
+                if self.is_healer(obs, patient.pos, &me) {
                     return Some(patient.pos);
                 }
             }
         }
-        let mine = self.share_mines(board, obs, b);
+        let mine = self.share_mines(obs, b);
         if mine.is_some() {
             return mine;
         }
         if me.health >= HUNTER_HEALTH {
             let mut prey: Option<(u32, Pos)> = None;
             for e in &b.enemies {
-                let camping = self.near_well(board, e.pos);
-                if let Some(d) = self.distance(board, e.pos, me.pos) {
+                let camping = self.near_well(e.pos);
+                if let Some(d) = self.distance(e.pos, me.pos) {
                     let candidate = (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos);
                     // The least (cost, tile), as `min` over the enemies would pick it.
                     if prey.is_none_or(|p| candidate < p) {
@@ -178,17 +246,18 @@ impl Commander {
                 return Some(pos);
             }
         }
-        self.safest_well(board, me.pos, &b.enemies)
+        self.safest_well(me.pos, &b.enemies)
     }
 
     /// Whether `me` (healthy enough to heal) is the healer of the teammate at `patient`:
     /// the least (steps, id) among the team's healthy heroes who can reach it, and within
     /// [`HEALER_REACH`].
-    fn is_healer(&mut self, board: &Board, obs: &Observation, patient: Pos, me: &Hero) -> bool {
-        let Some(field) = self.field(board, patient) else {
+    fn is_healer(&mut self, obs: &Observation, patient: Pos, me: &Hero) -> bool {
+        let frame = self.frame;
+        let Some(field) = self.field(patient) else {
             return false;
         };
-        let Some(mine) = reach(field, board.distance_index(me.pos)) else {
+        let Some(mine) = reach(field, frame.at(me.pos)) else {
             return false;
         };
         if mine > HEALER_REACH {
@@ -196,14 +265,12 @@ impl Commander {
         }
         !obs.alive(me.team)
             .filter(|h| h.health >= HEALER_HEALTH && h.id != me.id)
-            .any(|h| {
-                reach(field, board.distance_index(h.pos)).is_some_and(|d| (d, h.id) < (mine, me.id))
-            })
+            .any(|h| reach(field, frame.at(h.pos)).is_some_and(|d| (d, h.id) < (mine, me.id)))
     }
 
     /// Share out the mines the team does not hold: repeatedly pair the closest (hero, mine)
     /// among heroes fit to capture; the mine paired with the acting hero, if any.
-    fn share_mines(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+    fn share_mines(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         b.open.clear();
@@ -221,13 +288,13 @@ impl Commander {
         b.miners.extend(
             obs.alive(team)
                 .filter(|h| h.health > RETREAT_HEALTH)
-                .map(|h| (h.id, board.distance_index(h.pos))),
+                .map(|h| (h.id, self.frame.at(h.pos))),
         );
         let columns = b.open.len();
         b.pairs.clear();
         b.pairs.resize(b.miners.len() * columns, FAR);
         for (m, &mine) in b.open.iter().enumerate() {
-            let Some(field) = self.field(board, mine) else {
+            let Some(field) = self.field(mine) else {
                 continue;
             };
             for (row, &(_, at)) in b.pairs.chunks_exact_mut(columns).zip(&b.miners) {
@@ -273,11 +340,11 @@ impl Commander {
 
     /// The well that is cheapest to reach from `from`, counting each enemy within two steps
     /// of it as a detour of [`WELL_DANGER`] steps.
-    fn safest_well(&mut self, board: &Board, from: Pos, enemies: &[Hero]) -> Option<Pos> {
+    fn safest_well(&mut self, from: Pos, enemies: &[Hero]) -> Option<Pos> {
         let mut best = None;
         for k in 0..self.wells.len() {
             let well = self.wells[k];
-            let Some(d) = self.distance(board, well, from) else {
+            let Some(d) = self.distance(well, from) else {
                 continue;
             };
             let guards = enemies
@@ -416,15 +483,22 @@ impl Bot<Grid> for Commander {
         let board = Board::new(request);
         self.mines = request.mines.clone();
         self.wells = request.wells.clone();
-        let tiles = usize::from(request.width) * usize::from(request.height);
+        self.frame = Frame {
+            width: request.width,
+            height: request.height,
+        };
+        let tiles = self.frame.len();
         self.fields.clear();
         self.fields.resize(tiles, Vec::new());
+        self.walkable.clear();
+        self.walkable.resize(tiles, false);
         self.by_well.clear();
         self.by_well.resize(tiles, false);
         for y in 0..request.height {
             for x in 0..request.width {
                 let p = Pos::new(x, y);
-                if let Some(i) = board.distance_index(p) {
+                if let Some(i) = self.frame.at(p) {
+                    self.walkable[i] = board.terrain(p) == Some(Terrain::Empty);
                     self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
                 }
             }
@@ -447,11 +521,14 @@ impl Bot<Grid> for Commander {
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
         buffers.at_well.clear();
-        buffers.at_well.extend(observation.heroes.iter().map(|h| {
-            h.team != observation.team && h.health < MAX_HEALTH && self.near_well(&board, h.pos)
-        }));
+        buffers.at_well.extend(
+            observation.heroes.iter().map(|h| {
+                h.team != observation.team && h.health < MAX_HEALTH && self.near_well(h.pos)
+            }),
+        );
         let (health, at_well) = (&mut buffers.health, &buffers.at_well);
-        let goal_field = goal.and_then(|g| self.field(&board, g));
+        let frame = self.frame;
+        let goal_field = goal.and_then(|g| self.field(g));
         let mut best = (f64::NEG_INFINITY, Action::Stay);
         for action in Action::ALL {
             // A step off the board is an illegal answer; staying put does the same legally.
@@ -462,8 +539,7 @@ impl Bot<Grid> for Commander {
                 continue;
             }
             let out = Self::simulate(&board, me, &buffers.enemies, health, at_well, action);
-            let goal_distance =
-                goal_field.and_then(|field| reach(field, board.distance_index(out.pos)));
+            let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);
