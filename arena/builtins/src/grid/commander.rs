@@ -55,8 +55,10 @@ struct Buffers {
     miners: Vec<(HeroId, Option<usize>)>,
     /// Steps from each miner (rows) to each open mine (columns), [`FAR`]: unreachable.
     pairs: Vec<u16>,
-    hero_taken: Vec<bool>,
     mine_taken: Vec<bool>,
+    /// Each miner's least (steps, open mine) among the mines not taken; `FAR` once it is
+    /// paired or when none is left.
+    least: Vec<(u16, usize)>,
     health: Vec<u32>,
     at_well: Vec<bool>,
 }
@@ -303,38 +305,37 @@ impl Commander {
                 }
             }
         }
-        b.hero_taken.clear();
-        b.hero_taken.resize(b.miners.len(), false);
         b.mine_taken.clear();
         b.mine_taken.resize(columns, false);
         // The pairs in increasing (steps, hero, mine) order, each taken if neither is yet:
-        // that is, repeatedly the least pair of free heroes and mines.
-        loop {
-            let mut best: Option<(u16, usize, usize)> = None;
-            for (h, (row, _)) in b
-                .pairs
+        // that is, repeatedly the least pair of free heroes and mines, found from each free
+        // hero's least pair (which changes only when its mine is taken).
+        b.least.clear();
+        b.least.extend(
+            b.pairs
                 .chunks_exact(columns)
-                .zip(&b.hero_taken)
-                .enumerate()
-                .filter(|(_, (_, taken))| !**taken)
-            {
-                for (m, (&d, _)) in row
-                    .iter()
-                    .zip(&b.mine_taken)
-                    .enumerate()
-                    .filter(|(_, (_, taken))| !**taken)
-                {
-                    if d != FAR && best.is_none_or(|(least, _, _)| d < least) {
-                        best = Some((d, h, m));
-                    }
+                .map(|row| least_in_row(row, &b.mine_taken)),
+        );
+        loop {
+            let mut pick = None;
+            let mut steps = FAR;
+            for (h, &(d, _)) in b.least.iter().enumerate() {
+                if d < steps {
+                    (pick, steps) = (Some(h), d);
                 }
             }
-            let (_, h, m) = best?;
+            let h = pick?;
+            let m = b.least[h].1;
             if b.miners[h].0 == me.id {
                 return Some(b.open[m]);
             }
-            b.hero_taken[h] = true;
             b.mine_taken[m] = true;
+            b.least[h] = (FAR, 0);
+            for (row, least) in b.pairs.chunks_exact(columns).zip(&mut b.least) {
+                if least.0 != FAR && least.1 == m {
+                    *least = least_in_row(row, &b.mine_taken);
+                }
+            }
         }
     }
 
@@ -468,6 +469,18 @@ impl Commander {
         }
         score
     }
+}
+
+/// The least (steps, mine) of a miner's `row` of steps among the mines not `taken`:
+/// `(FAR, 0)` if none can be reached.
+fn least_in_row(row: &[u16], taken: &[bool]) -> (u16, usize) {
+    let mut least = (FAR, 0);
+    for (m, (&d, &taken)) in row.iter().zip(taken).enumerate() {
+        if !taken && d < least.0 {
+            least = (d, m);
+        }
+    }
+    least
 }
 
 /// The steps a distance field gives for tile index `at`, if reachable.
