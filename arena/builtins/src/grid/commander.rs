@@ -49,6 +49,9 @@ pub struct Commander {
 struct Buffers {
     /// The living enemies, by id.
     enemies: Vec<Hero>,
+    /// The enemies' least possible hunting costs (see [`Commander::goal`]): (cost, tile),
+    /// the cost of camping by a well, the index in `enemies`.
+    bounds: Vec<((u32, Pos), u32, usize)>,
     /// The mines the team does not hold.
     open: Vec<Pos>,
     /// The heroes fit to capture: id and tile index.
@@ -233,12 +236,25 @@ impl Commander {
             return mine;
         }
         if me.health >= HUNTER_HEALTH {
+            // The least (cost, tile) over the enemies. The steps to an enemy are at least
+            // the Manhattan distance, so enemies are tried in the order of the cost that
+            // gives, and the search stops at the first that cannot beat the best so far
+            // (each enemy tried may need a search of the board).
+            b.bounds.clear();
+            for (k, e) in b.enemies.iter().enumerate() {
+                let camping = if self.near_well(e.pos) { 60 } else { 0 };
+                let bound = e.health + 8 * e.pos.manhattan(me.pos) + camping;
+                b.bounds.push(((bound, e.pos), camping, k));
+            }
+            b.bounds.sort_unstable();
             let mut prey: Option<(u32, Pos)> = None;
-            for e in &b.enemies {
-                let camping = self.near_well(e.pos);
+            for &(bound, camping, k) in &b.bounds {
+                if prey.is_some_and(|p| bound > p) {
+                    break;
+                }
+                let e = b.enemies[k];
                 if let Some(d) = self.distance(e.pos, me.pos) {
-                    let candidate = (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos);
-                    // The least (cost, tile), as `min` over the enemies would pick it.
+                    let candidate = (e.health + 8 * d + camping, e.pos);
                     if prey.is_none_or(|p| candidate < p) {
                         prey = Some(candidate);
                     }
@@ -255,6 +271,10 @@ impl Commander {
     /// the least (steps, id) among the team's healthy heroes who can reach it, and within
     /// [`HEALER_REACH`].
     fn is_healer(&mut self, obs: &Observation, patient: Pos, me: &Hero) -> bool {
+        // The steps are at least the Manhattan distance: no search when that is too far.
+        if patient.manhattan(me.pos) > HEALER_REACH {
+            return false;
+        }
         let frame = self.frame;
         let Some(field) = self.field(patient) else {
             return false;
