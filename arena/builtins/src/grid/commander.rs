@@ -6,6 +6,7 @@ use arena_sdk::grid::{
     MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain, Tile,
     WELL_HEAL,
 };
+use std::cmp::Ordering;
 
 /// Our team strategy. Each hero's turn, the commander
 ///
@@ -455,15 +456,23 @@ impl Commander {
         out
     }
 
-    /// Whether an enemy at `from` can step onto a free tile next to `to` (`vacated`: the
-    /// tile the acting hero leaves, free by then).
+    /// Whether an enemy at `from`, two steps from `to`, can step onto a free tile next to
+    /// `to` (`vacated`: the tile the acting hero leaves, free by then). The tiles next to
+    /// both lie between them: one on a line, two on a diagonal.
     fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
-        Direction::ALL.into_iter().any(|d| {
-            board.step(from, d).is_some_and(|n| {
-                n.manhattan(to) == 1
-                    && (n == vacated || board.tile(n).is_some_and(|t| t.walkable()))
-            })
-        })
+        debug_assert_eq!(from.manhattan(to), 2);
+        let free = |n: Pos| n == vacated || board.tile(n).is_some_and(|t| t.walkable());
+        let toward = |a: u8, b: u8| match b.cmp(&a) {
+            Ordering::Greater => a + 1,
+            Ordering::Less => a - 1,
+            Ordering::Equal => a,
+        };
+        let (x, y) = (toward(from.x, to.x), toward(from.y, to.y));
+        if from.x == to.x || from.y == to.y {
+            free(Pos::new(x, y))
+        } else {
+            free(Pos::new(x, from.y)) || free(Pos::new(from.x, y))
+        }
     }
 
     fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> f64 {
