@@ -764,6 +764,34 @@ mod tests {
     }
 
     #[test]
+    fn observing_again_forgets_the_last_observation() {
+        let mut board = Board::new(&setup());
+        let mut first = observation(vec![hero(0, 0, 0, 0), hero(1, 1, 4, 1), hero(2, 0, 3, 3)]);
+        first.graves = vec![Pos::new(4, 3), Pos::new(1, 2)];
+        board.observe(&first);
+        assert_eq!(board.tile(Pos::new(1, 2)), Some(Tile::Grave));
+        // Everyone moved, hero 2 died where it stood, one grave was robbed.
+        let mut second = observation(vec![hero(0, 0, 1, 0), hero(1, 1, 4, 2), hero(2, 0, 3, 3)]);
+        second.heroes[2].dead = true;
+        second.graves = vec![Pos::new(1, 2)];
+        board.observe(&second);
+        let mut fresh = Board::new(&setup());
+        fresh.observe(&second);
+        for y in 0..4 {
+            for x in 0..5 {
+                let p = Pos::new(x, y);
+                assert_eq!(board.tile(p), fresh.tile(p), "{p}");
+            }
+        }
+        assert_eq!(board.tile(Pos::new(0, 0)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(4, 1)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(3, 3)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(4, 3)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(1, 2)), Some(Tile::Grave));
+        assert!(matches!(board.tile(Pos::new(1, 0)), Some(Tile::Hero(h)) if h.id == 0));
+    }
+
+    #[test]
     fn distance_fields_count_steps_around_walls() {
         let mut board = Board::new(&setup());
         // A hero at (2,2) blocks `distances` (not `terrain_distances`); the grave at

@@ -592,3 +592,178 @@ impl Bot<Grid> for Commander {
         best.1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::grid::Mine;
+
+    fn request(width: u8, height: u8, walls: &[(u8, u8)], mines: &[(u8, u8)]) -> SetupRequest {
+        let at = |list: &[(u8, u8)]| list.iter().map(|&(x, y)| Pos::new(x, y)).collect();
+        SetupRequest {
+            width,
+            height,
+            walls: at(walls),
+            mines: at(mines),
+            wells: Vec::new(),
+            heroes_per_team: 2,
+            team: 0,
+            turn_limit: 100,
+        }
+    }
+
+    /// Heroes by id at (x, y, health); even ids are team 0 (ours).
+    fn observation(acting: HeroId, heroes: &[(u8, u8, u32)], mines: usize) -> Observation {
+        Observation {
+            turn: 0,
+            turn_limit: 100,
+            team: 0,
+            acting,
+            heroes: heroes
+                .iter()
+                .enumerate()
+                .map(|(id, &(x, y, health))| Hero {
+                    id: id as u8,
+                    team: (id % 2) as u8,
+                    health,
+                    pos: Pos::new(x, y),
+                    dead: false,
+                })
+                .collect(),
+            mines: vec![Mine::default(); mines],
+            graves: Vec::new(),
+            diamonds: 0,
+            enemy_diamonds: 0,
+            last_rejected: None,
+        }
+    }
+
+    /// The goal the commander gives the acting hero of `obs`.
+    fn goal_of(commander: &mut Commander, obs: &Observation) -> Option<Pos> {
+        let mut board = commander.board.clone().expect("set up");
+        board.observe(obs);
+        let mut buffers = Buffers::default();
+        buffers.enemies.extend(obs.enemies().copied());
+        commander.goal(&board, obs, &mut buffers)
+    }
+
+    #[test]
+    fn distance_fields_are_the_sdk_terrain_distances() {
+        // . . . . .
+        // . # W . .
+        // . . . # .
+        // M . . . .
+        let mut setup = request(5, 4, &[(1, 1), (3, 2)], &[(0, 3)]);
+        setup.wells = vec![Pos::new(2, 1)];
+        let mut commander = Commander::default();
+        commander.setup(&setup);
+        let board = Board::new(&setup);
+        // From (0,0), worked by hand: the wall, well and mine get the steps of acting on
+        // them from a neighbour; (3,1) is reached over the top row.
+        let expected = [
+            [0, 1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
+            [2, 3, 4, 5, 6],
+            [3, 4, 5, 6, 7],
+        ];
+        for (y, row) in expected.iter().enumerate() {
+            for (x, &d) in row.iter().enumerate() {
+                let p = Pos::new(x as u8, y as u8);
+                assert_eq!(commander.distance(Pos::new(0, 0), p), Some(d), "({x},{y})");
+            }
+        }
+        // Around the well: (2,0) is 6 steps from (2,2), 2 as the crow flies.
+        assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(2, 0)), Some(6));
+        assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(3, 1)), Some(6));
+        // Every goal and every tile, both searches agree; off the board, nothing.
+        for goal in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
+            let sdk = board.terrain_distances(goal);
+            for from in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
+                let i = board.distance_index(from).unwrap();
+                assert_eq!(commander.distance(goal, from), sdk[i], "{goal} from {from}");
+            }
+            assert_eq!(commander.distance(goal, Pos::new(5, 0)), None);
+        }
+        assert_eq!(commander.distance(Pos::new(0, 4), Pos::new(0, 0)), None);
+    }
+
+    #[test]
+    fn unreachable_tiles_have_no_distance() {
+        // . # .
+        // # . .      (0,0) is walled in; the wall next to it can be acted on.
+        let mut commander = Commander::default();
+        commander.setup(&request(3, 2, &[(1, 0), (0, 1)], &[]));
+        assert_eq!(commander.distance(Pos::new(0, 0), Pos::new(2, 1)), None);
+        assert_eq!(commander.distance(Pos::new(2, 1), Pos::new(0, 0)), None);
+        assert_eq!(commander.distance(Pos::new(1, 0), Pos::new(2, 1)), Some(2));
+        assert_eq!(commander.distance(Pos::new(1, 1), Pos::new(2, 0)), Some(2));
+    }
+
+    #[test]
+    fn mines_go_to_the_closest_pairs_first() {
+        // M . . . . M   hero 2 at (1,0), hero 0 at (2,0), the enemy at (4,0).
+        // Steps to act on the mines: hero 2 → (0,0) 1, → (5,0) 4; hero 0 → (0,0) 2,
+        // → (5,0) 3. Closest pair first: hero 2 takes (0,0), so hero 0, though nearer
+        // to (0,0) than to (5,0), goes for (5,0).
+        let mut commander = Commander::default();
+        commander.setup(&request(6, 1, &[], &[(0, 0), (5, 0)]));
+        let heroes = [(2, 0, 100), (4, 0, 100), (1, 0, 100), (5, 0, 0)];
+        let mut obs = observation(0, &heroes, 2);
+        obs.heroes[3].dead = true;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(5, 0)));
+        obs.acting = 2;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(0, 0)));
+        // Hurt (45), hero 2 no longer captures, and hero 0, the healthy hero nearest to
+        // it (1 step), goes and heals it first; 11 steps away (more than 10), it takes
+        // the mine next to it instead.
+        obs.heroes[2].health = 45;
+        obs.acting = 0;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(1, 0)));
+        commander.setup(&request(14, 1, &[], &[(0, 0), (13, 0)]));
+        obs.heroes[0].pos = Pos::new(12, 0);
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(13, 0)));
+    }
+
+    #[test]
+    fn prey_counts_steps_not_the_crow_flight() {
+        // . . . . .     us: hero 0 at (0,0); enemies: hero 1 at (0,2), hero 3 at (4,0),
+        // # # # # .     both with 50 health. As the crow flies hero 1 is nearer (2 against
+        // . . . . .     4), but acting on it takes 10 steps round the wall: cost
+        //               50 + 8 × 10 = 130 against 50 + 8 × 4 = 82 for hero 3.
+        let mut commander = Commander::default();
+        commander.setup(&request(5, 3, &[(0, 1), (1, 1), (2, 1), (3, 1)], &[]));
+        let heroes = [(0, 0, 100), (0, 2, 50), (2, 2, 100), (4, 0, 50)];
+        let obs = observation(0, &heroes, 0);
+        assert_eq!(commander.distance(Pos::new(0, 2), Pos::new(0, 0)), Some(10));
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(4, 0)));
+        // Weaker by more than the detour (cost 1 + 80 = 81 < 82): hero 1 after all.
+        let mut obs = obs;
+        obs.heroes[1].health = 1;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(0, 2)));
+    }
+
+    #[test]
+    fn closing_in_needs_a_free_tile_between() {
+        // . . .
+        // . . .     an enemy two steps away on a line needs the tile between; on a
+        // . . .     diagonal, either of the two.
+        let setup = request(3, 3, &[], &[]);
+        let mut board = Board::new(&setup);
+        let obs = observation(0, &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)], 0);
+        board.observe(&obs);
+        let close = |from: (u8, u8), to: (u8, u8), vacated: (u8, u8)| {
+            let p = |(x, y)| Pos::new(x, y);
+            Commander::can_close_in(&board, p(from), p(to), p(vacated))
+        };
+        // (2,0) to (0,0): (1,0) is taken, unless its hero is the one leaving.
+        assert!(!close((2, 0), (0, 0), (0, 0)));
+        assert!(close((2, 0), (0, 0), (1, 0)));
+        // (2,0) to (1,1) — the hero there is the target: (1,0) taken, (2,1) free.
+        assert!(close((2, 0), (1, 1), (0, 0)));
+        // (0,0) to (1,1): (1,0) and (0,1); (0,1) is free.
+        assert!(close((0, 0), (1, 1), (2, 2)));
+        // (2,2) to (1,1): (1,2) and (2,1), both free; (0,2) to (0,0): (0,1) free.
+        assert!(close((2, 2), (1, 1), (0, 0)));
+        assert!(close((0, 2), (0, 0), (2, 2)));
+    }
+}
