@@ -381,6 +381,9 @@ pub struct Board {
     terrain: Vec<Terrain>,
     occupant: Vec<Option<HeroId>>,
     grave: Vec<bool>,
+    /// The tiles marked in `grave` (so that [`Board::observe`] unmarks them without
+    /// sweeping the whole board).
+    graves: Vec<usize>,
     heroes: Vec<Hero>,
     mines: Vec<Mine>,
 }
@@ -395,6 +398,7 @@ impl Board {
             terrain: vec![Terrain::Empty; tiles],
             occupant: vec![None; tiles],
             grave: vec![false; tiles],
+            graves: Vec::new(),
             heroes: Vec::new(),
             mines: vec![Mine::default(); setup.mines.len()],
         };
@@ -419,8 +423,17 @@ impl Board {
 
     /// Take the heroes, graves and mine owners of `observation` (reuses its buffers).
     pub fn observe(&mut self, observation: &Observation) {
-        self.occupant.fill(None);
-        self.grave.fill(false);
+        // Only the tiles the last observation marked are unmarked: sweeping the whole
+        // board cost a wasm bot more than the rest of this function on big maps.
+        for hero in &self.heroes {
+            if let Some(i) = self.index(hero.pos) {
+                self.occupant[i] = None;
+            }
+        }
+        for &i in &self.graves {
+            self.grave[i] = false;
+        }
+        self.graves.clear();
         self.heroes.clear();
         self.heroes.extend_from_slice(&observation.heroes);
         self.mines.clear();
@@ -433,6 +446,7 @@ impl Board {
         for &p in &observation.graves {
             if let Some(i) = self.index(p) {
                 self.grave[i] = true;
+                self.graves.push(i);
             }
         }
     }
@@ -747,6 +761,34 @@ mod tests {
             static_dist[board.distance_index(Pos::new(0, 3)).unwrap()],
             Some(3)
         );
+    }
+
+    #[test]
+    fn observing_again_forgets_the_last_observation() {
+        let mut board = Board::new(&setup());
+        let mut first = observation(vec![hero(0, 0, 0, 0), hero(1, 1, 4, 1), hero(2, 0, 3, 3)]);
+        first.graves = vec![Pos::new(4, 3), Pos::new(1, 2)];
+        board.observe(&first);
+        assert_eq!(board.tile(Pos::new(1, 2)), Some(Tile::Grave));
+        // Everyone moved, hero 2 died where it stood, one grave was robbed.
+        let mut second = observation(vec![hero(0, 0, 1, 0), hero(1, 1, 4, 2), hero(2, 0, 3, 3)]);
+        second.heroes[2].dead = true;
+        second.graves = vec![Pos::new(1, 2)];
+        board.observe(&second);
+        let mut fresh = Board::new(&setup());
+        fresh.observe(&second);
+        for y in 0..4 {
+            for x in 0..5 {
+                let p = Pos::new(x, y);
+                assert_eq!(board.tile(p), fresh.tile(p), "{p}");
+            }
+        }
+        assert_eq!(board.tile(Pos::new(0, 0)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(4, 1)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(3, 3)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(4, 3)), Some(Tile::Empty));
+        assert_eq!(board.tile(Pos::new(1, 2)), Some(Tile::Grave));
+        assert!(matches!(board.tile(Pos::new(1, 0)), Some(Tile::Hero(h)) if h.id == 0));
     }
 
     #[test]

@@ -2,9 +2,11 @@
 
 use arena_sdk::Bot;
 use arena_sdk::grid::{
-    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, MAX_HEALTH,
-    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Tile, WELL_HEAL,
+    ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, HeroId, MAX_HEALTH,
+    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain, Tile,
+    WELL_HEAL,
 };
+use std::cmp::Ordering;
 
 /// Our team strategy. Each hero's turn, the commander
 ///
@@ -26,8 +28,18 @@ pub struct Commander {
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
-    /// Terrain distance fields by goal tile (row-major index), computed on first use.
-    fields: Vec<Option<Vec<Option<u32>>>>,
+    /// The layout of the tables below.
+    frame: Frame,
+    /// Terrain distance fields by goal tile: the steps from each tile to act on the goal
+    /// over the terrain, [`FAR`] where it cannot; empty until first asked for.
+    fields: Vec<Vec<u16>>,
+    /// Whether each tile is walkable terrain (not a wall, mine or well; `false` on the
+    /// frame).
+    walkable: Vec<bool>,
+    /// The breadth-first queue of [`flood`], kept.
+    queue: Vec<usize>,
+    /// Whether each tile is next to a well.
+    by_well: Vec<bool>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
     /// allocation).
     buffers: Buffers,
@@ -36,13 +48,91 @@ pub struct Commander {
 /// See [`Commander::buffers`].
 #[derive(Debug, Clone, Default)]
 struct Buffers {
+    /// The living enemies, by id.
+    enemies: Vec<Hero>,
+    /// The enemies' least possible hunting costs (see [`Commander::goal`]): (cost, tile),
+    /// the cost of camping by a well, the index in `enemies`.
+    bounds: Vec<((u32, Pos), u32, usize)>,
+    /// The mines the team does not hold.
     open: Vec<Pos>,
-    miners: Vec<Hero>,
-    pairs: Vec<(u32, usize, usize)>,
-    hero_taken: Vec<bool>,
+    /// The heroes fit to capture: id and tile index.
+    miners: Vec<(HeroId, Option<usize>)>,
+    /// Steps from each miner (rows) to each open mine (columns), [`FAR`]: unreachable.
+    pairs: Vec<u16>,
     mine_taken: Vec<bool>,
+    /// Each miner's least (steps, open mine) among the mines not taken; `FAR` once it is
+    /// paired or when none is left.
+    least: Vec<(u16, usize)>,
     health: Vec<u32>,
     at_well: Vec<bool>,
+}
+
+/// A distance field's mark for a tile from which the goal cannot be reached.
+const FAR: u16 = u16::MAX;
+
+/// The layout of the commander's per-tile tables: the board in reading order with a
+/// frame of one tile around it, so that every tile of the board has four neighbours in
+/// the table and a search needs no edge tests.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    width: u8,
+    height: u8,
+}
+
+impl Frame {
+    /// The table's row length.
+    #[inline]
+    fn stride(self) -> usize {
+        usize::from(self.width) + 2
+    }
+
+    /// Entries in a table.
+    fn len(self) -> usize {
+        self.stride() * (usize::from(self.height) + 2)
+    }
+
+    /// The entry of `p`, if on the board.
+    #[inline]
+    fn at(self, p: Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height)
+            .then(|| (usize::from(p.y) + 1) * self.stride() + usize::from(p.x) + 1)
+    }
+}
+
+/// Fill `field` with the steps from every tile to act on tile `goal` (an entry of
+/// `frame`), moving over `walkable` tiles only, [`FAR`] where it cannot be reached: a
+/// breadth-first search from the goal (the way over walkable tiles is the same both ways),
+/// like the SDK's `Board::terrain_distances`, whose answers it gives.
+fn flood(
+    frame: Frame,
+    walkable: &[bool],
+    queue: &mut Vec<usize>,
+    field: &mut Vec<u16>,
+    goal: usize,
+) {
+    field.clear();
+    field.resize(frame.len(), FAR);
+    let stride = frame.stride();
+    queue.clear();
+    if let Some(start) = field.get_mut(goal) {
+        *start = 0;
+        queue.push(goal);
+    }
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        // Only tiles of the board enter the queue, so all four neighbours are entries
+        // (the frame's get a value that is never read, and are not walkable).
+        let next = field[i] + 1;
+        for j in [i - stride, i + 1, i + stride, i - 1] {
+            if field[j] == FAR {
+                field[j] = next;
+                if walkable[j] {
+                    queue.push(j);
+                }
+            }
+        }
+    }
 }
 
 /// Health at or below which a hero heads for a well.
@@ -98,68 +188,112 @@ impl Outcome {
 }
 
 impl Commander {
-    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
-    fn distance(&mut self, board: &Board, goal: Pos, from: Pos) -> Option<u32> {
-        let tiles = usize::from(board.width()) * usize::from(board.height());
-        if self.fields.len() != tiles {
-            self.fields = vec![None; tiles];
+    /// The terrain distance field of `goal` (see [`Commander::fields`]), worked out on
+    /// first use; `None` off the board.
+    fn field(&mut self, goal: Pos) -> Option<&[u16]> {
+        let g = self.frame.at(goal)?;
+        let field = self.fields.get_mut(g)?;
+        if field.is_empty() {
+            // Steps fit: a board has at most 255 × 255 tiles.
+            flood(self.frame, &self.walkable, &mut self.queue, field, g);
         }
-        let g = board.distance_index(goal)?;
-        let f = board.distance_index(from)?;
-        self.fields[g]
-            .get_or_insert_with(|| board.terrain_distances(goal))
-            .get(f)
-            .copied()
-            .flatten()
+        Some(field)
     }
 
-    fn goal(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
+    /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
+    fn distance(&mut self, goal: Pos, from: Pos) -> Option<u32> {
+        let f = self.frame.at(from)?;
+        let field = self.field(goal)?;
+        reach(field, Some(f))
+    }
+
+    /// Whether `p` is next to a well.
+    fn near_well(&self, p: Pos) -> bool {
+        match self.frame.at(p).and_then(|i| self.by_well.get(i)) {
+            Some(&near) => near,
+            None => self.wells.iter().any(|w| w.manhattan(p) == 1),
+        }
+    }
+
+    fn goal(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
             return self
-                .safest_well(board, obs)
+                .safest_well(me.pos, &b.enemies)
                 .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
         }
-        // Healer duty: the healthy hero nearest to a hurt teammate walks into it.
-        for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
-            let healer = obs
-                .alive(team)
-                .filter(|h| h.health >= HEALER_HEALTH)
-                .filter_map(|h| self.distance(board, patient.pos, h.pos).map(|d| (d, h.id)))
-                .min();
-            if let Some((d, id)) = healer
-                && id == me.id
-                && d <= HEALER_REACH
-            {
-                return Some(patient.pos);
+        // Healer duty: the healthy hero nearest to a hurt teammate walks into it (only a
+        // hero that could be that healer needs to look).
+        if me.health >= HEALER_HEALTH && !me.dead {
+            for patient in obs.alive(team).filter(|h| h.health <= RETREAT_HEALTH) {
+                if self.is_healer(obs, patient.pos, &me) {
+                    return Some(patient.pos);
+                }
             }
         }
-        let mut buffers = std::mem::take(&mut self.buffers);
-        let mine = self.share_mines(board, obs, &mut buffers);
-        self.buffers = buffers;
+        let mine = self.share_mines(obs, b);
         if mine.is_some() {
             return mine;
         }
         if me.health >= HUNTER_HEALTH {
-            let prey = obs
-                .enemies()
-                .filter_map(|e| {
-                    let camping = self.wells.iter().any(|w| w.manhattan(e.pos) == 1);
-                    self.distance(board, e.pos, me.pos)
-                        .map(|d| (e.health + 8 * d + if camping { 60 } else { 0 }, e.pos))
-                })
-                .min();
+            // The least (cost, tile) over the enemies. The steps to an enemy are at least
+            // the Manhattan distance, so enemies are tried in the order of the cost that
+            // gives, and the search stops at the first that cannot beat the best so far
+            // (each enemy tried may need a search of the board).
+            b.bounds.clear();
+            for (k, e) in b.enemies.iter().enumerate() {
+                let camping = if self.near_well(e.pos) { 60 } else { 0 };
+                let bound = e.health + 8 * e.pos.manhattan(me.pos) + camping;
+                b.bounds.push(((bound, e.pos), camping, k));
+            }
+            b.bounds.sort_unstable();
+            let mut prey: Option<(u32, Pos)> = None;
+            for &(bound, camping, k) in &b.bounds {
+                if prey.is_some_and(|p| bound > p) {
+                    break;
+                }
+                let e = b.enemies[k];
+                if let Some(d) = self.distance(e.pos, me.pos) {
+                    let candidate = (e.health + 8 * d + camping, e.pos);
+                    if prey.is_none_or(|p| candidate < p) {
+                        prey = Some(candidate);
+                    }
+                }
+            }
             if let Some((_, pos)) = prey {
                 return Some(pos);
             }
         }
-        self.safest_well(board, obs)
+        self.safest_well(me.pos, &b.enemies)
+    }
+
+    /// Whether `me` (healthy enough to heal) is the healer of the teammate at `patient`:
+    /// the least (steps, id) among the team's healthy heroes who can reach it, and within
+    /// [`HEALER_REACH`].
+    fn is_healer(&mut self, obs: &Observation, patient: Pos, me: &Hero) -> bool {
+        // The steps are at least the Manhattan distance: no search when that is too far.
+        if patient.manhattan(me.pos) > HEALER_REACH {
+            return false;
+        }
+        let frame = self.frame;
+        let Some(field) = self.field(patient) else {
+            return false;
+        };
+        let Some(mine) = reach(field, frame.at(me.pos)) else {
+            return false;
+        };
+        if mine > HEALER_REACH {
+            return false;
+        }
+        !obs.alive(me.team)
+            .filter(|h| h.health >= HEALER_HEALTH && h.id != me.id)
+            .any(|h| reach(field, frame.at(h.pos)).is_some_and(|d| (d, h.id) < (mine, me.id)))
     }
 
     /// Share out the mines the team does not hold: repeatedly pair the closest (hero, mine)
     /// among heroes fit to capture; the mine paired with the acting hero, if any.
-    fn share_mines(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+    fn share_mines(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         b.open.clear();
@@ -177,46 +311,68 @@ impl Commander {
         b.miners.extend(
             obs.alive(team)
                 .filter(|h| h.health > RETREAT_HEALTH)
-                .copied(),
+                .map(|h| (h.id, self.frame.at(h.pos))),
         );
+        let columns = b.open.len();
         b.pairs.clear();
+        b.pairs.resize(b.miners.len() * columns, FAR);
         for (m, &mine) in b.open.iter().enumerate() {
-            for (h, hero) in b.miners.iter().enumerate() {
-                if let Some(d) = self.distance(board, mine, hero.pos) {
-                    b.pairs.push((d, h, m));
+            let Some(field) = self.field(mine) else {
+                continue;
+            };
+            for (row, &(_, at)) in b.pairs.chunks_exact_mut(columns).zip(&b.miners) {
+                if let Some(&d) = at.and_then(|i| field.get(i)) {
+                    row[m] = d;
                 }
             }
         }
-        // Distinct (hero, mine) pairs: no two are equal, so any sort gives this order.
-        b.pairs.sort_unstable();
-        b.hero_taken.clear();
-        b.hero_taken.resize(b.miners.len(), false);
         b.mine_taken.clear();
-        b.mine_taken.resize(b.open.len(), false);
-        for &(_, h, m) in &b.pairs {
-            if b.hero_taken[h] || b.mine_taken[m] {
-                continue;
+        b.mine_taken.resize(columns, false);
+        // The pairs in increasing (steps, hero, mine) order, each taken if neither is yet:
+        // that is, repeatedly the least pair of free heroes and mines, found from each free
+        // hero's least pair (which changes only when its mine is taken).
+        b.least.clear();
+        b.least.extend(
+            b.pairs
+                .chunks_exact(columns)
+                .map(|row| least_in_row(row, &b.mine_taken)),
+        );
+        loop {
+            let mut pick = None;
+            let mut steps = FAR;
+            for (h, &(d, _)) in b.least.iter().enumerate() {
+                if d < steps {
+                    (pick, steps) = (Some(h), d);
+                }
             }
-            if b.miners[h].id == me.id {
+            let h = pick?;
+            let m = b.least[h].1;
+            if b.miners[h].0 == me.id {
                 return Some(b.open[m]);
             }
-            b.hero_taken[h] = true;
             b.mine_taken[m] = true;
+            b.least[h] = (FAR, 0);
+            for (row, least) in b.pairs.chunks_exact(columns).zip(&mut b.least) {
+                if least.0 != FAR && least.1 == m {
+                    *least = least_in_row(row, &b.mine_taken);
+                }
+            }
         }
-        None
     }
 
-    /// The well that is cheapest to reach, counting each enemy within two steps of it as
-    /// a detour of [`WELL_DANGER`] steps.
-    fn safest_well(&mut self, board: &Board, obs: &Observation) -> Option<Pos> {
-        let me = *obs.me();
+    /// The well that is cheapest to reach from `from`, counting each enemy within two steps
+    /// of it as a detour of [`WELL_DANGER`] steps.
+    fn safest_well(&mut self, from: Pos, enemies: &[Hero]) -> Option<Pos> {
         let mut best = None;
         for k in 0..self.wells.len() {
             let well = self.wells[k];
-            let Some(d) = self.distance(board, well, me.pos) else {
+            let Some(d) = self.distance(well, from) else {
                 continue;
             };
-            let guards = obs.enemies().filter(|e| e.pos.manhattan(well) <= 2).count();
+            let guards = enemies
+                .iter()
+                .filter(|e| e.pos.manhattan(well) <= 2)
+                .count();
             let candidate = (d + WELL_DANGER * guards as u32, well);
             // The least (cost, tile), as `min` over the wells in order would pick it.
             if best.is_none_or(|b| candidate < b) {
@@ -227,18 +383,21 @@ impl Commander {
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
+    /// `enemies`: the living enemies; `health` and `at_well` by hero id (only the
+    /// enemies' entries are read, and `health`'s are reset here).
     fn simulate(
         board: &Board,
-        obs: &Observation,
+        me: Hero,
+        enemies: &[Hero],
         health: &mut [u32],
         at_well: &[bool],
         action: Action,
     ) -> Outcome {
-        let me = *obs.me();
-        health
-            .iter_mut()
-            .zip(&obs.heroes)
-            .for_each(|(hp, h)| *hp = h.health);
+        for e in enemies {
+            if let Some(hp) = health.get_mut(usize::from(e.id)) {
+                *hp = e.health;
+            }
+        }
         let mut out = Outcome {
             pos: me.pos,
             health: me.health,
@@ -271,16 +430,20 @@ impl Commander {
             _ => {}
         }
         let pos = out.pos;
-        for direction in Direction::ALL {
-            if let Some(Tile::Hero(other)) = board.step(pos, direction).and_then(|n| board.tile(n))
-                && other.team != me.team
-            {
-                out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
+        // The heroes on the board are the living ones: no enemy next to `pos`, no damage.
+        if enemies.iter().any(|e| e.pos.manhattan(pos) == 1) {
+            for direction in Direction::ALL {
+                if let Some(Tile::Hero(other)) =
+                    board.step(pos, direction).and_then(|n| board.tile(n))
+                    && other.team != me.team
+                {
+                    out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
+                }
             }
         }
         // Danger before the hero's next turn: every surviving enemy may act once.
-        for enemy in obs.enemies() {
-            if health[usize::from(enemy.id)] == 0 {
+        for enemy in enemies {
+            if health.get(usize::from(enemy.id)) == Some(&0) {
                 continue;
             }
             let gap = enemy.pos.manhattan(pos);
@@ -293,15 +456,23 @@ impl Commander {
         out
     }
 
-    /// Whether an enemy at `from` can step onto a free tile next to `to` (`vacated`: the
-    /// tile the acting hero leaves, free by then).
+    /// Whether an enemy at `from`, two steps from `to`, can step onto a free tile next to
+    /// `to` (`vacated`: the tile the acting hero leaves, free by then). The tiles next to
+    /// both lie between them: one on a line, two on a diagonal.
     fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
-        Direction::ALL.into_iter().any(|d| {
-            board.step(from, d).is_some_and(|n| {
-                n.manhattan(to) == 1
-                    && (n == vacated || board.tile(n).is_some_and(|t| t.walkable()))
-            })
-        })
+        debug_assert_eq!(from.manhattan(to), 2);
+        let free = |n: Pos| n == vacated || board.tile(n).is_some_and(|t| t.walkable());
+        let toward = |a: u8, b: u8| match b.cmp(&a) {
+            Ordering::Greater => a + 1,
+            Ordering::Less => a - 1,
+            Ordering::Equal => a,
+        };
+        let (x, y) = (toward(from.x, to.x), toward(from.y, to.y));
+        if from.x == to.x || from.y == to.y {
+            free(Pos::new(x, y))
+        } else {
+            free(Pos::new(x, from.y)) || free(Pos::new(from.x, y))
+        }
     }
 
     fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> f64 {
@@ -329,12 +500,52 @@ impl Commander {
     }
 }
 
+/// The least (steps, mine) of a miner's `row` of steps among the mines not `taken`:
+/// `(FAR, 0)` if none can be reached.
+fn least_in_row(row: &[u16], taken: &[bool]) -> (u16, usize) {
+    let mut least = (FAR, 0);
+    for (m, (&d, &taken)) in row.iter().zip(taken).enumerate() {
+        if !taken && d < least.0 {
+            least = (d, m);
+        }
+    }
+    least
+}
+
+/// The steps a distance field gives for tile index `at`, if reachable.
+#[inline]
+fn reach(field: &[u16], at: Option<usize>) -> Option<u32> {
+    at.and_then(|i| field.get(i))
+        .filter(|&&d| d != FAR)
+        .map(|&d| u32::from(d))
+}
+
 impl Bot<Grid> for Commander {
     fn setup(&mut self, request: &SetupRequest) -> SetupChoice {
-        self.board = Some(Board::new(request));
+        let board = Board::new(request);
         self.mines = request.mines.clone();
         self.wells = request.wells.clone();
+        self.frame = Frame {
+            width: request.width,
+            height: request.height,
+        };
+        let tiles = self.frame.len();
         self.fields.clear();
+        self.fields.resize(tiles, Vec::new());
+        self.walkable.clear();
+        self.walkable.resize(tiles, false);
+        self.by_well.clear();
+        self.by_well.resize(tiles, false);
+        for y in 0..request.height {
+            for x in 0..request.width {
+                let p = Pos::new(x, y);
+                if let Some(i) = self.frame.at(p) {
+                    self.walkable[i] = board.terrain(p) == Some(Terrain::Empty);
+                    self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
+                }
+            }
+        }
+        self.board = Some(board);
         SetupChoice {}
     }
 
@@ -343,30 +554,34 @@ impl Bot<Grid> for Commander {
             return Action::Stay;
         };
         board.observe(observation);
-        let goal = self.goal(&board, observation);
-        let start_health = observation.me().health;
         let mut buffers = std::mem::take(&mut self.buffers);
+        buffers.enemies.clear();
+        buffers.enemies.extend(observation.enemies().copied());
+        let goal = self.goal(&board, observation, &mut buffers);
+        let me = *observation.me();
+        let start_health = me.health;
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
         buffers.at_well.clear();
-        buffers.at_well.extend(observation.heroes.iter().map(|h| {
-            h.team != observation.team
-                && h.health < MAX_HEALTH
-                && self.wells.iter().any(|w| w.manhattan(h.pos) == 1)
-        }));
+        buffers.at_well.extend(
+            observation.heroes.iter().map(|h| {
+                h.team != observation.team && h.health < MAX_HEALTH && self.near_well(h.pos)
+            }),
+        );
         let (health, at_well) = (&mut buffers.health, &buffers.at_well);
+        let frame = self.frame;
+        let goal_field = goal.and_then(|g| self.field(g));
         let mut best = (f64::NEG_INFINITY, Action::Stay);
-        let here = observation.me().pos;
         for action in Action::ALL {
             // A step off the board is an illegal answer; staying put does the same legally.
             if action
                 .direction()
-                .is_some_and(|d| board.step(here, d).is_none())
+                .is_some_and(|d| board.step(me.pos, d).is_none())
             {
                 continue;
             }
-            let out = Self::simulate(&board, observation, health, at_well, action);
-            let goal_distance = goal.and_then(|g| self.distance(&board, g, out.pos));
+            let out = Self::simulate(&board, me, &buffers.enemies, health, at_well, action);
+            let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);
@@ -375,5 +590,180 @@ impl Bot<Grid> for Commander {
         self.board = Some(board);
         self.buffers = buffers;
         best.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_sdk::grid::Mine;
+
+    fn request(width: u8, height: u8, walls: &[(u8, u8)], mines: &[(u8, u8)]) -> SetupRequest {
+        let at = |list: &[(u8, u8)]| list.iter().map(|&(x, y)| Pos::new(x, y)).collect();
+        SetupRequest {
+            width,
+            height,
+            walls: at(walls),
+            mines: at(mines),
+            wells: Vec::new(),
+            heroes_per_team: 2,
+            team: 0,
+            turn_limit: 100,
+        }
+    }
+
+    /// Heroes by id at (x, y, health); even ids are team 0 (ours).
+    fn observation(acting: HeroId, heroes: &[(u8, u8, u32)], mines: usize) -> Observation {
+        Observation {
+            turn: 0,
+            turn_limit: 100,
+            team: 0,
+            acting,
+            heroes: heroes
+                .iter()
+                .enumerate()
+                .map(|(id, &(x, y, health))| Hero {
+                    id: id as u8,
+                    team: (id % 2) as u8,
+                    health,
+                    pos: Pos::new(x, y),
+                    dead: false,
+                })
+                .collect(),
+            mines: vec![Mine::default(); mines],
+            graves: Vec::new(),
+            diamonds: 0,
+            enemy_diamonds: 0,
+            last_rejected: None,
+        }
+    }
+
+    /// The goal the commander gives the acting hero of `obs`.
+    fn goal_of(commander: &mut Commander, obs: &Observation) -> Option<Pos> {
+        let mut board = commander.board.clone().expect("set up");
+        board.observe(obs);
+        let mut buffers = Buffers::default();
+        buffers.enemies.extend(obs.enemies().copied());
+        commander.goal(&board, obs, &mut buffers)
+    }
+
+    #[test]
+    fn distance_fields_are_the_sdk_terrain_distances() {
+        // . . . . .
+        // . # W . .
+        // . . . # .
+        // M . . . .
+        let mut setup = request(5, 4, &[(1, 1), (3, 2)], &[(0, 3)]);
+        setup.wells = vec![Pos::new(2, 1)];
+        let mut commander = Commander::default();
+        commander.setup(&setup);
+        let board = Board::new(&setup);
+        // From (0,0), worked by hand: the wall, well and mine get the steps of acting on
+        // them from a neighbour; (3,1) is reached over the top row.
+        let expected = [
+            [0, 1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
+            [2, 3, 4, 5, 6],
+            [3, 4, 5, 6, 7],
+        ];
+        for (y, row) in expected.iter().enumerate() {
+            for (x, &d) in row.iter().enumerate() {
+                let p = Pos::new(x as u8, y as u8);
+                assert_eq!(commander.distance(Pos::new(0, 0), p), Some(d), "({x},{y})");
+            }
+        }
+        // Around the well: (2,0) is 6 steps from (2,2), 2 as the crow flies.
+        assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(2, 0)), Some(6));
+        assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(3, 1)), Some(6));
+        // Every goal and every tile, both searches agree; off the board, nothing.
+        for goal in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
+            let sdk = board.terrain_distances(goal);
+            for from in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
+                let i = board.distance_index(from).unwrap();
+                assert_eq!(commander.distance(goal, from), sdk[i], "{goal} from {from}");
+            }
+            assert_eq!(commander.distance(goal, Pos::new(5, 0)), None);
+        }
+        assert_eq!(commander.distance(Pos::new(0, 4), Pos::new(0, 0)), None);
+    }
+
+    #[test]
+    fn unreachable_tiles_have_no_distance() {
+        // . # .
+        // # . .      (0,0) is walled in; the wall next to it can be acted on.
+        let mut commander = Commander::default();
+        commander.setup(&request(3, 2, &[(1, 0), (0, 1)], &[]));
+        assert_eq!(commander.distance(Pos::new(0, 0), Pos::new(2, 1)), None);
+        assert_eq!(commander.distance(Pos::new(2, 1), Pos::new(0, 0)), None);
+        assert_eq!(commander.distance(Pos::new(1, 0), Pos::new(2, 1)), Some(2));
+        assert_eq!(commander.distance(Pos::new(1, 1), Pos::new(2, 0)), Some(2));
+    }
+
+    #[test]
+    fn mines_go_to_the_closest_pairs_first() {
+        // M . . . . M   hero 2 at (1,0), hero 0 at (2,0), the enemy at (4,0).
+        // Steps to act on the mines: hero 2 → (0,0) 1, → (5,0) 4; hero 0 → (0,0) 2,
+        // → (5,0) 3. Closest pair first: hero 2 takes (0,0), so hero 0, though nearer
+        // to (0,0) than to (5,0), goes for (5,0).
+        let mut commander = Commander::default();
+        commander.setup(&request(6, 1, &[], &[(0, 0), (5, 0)]));
+        let heroes = [(2, 0, 100), (4, 0, 100), (1, 0, 100), (5, 0, 0)];
+        let mut obs = observation(0, &heroes, 2);
+        obs.heroes[3].dead = true;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(5, 0)));
+        obs.acting = 2;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(0, 0)));
+        // Hurt (45), hero 2 no longer captures, and hero 0, the healthy hero nearest to
+        // it (1 step), goes and heals it first; 11 steps away (more than 10), it takes
+        // the mine next to it instead.
+        obs.heroes[2].health = 45;
+        obs.acting = 0;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(1, 0)));
+        commander.setup(&request(14, 1, &[], &[(0, 0), (13, 0)]));
+        obs.heroes[0].pos = Pos::new(12, 0);
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(13, 0)));
+    }
+
+    #[test]
+    fn prey_counts_steps_not_the_crow_flight() {
+        // . . . . .     us: hero 0 at (0,0); enemies: hero 1 at (0,2), hero 3 at (4,0),
+        // # # # # .     both with 50 health. As the crow flies hero 1 is nearer (2 against
+        // . . . . .     4), but acting on it takes 10 steps round the wall: cost
+        //               50 + 8 × 10 = 130 against 50 + 8 × 4 = 82 for hero 3.
+        let mut commander = Commander::default();
+        commander.setup(&request(5, 3, &[(0, 1), (1, 1), (2, 1), (3, 1)], &[]));
+        let heroes = [(0, 0, 100), (0, 2, 50), (2, 2, 100), (4, 0, 50)];
+        let obs = observation(0, &heroes, 0);
+        assert_eq!(commander.distance(Pos::new(0, 2), Pos::new(0, 0)), Some(10));
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(4, 0)));
+        // Weaker by more than the detour (cost 1 + 80 = 81 < 82): hero 1 after all.
+        let mut obs = obs;
+        obs.heroes[1].health = 1;
+        assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(0, 2)));
+    }
+
+    #[test]
+    fn closing_in_needs_a_free_tile_between() {
+        // . . .
+        // . . .     an enemy two steps away on a line needs the tile between; on a
+        // . . .     diagonal, either of the two.
+        let setup = request(3, 3, &[], &[]);
+        let mut board = Board::new(&setup);
+        let obs = observation(0, &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)], 0);
+        board.observe(&obs);
+        let close = |from: (u8, u8), to: (u8, u8), vacated: (u8, u8)| {
+            let p = |(x, y)| Pos::new(x, y);
+            Commander::can_close_in(&board, p(from), p(to), p(vacated))
+        };
+        // (2,0) to (0,0): (1,0) is taken, unless its hero is the one leaving.
+        assert!(!close((2, 0), (0, 0), (0, 0)));
+        assert!(close((2, 0), (0, 0), (1, 0)));
+        // (2,0) to (1,1) — the hero there is the target: (1,0) taken, (2,1) free.
+        assert!(close((2, 0), (1, 1), (0, 0)));
+        // (0,0) to (1,1): (1,0) and (0,1); (0,1) is free.
+        assert!(close((0, 0), (1, 1), (2, 2)));
+        // (2,2) to (1,1): (1,2) and (2,1), both free; (0,2) to (0,0): (0,1) free.
+        assert!(close((2, 2), (1, 1), (0, 0)));
+        assert!(close((0, 2), (0, 0), (2, 2)));
     }
 }
