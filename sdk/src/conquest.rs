@@ -1405,7 +1405,7 @@ fn search(width: u8, start: usize, steps: &mut [u16]) {
         let i = usize::from(queue[head]);
         head += 1;
         let next = steps[i] + 1;
-        let mut reach = |j: usize| {
+        let reach = |j: usize| {
             if steps[j] == UNREACHED {
                 steps[j] = next;
                 // Lossless as above; `tail` stays below `tiles`: each tile comes once.
@@ -1413,20 +1413,7 @@ fn search(width: u8, start: usize, steps: &mut [u16]) {
                 tail += 1;
             }
         };
-        // The order of the neighbours does not change a distance.
-        let (x, y) = (i % width, i / width);
-        if y > 0 {
-            reach(i - width);
-        }
-        if x + 1 < width {
-            reach(i + 1);
-        }
-        if y + 1 < height {
-            reach(i + width);
-        }
-        if x > 0 {
-            reach(i - 1);
-        }
+        crate::pos::for_each_neighbour(i, width, height, reach);
     }
 }
 

@@ -596,6 +596,7 @@ impl Bot<Grid> for Commander {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::tests::scene;
     use arena_sdk::grid::Mine;
 
     fn request(width: u8, height: u8, walls: &[(u8, u8)], mines: &[(u8, u8)]) -> SetupRequest {
@@ -609,32 +610,6 @@ mod tests {
             heroes_per_team: 2,
             team: 0,
             turn_limit: 100,
-        }
-    }
-
-    /// Heroes by id at (x, y, health); even ids are team 0 (ours).
-    fn observation(acting: HeroId, heroes: &[(u8, u8, u32)], mines: usize) -> Observation {
-        Observation {
-            turn: 0,
-            turn_limit: 100,
-            team: 0,
-            acting,
-            heroes: heroes
-                .iter()
-                .enumerate()
-                .map(|(id, &(x, y, health))| Hero {
-                    id: id as u8,
-                    team: (id % 2) as u8,
-                    health,
-                    pos: Pos::new(x, y),
-                    dead: false,
-                })
-                .collect(),
-            mines: vec![Mine::default(); mines],
-            graves: Vec::new(),
-            diamonds: 0,
-            enemy_diamonds: 0,
-            last_rejected: None,
         }
     }
 
@@ -708,7 +683,7 @@ mod tests {
         let mut commander = Commander::default();
         commander.setup(&request(6, 1, &[], &[(0, 0), (5, 0)]));
         let heroes = [(2, 0, 100), (4, 0, 100), (1, 0, 100), (5, 0, 0)];
-        let mut obs = observation(0, &heroes, 2);
+        let mut obs = scene(&heroes, vec![Mine::default(); 2]);
         obs.heroes[3].dead = true;
         assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(5, 0)));
         obs.acting = 2;
@@ -733,7 +708,7 @@ mod tests {
         let mut commander = Commander::default();
         commander.setup(&request(5, 3, &[(0, 1), (1, 1), (2, 1), (3, 1)], &[]));
         let heroes = [(0, 0, 100), (0, 2, 50), (2, 2, 100), (4, 0, 50)];
-        let obs = observation(0, &heroes, 0);
+        let obs = scene(&heroes, Vec::new());
         assert_eq!(commander.distance(Pos::new(0, 2), Pos::new(0, 0)), Some(10));
         assert_eq!(goal_of(&mut commander, &obs), Some(Pos::new(4, 0)));
         // Weaker by more than the detour (cost 1 + 80 = 81 < 82): hero 1 after all.
@@ -749,7 +724,10 @@ mod tests {
         // . . .     diagonal, either of the two.
         let setup = request(3, 3, &[], &[]);
         let mut board = Board::new(&setup);
-        let obs = observation(0, &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)], 0);
+        let obs = scene(
+            &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)],
+            Vec::new(),
+        );
         board.observe(&obs);
         let close = |from: (u8, u8), to: (u8, u8), vacated: (u8, u8)| {
             let p = |(x, y)| Pos::new(x, y);

@@ -38,8 +38,9 @@ fn win_rate(tally: [u32; 3]) -> f64 {
     f64::from(tally[0]) / f64::from(tally.iter().sum::<u32>())
 }
 
-/// An observation of `heroes` on a board from `request`, hero 0 acting.
-fn scene(heroes: &[(u8, u8, u32)], mines: Vec<Mine>) -> Observation {
+/// An observation of `heroes` on a board from `request`, hero 0 acting (also the
+/// commander's tests').
+pub(super) fn scene(heroes: &[(u8, u8, u32)], mines: Vec<Mine>) -> Observation {
     Observation {
         turn: 0,
         turn_limit: 100,
