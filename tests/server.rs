@@ -825,6 +825,11 @@ fn idle_connections_are_closed_stalled_bodies_answered_408_and_connections_cappe
     let answer = closed(stalled);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("body_timeout_secs"), "{answer}");
+    // A keep-alive connection that goes idle after its answer is closed too.
+    let mut kept = connect();
+    write!(kept, "GET /api/status HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let answer = closed(kept);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // And the server still answers.
     let (status, _) = server.get("/api/status");
     assert_eq!(status, 200);

@@ -337,20 +337,15 @@ impl Sandbox {
         self.cache.as_ref()
     }
 
+    /// The per-call backstop in epoch ticks: at least one, so a call can run at all.
     fn wall_clock_ticks(&self) -> u64 {
-        ticks(self.limits.wall_clock)
+        budget_ticks(self.limits.wall_clock).max(1)
     }
 
     /// The epoch thread's tick count, shared with the bots of this sandbox.
     fn tick_count(&self) -> Arc<AtomicU64> {
         self.ticks.clone()
     }
-}
-
-fn ticks(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis() / EPOCH_TICK.as_millis())
-        .unwrap_or(u64::MAX)
-        .max(1)
 }
 
 /// A budget in epoch ticks, rounded up (a zero budget is spent from the start).

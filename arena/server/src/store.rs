@@ -284,13 +284,21 @@ fn mode_state_on(conn: &Connection, mode: Mode) -> Result<ModeState, StoreError>
             .map_err(ctx("read mode state"))
 }
 
-fn latest_versions_on(conn: &Connection) -> Result<Vec<Version>, StoreError> {
+/// At most `limit` bots' latest versions (active or not), by bot name, from the first name
+/// after `after` (from the start without it).
+fn latest_versions_on(
+    conn: &Connection,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Vec<Version>, StoreError> {
     let mut stmt = conn
         .prepare_cached(&format!(
-            "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) ORDER BY b.name"
+            "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) \
+             AND b.name > ?1 ORDER BY b.name LIMIT ?2"
         ))
         .map_err(ctx("list bots"))?;
-    stmt.query_map([], version_row)
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    stmt.query_map(rusqlite::params![after.unwrap_or(""), limit], version_row)
         .and_then(Iterator::collect)
         .map_err(ctx("list bots"))
 }
@@ -579,7 +587,7 @@ impl Store {
 
     /// The latest version of every bot (active or not), by bot name.
     pub fn latest_versions(&self) -> Result<Vec<Version>, StoreError> {
-        latest_versions_on(&self.conn())
+        latest_versions_on(&self.conn(), None, usize::MAX)
     }
 
     /// At most `limit` bots' latest versions, by bot name, from the first name after
@@ -589,17 +597,7 @@ impl Store {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<Version>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {VERSION_COLUMNS} WHERE v.number = (SELECT MAX(number) FROM versions WHERE bot = v.bot) \
-                 AND b.name > ?1 ORDER BY b.name LIMIT ?2"
-            ))
-            .map_err(ctx("list bots"))?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        stmt.query_map(rusqlite::params![after.unwrap_or(""), limit], version_row)
-            .and_then(Iterator::collect)
-            .map_err(ctx("list bots"))
+        latest_versions_on(&self.conn(), after, limit)
     }
 
     // --- ladder jobs
@@ -842,7 +840,7 @@ impl Store {
                     .and_then(Iterator::collect)
             })
             .map_err(ctx("list new games"))?;
-        let latest = latest_versions_on(&conn)?;
+        let latest = latest_versions_on(&conn, None, usize::MAX)?;
         Ok((state, games, latest))
     }
 
