@@ -13,6 +13,12 @@
 //!   criterion runs, the three are timed interleaved in one run and the ratios printed,
 //!   with kaggle-environments' step (0.9–2.1 ms for trivial agents, measured on this
 //!   machine; there is no Python here to re-run it) as a fourth reference.
+//! - `turn/modes`: per mode, one turn of a built-in natively, of its sample bot in wasm and
+//!   of the `decode-only` bench bot in wasm (the SDK's decoding and answering, no decision:
+//!   the path a turn takes), over seat 0's requests of a recorded game (seed 3), timed
+//!   interleaved; the printed table splits the wasm turn's overhead into the path and the
+//!   thinking running slower in wasm than natively, and gives a match's start (a fresh
+//!   player's start and setup requests) natively and in wasm.
 //! - `turn/grid-size`: a whole 1250-turn grid game (`commander` vs `coward`, who never
 //!   lets it end early) on square open maps from 8×8 to the largest a map may be (32×32),
 //!   native and with both seats in wasm; the printed table gives the cost per turn and how
@@ -26,8 +32,8 @@ use arena_sandbox::{Limits, Sandbox, WasmBot};
 use arena_sdk::battle::{Action, Battle, Observation, TeamChoice};
 use arena_sdk::protocol::{Request, RequestRef};
 use arena_sdk::{Bot, Mode};
-use arena_tests::bots;
 use arena_tests::fixtures::{battle_setup_request, battle_start, recorded_battle_turns};
+use arena_tests::{bots, transcript};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameSpec};
 use criterion::{Criterion, SamplingMode, criterion_group};
@@ -347,7 +353,7 @@ fn grid_size(c: &mut Criterion) {
     eprintln!(
         "| board | turns | native per turn | wasm per turn | wasm ÷ native | wasm fuel per turn | wasm per turn ÷ 8×8's |"
     );
-    eprintln!("|---|---|---|---|---|---|---|");
+    eprintln!("|---|---|---|---|---|---|---|---|");
     let mut smallest = None;
     for (side, map) in &maps {
         let first = grid_game(map, [&native[0], &native[1]], &sandbox);
@@ -399,7 +405,132 @@ fn grid_size(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, battle_turn, grid_size);
+/// One mode's row of the `turn/modes` table: the built-in `builtin` deciding natively, its
+/// sample bot `sample` in wasm, and the `decode-only` bench bot (the SDK's decoding and
+/// answering, no decision) in wasm, over seat 0's requests of a recorded game against
+/// `other`, timed interleaved; medians of `ROUNDS` rounds.
+fn mode_turn<G: Builtins + arena_engine::Ruleset>(
+    c: &mut Criterion,
+    sandbox: &Sandbox,
+    builtin: &str,
+    other: &str,
+    sample: &str,
+) {
+    const ROUNDS: usize = 11;
+    let game = transcript::<G>(builtin, other, 3);
+    let turns: Vec<&G::Observation> = game.turns.iter().map(|(o, _)| o).collect();
+    let fresh = |player: &mut dyn Player<G>| {
+        player.start(&game.start).expect("start");
+        player.setup(&game.setup).expect("setup");
+    };
+    let wasm = |path: &str| {
+        let mut player = sandbox.load(Path::new(path)).expect("load").player(sandbox);
+        fresh(&mut player as &mut dyn Player<G>);
+        player
+    };
+    let mut native = NativePlayer::new(G::create(builtin).expect("built-in"));
+    fresh(&mut native);
+    let (mut sample_bot, mut reader) = (wasm(sample), wasm(bots::DECODE_ONLY));
+    for (observation, answer) in &game.turns {
+        let action = Player::<G>::act(&mut sample_bot, observation).expect("act");
+        assert_eq!(&action, answer, "{}: wasm and native differ", G::MODE);
+        Player::<G>::act(&mut reader, observation).expect("decode-only acts");
+    }
+    let laps = (20_000 / turns.len()).max(1);
+    let time = |player: &mut dyn Player<G>, laps: usize| {
+        let started = Instant::now();
+        for _ in 0..laps {
+            for observation in &turns {
+                black_box(player.act(black_box(observation)).unwrap());
+            }
+        }
+        started.elapsed().as_secs_f64() * 1e6 / (laps * turns.len()) as f64
+    };
+    let (mut n, mut w, mut d) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        n.push(time(&mut native, laps));
+        w.push(time(&mut sample_bot, laps / 4 + 1));
+        d.push(time(&mut reader, laps / 4 + 1));
+    }
+    let (n, w, d) = (median(n), median(w), median(d));
+    // A match's start: a fresh player, its start and setup requests.
+    let loaded = sandbox.load(Path::new(sample)).expect("load");
+    let start_of = |native: bool| {
+        median(
+            (0..ROUNDS)
+                .map(|_| {
+                    let started = Instant::now();
+                    for _ in 0..20 {
+                        if native {
+                            let mut p = NativePlayer::new(G::create(builtin).unwrap());
+                            fresh(&mut p);
+                        } else {
+                            let mut p = loaded.player(sandbox);
+                            fresh(&mut p as &mut dyn Player<G>);
+                        }
+                    }
+                    started.elapsed().as_secs_f64() * 1e6 / 20.0
+                })
+                .collect(),
+        )
+    };
+    let (native_start, wasm_start) = (start_of(true), start_of(false));
+    eprintln!(
+        "| {} | {} | {n:.2} | {w:.2} | {:.2} | {d:.2} | {:.2} | {native_start:.1} / {wasm_start:.1} |",
+        G::MODE,
+        turns.len(),
+        w - n,
+        w - d - n
+    );
+
+    let mut group = c.benchmark_group(format!("turn/modes/{}", G::MODE));
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    let players: [(&str, &mut dyn Player<G>); 3] = [
+        ("native", &mut native),
+        ("wasm", &mut sample_bot),
+        ("decode-only", &mut reader),
+    ];
+    for (name, player) in players {
+        let mut next = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                next = (next + 1) % turns.len();
+                player.act(black_box(turns[next])).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Per mode, what a turn costs natively and in wasm, and how much of the difference is the
+/// path (a wasm bot that only decodes and answers) and how much thinking slower in wasm.
+fn modes(c: &mut Criterion) {
+    use arena_sdk::{conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    eprintln!(
+        "turn/modes: seat 0 of a recorded game (seed 3), medians of 11 interleaved rounds, µs per turn:"
+    );
+    eprintln!(
+        "| mode | turns | native decision | wasm sample bot | overhead (wasm − native) | wasm decode-only (the path) | thinking's extra in wasm (wasm − path − native) | a match's start and setup, native / wasm |"
+    );
+    eprintln!("|---|---|---|---|---|---|---|---|");
+    mode_turn::<Battle>(c, &sandbox, "strong", "heuristic", bots::BATTLE_STRONG);
+    mode_turn::<Tcg>(c, &sandbox, "planner", "random", bots::TCG_PLANNER);
+    mode_turn::<Grid>(
+        c,
+        &sandbox,
+        "commander",
+        "random-walker",
+        bots::GRID_COMMANDER,
+    );
+    mode_turn::<Dungeon>(c, &sandbox, "strong", "random", bots::DUNGEON_STRONG);
+    mode_turn::<Conquest>(c, &sandbox, "strong", "random", bots::CONQUEST_STRONG);
+}
+
+criterion_group!(benches, battle_turn, modes, grid_size);
 
 fn main() {
     if std::env::var_os(PIPE_CHILD).is_some() {
