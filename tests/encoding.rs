@@ -346,3 +346,46 @@ fn a_bot_that_keeps_its_request_buffer_is_asked_for_one_only_when_a_request_outg
         "{fault}"
     );
 }
+
+/// Every request of a real game of each mode, written by the SDK's writer (what the host
+/// sends a binary bot), is byte for byte what the postcard crate writes: the wire format
+/// docs/abi.md describes.
+#[test]
+fn the_sdks_binary_writer_writes_postcards_bytes_for_every_request_of_every_mode() {
+    use arena_sdk::protocol::{RequestRef, to_binary};
+    use arena_sdk::{conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+
+    fn check<G: arena_builtins::Builtins + arena_engine::Ruleset>(seat0: &str, seat1: &str) {
+        for seed in [1, 2] {
+            let game = arena_tests::transcript::<G>(seat0, seat1, seed);
+            let mut requests = vec![
+                RequestRef::Start(&game.start),
+                RequestRef::Setup(&game.setup),
+            ];
+            requests.extend(game.turns.iter().map(|(o, _)| RequestRef::Turn(o)));
+            requests.push(RequestRef::End(&game.end));
+            let mut ours = vec![7; 3]; // a reused buffer: to_binary appends
+            for (i, request) in requests.iter().enumerate() {
+                ours.clear();
+                to_binary(request, &mut ours).unwrap();
+                let theirs = postcard::to_allocvec(request).unwrap();
+                assert_eq!(ours, theirs, "{} seed {seed}: request {i}", G::MODE);
+            }
+            for (_, action) in &game.turns {
+                ours.clear();
+                to_binary(action, &mut ours).unwrap();
+                assert_eq!(
+                    ours,
+                    postcard::to_allocvec(action).unwrap(),
+                    "{} answer",
+                    G::MODE
+                );
+            }
+        }
+    }
+    check::<Battle>("strong", "heuristic");
+    check::<Tcg>("planner", "random");
+    check::<Grid>("commander", "random-walker");
+    check::<Dungeon>("strong", "random");
+    check::<Conquest>("strong", "random");
+}

@@ -59,6 +59,7 @@ macro_rules! serialize_omitting_none_in_text {
 }
 
 pub mod battle;
+mod binary;
 pub mod conquest;
 pub mod dungeon;
 pub mod grid;

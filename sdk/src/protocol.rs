@@ -214,39 +214,11 @@ pub enum RequestRef<'a, G: Game> {
     End(&'a MatchEnd),
 }
 
-/// Append the binary encoding ([`Encoding::Binary`]) of `value` to `out`.
+/// Append the binary encoding ([`Encoding::Binary`]) of `value` to `out`: postcard's wire
+/// format, written by [`crate::binary`]'s writer.
 pub fn to_binary<T: Serialize + ?Sized>(
     value: &T,
     out: &mut Vec<u8>,
 ) -> Result<(), postcard::Error> {
-    postcard::serialize_with_flavor(value, Append(out))
-}
-
-/// A postcard output that appends to a caller's buffer, so a reused `Vec` is written in
-/// place (postcard's own `Vec` outputs take ownership of a fresh one).
-struct Append<'a>(&'a mut Vec<u8>);
-
-// Inlined: postcard calls these once per value (a varint is a `try_extend` of 1–5 bytes), so
-// a call and a `memcpy` per field were most of the host's cost of encoding a request.
-impl postcard::ser_flavors::Flavor for Append<'_> {
-    type Output = ();
-    #[inline]
-    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        // Most varints are a single byte: a push, not a `memcpy` of unknown length. (Stores
-        // of a known width for two and three bytes, or a loop of pushes, measured slower:
-        // 237 and 222 ns against 190 for a battle turn, `--bench formats`.)
-        match data {
-            [byte] => self.0.push(*byte),
-            _ => self.0.extend_from_slice(data),
-        }
-        Ok(())
-    }
-    #[inline]
-    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
-        self.0.push(data);
-        Ok(())
-    }
-    fn finalize(self) -> postcard::Result<()> {
-        Ok(())
-    }
+    value.serialize(&mut crate::binary::Writer(out))
 }

@@ -1,6 +1,7 @@
 //! The candidates for the ABI's binary encoding, measured on real requests (issue 10,
 //! "choose the format by measurement"): JSON (the default), postcard (what the SDK speaks),
-//! MessagePack through rmp-serde in its compact form (structs as arrays, `to_vec`) and its
+//! the same format written by the postcard crate's own serializer (`postcard-crate`: the SDK's
+//! writer, `arena_sdk::protocol::to_binary`, must give the same bytes faster), MessagePack through rmp-serde in its compact form (structs as arrays, `to_vec`) and its
 //! named form (structs as maps, `to_vec_named`), and bincode 2 (serde, standard config:
 //! varints like postcard).
 //!
@@ -34,14 +35,16 @@ use std::time::Duration;
 enum Format {
     Json,
     Postcard,
+    PostcardCrate,
     MsgpackCompact,
     MsgpackNamed,
     Bincode,
 }
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 6] = [
     Format::Json,
     Format::Postcard,
+    Format::PostcardCrate,
     Format::MsgpackCompact,
     Format::MsgpackNamed,
     Format::Bincode,
@@ -52,6 +55,7 @@ impl fmt::Display for Format {
         f.write_str(match self {
             Format::Json => "json",
             Format::Postcard => "postcard",
+            Format::PostcardCrate => "postcard-crate",
             Format::MsgpackCompact => "msgpack",
             Format::MsgpackNamed => "msgpack-named",
             Format::Bincode => "bincode",
@@ -66,6 +70,7 @@ impl Format {
         match self {
             Format::Json => serde_json::to_writer(&mut *out, request).unwrap(),
             Format::Postcard => to_binary(request, out).unwrap(),
+            Format::PostcardCrate => postcard::serialize_with_flavor(request, Append(out)).unwrap(),
             Format::MsgpackCompact => rmp_serde::encode::write(out, request).unwrap(),
             Format::MsgpackNamed => rmp_serde::encode::write_named(out, request).unwrap(),
             Format::Bincode => {
@@ -80,7 +85,7 @@ impl Format {
     fn decode<G: arena_sdk::Game>(self, bytes: &[u8]) -> Request<G> {
         match self {
             Format::Json => serde_json::from_slice(bytes).unwrap(),
-            Format::Postcard => postcard::from_bytes(bytes).unwrap(),
+            Format::Postcard | Format::PostcardCrate => postcard::from_bytes(bytes).unwrap(),
             Format::MsgpackCompact | Format::MsgpackNamed => rmp_serde::from_slice(bytes).unwrap(),
             Format::Bincode => {
                 let (request, read) =
@@ -89,6 +94,30 @@ impl Format {
                 request
             }
         }
+    }
+}
+
+/// The output postcard's serializer wrote into before the SDK had its own writer: appends to
+/// a reused buffer, a push for a one-byte varint, `extend_from_slice` for the rest.
+struct Append<'a>(&'a mut Vec<u8>);
+
+impl postcard::ser_flavors::Flavor for Append<'_> {
+    type Output = ();
+    #[inline]
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        match data {
+            [byte] => self.0.push(*byte),
+            _ => self.0.extend_from_slice(data),
+        }
+        Ok(())
+    }
+    #[inline]
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.0.push(data);
+        Ok(())
+    }
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
     }
 }
 
