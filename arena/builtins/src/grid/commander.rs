@@ -3,8 +3,8 @@
 use arena_sdk::Bot;
 use arena_sdk::grid::{
     ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, HeroId, MAX_HEALTH,
-    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain, Tile,
-    WELL_HEAL,
+    MINE_CAPTURE_DAMAGE, Mine, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain,
+    Tile, WELL_HEAL,
 };
 use std::cmp::Ordering;
 
@@ -25,6 +25,8 @@ use std::cmp::Ordering;
 /// adjacent damage, and backing off before a fight it would lose.
 #[derive(Debug, Clone, Default)]
 pub struct Commander {
+    /// The SDK's board, for the rare path search the commander does not do itself; it
+    /// observes a turn only when that search is needed.
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
@@ -40,6 +42,13 @@ pub struct Commander {
     queue: Vec<usize>,
     /// Whether each tile is next to a well.
     by_well: Vec<bool>,
+    /// The static terrain of each tile (walls on the frame).
+    terrain: Vec<Terrain>,
+    /// The living hero on each tile this turn.
+    occupant: Vec<Option<HeroId>>,
+    /// The entries of `occupant` this turn marked (unmarked the next, instead of sweeping
+    /// the board).
+    marked: Vec<usize>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
     /// allocation).
     buffers: Buffers,
@@ -50,6 +59,9 @@ pub struct Commander {
 struct Buffers {
     /// The living enemies, by id.
     enemies: Vec<Hero>,
+    /// The living enemies within three steps of the acting hero, by id: the only ones
+    /// that can matter to its answer (hit by it, or threaten where it ends).
+    near: Vec<Hero>,
     /// The enemies' least possible hunting costs (see [`Commander::goal`]): (cost, tile),
     /// the cost of camping by a well, the index in `enemies`.
     bounds: Vec<((u32, Pos), u32, usize)>,
@@ -66,6 +78,12 @@ struct Buffers {
     health: Vec<u32>,
     at_well: Vec<bool>,
 }
+
+/// The owner of a mine the observation does not list (as the SDK's board reads it).
+static NO_OWNER: Mine = Mine {
+    owner: None,
+    team: None,
+};
 
 /// A distance field's mark for a tile from which the goal cannot be reached.
 const FAR: u16 = u16::MAX;
@@ -200,6 +218,40 @@ impl Commander {
         Some(field)
     }
 
+    /// Take the living heroes of `obs` onto [`Commander::occupant`].
+    fn observe(&mut self, obs: &Observation) {
+        for &i in &self.marked {
+            self.occupant[i] = None;
+        }
+        self.marked.clear();
+        for hero in obs.heroes.iter().filter(|h| !h.dead) {
+            if let Some(i) = self.frame.at(hero.pos) {
+                self.occupant[i] = Some(hero.id);
+                self.marked.push(i);
+            }
+        }
+    }
+
+    /// What is at `p` this turn (`None` off the board), as the SDK's `Board::tile` after
+    /// observing `obs` tells it, except that graves are not told from empty ground (the
+    /// commander treats both alike: walkable).
+    #[inline]
+    fn tile<'o>(&self, obs: &'o Observation, p: Pos) -> Option<Tile<'o>> {
+        let i = self.frame.at(p)?;
+        Some(match *self.terrain.get(i)? {
+            Terrain::Wall => Tile::Wall,
+            Terrain::Well => Tile::Well,
+            Terrain::Mine(id) => Tile::Mine {
+                id,
+                mine: obs.mines.get(usize::from(id)).unwrap_or(&NO_OWNER),
+            },
+            Terrain::Empty => match self.occupant.get(i).copied().flatten() {
+                Some(hero) => Tile::Hero(obs.heroes.get(usize::from(hero))?),
+                None => Tile::Empty,
+            },
+        })
+    }
+
     /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
     fn distance(&mut self, goal: Pos, from: Pos) -> Option<u32> {
         let f = self.frame.at(from)?;
@@ -215,13 +267,14 @@ impl Commander {
         }
     }
 
-    fn goal(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+    fn goal(&mut self, board: &mut Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
-            return self
-                .safest_well(me.pos, &b.enemies)
-                .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
+            return self.safest_well(me.pos, &b.enemies).or_else(|| {
+                board.observe(obs);
+                board.nearest_teammate(me.pos, team).map(|s| s.target)
+            });
         }
         // Healer duty: the healthy hero nearest to a hurt teammate walks into it (only a
         // hero that could be that healer needs to look).
@@ -383,10 +436,12 @@ impl Commander {
     }
 
     /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
-    /// `enemies`: the living enemies; `health` and `at_well` by hero id (only the
-    /// enemies' entries are read, and `health`'s are reset here).
+    /// `enemies`: the living enemies within three steps of the hero (no other can be hit
+    /// or threaten a tile within one step: they are left out); `health` and `at_well` by
+    /// hero id (only those enemies' entries are read, and `health`'s are reset here).
     fn simulate(
-        board: &Board,
+        &self,
+        obs: &Observation,
         me: Hero,
         enemies: &[Hero],
         health: &mut [u32],
@@ -403,8 +458,11 @@ impl Commander {
             health: me.health,
             ..Outcome::default()
         };
-        let target = action.direction().and_then(|d| board.step(me.pos, d));
-        match target.and_then(|t| board.tile(t).map(|tile| (t, tile))) {
+        let frame = self.frame;
+        let target = action
+            .direction()
+            .and_then(|d| me.pos.step(d, frame.width, frame.height));
+        match target.and_then(|t| self.tile(obs, t).map(|tile| (t, tile))) {
             Some((_, Tile::Well)) => {
                 out.drank = WELL_HEAL.min(MAX_HEALTH - me.health);
                 out.health += out.drank;
@@ -433,8 +491,9 @@ impl Commander {
         // The heroes on the board are the living ones: no enemy next to `pos`, no damage.
         if enemies.iter().any(|e| e.pos.manhattan(pos) == 1) {
             for direction in Direction::ALL {
-                if let Some(Tile::Hero(other)) =
-                    board.step(pos, direction).and_then(|n| board.tile(n))
+                if let Some(Tile::Hero(other)) = pos
+                    .step(direction, frame.width, frame.height)
+                    .and_then(|n| self.tile(obs, n))
                     && other.team != me.team
                 {
                     out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
@@ -449,7 +508,7 @@ impl Commander {
             let gap = enemy.pos.manhattan(pos);
             if gap == 1 {
                 out.threat += STAB_DAMAGE + ADJACENT_DAMAGE;
-            } else if gap == 2 && Self::can_close_in(board, enemy.pos, pos, me.pos) {
+            } else if gap == 2 && self.can_close_in(obs, enemy.pos, pos, me.pos) {
                 out.threat += ADJACENT_DAMAGE;
             }
         }
@@ -459,9 +518,9 @@ impl Commander {
     /// Whether an enemy at `from`, two steps from `to`, can step onto a free tile next to
     /// `to` (`vacated`: the tile the acting hero leaves, free by then). The tiles next to
     /// both lie between them: one on a line, two on a diagonal.
-    fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
+    fn can_close_in(&self, obs: &Observation, from: Pos, to: Pos, vacated: Pos) -> bool {
         debug_assert_eq!(from.manhattan(to), 2);
-        let free = |n: Pos| n == vacated || board.tile(n).is_some_and(|t| t.walkable());
+        let free = |n: Pos| n == vacated || self.tile(obs, n).is_some_and(|t| t.walkable());
         let toward = |a: u8, b: u8| match b.cmp(&a) {
             Ordering::Greater => a + 1,
             Ordering::Less => a - 1,
@@ -536,11 +595,18 @@ impl Bot<Grid> for Commander {
         self.walkable.resize(tiles, false);
         self.by_well.clear();
         self.by_well.resize(tiles, false);
+        self.terrain.clear();
+        self.terrain.resize(tiles, Terrain::Wall);
+        self.occupant.clear();
+        self.occupant.resize(tiles, None);
+        self.marked.clear();
         for y in 0..request.height {
             for x in 0..request.width {
                 let p = Pos::new(x, y);
                 if let Some(i) = self.frame.at(p) {
-                    self.walkable[i] = board.terrain(p) == Some(Terrain::Empty);
+                    let terrain = board.terrain(p).unwrap_or(Terrain::Wall);
+                    self.terrain[i] = terrain;
+                    self.walkable[i] = terrain == Terrain::Empty;
                     self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
                 }
             }
@@ -553,12 +619,19 @@ impl Bot<Grid> for Commander {
         let Some(mut board) = self.board.take() else {
             return Action::Stay;
         };
-        board.observe(observation);
+        self.observe(observation);
         let mut buffers = std::mem::take(&mut self.buffers);
         buffers.enemies.clear();
         buffers.enemies.extend(observation.enemies().copied());
-        let goal = self.goal(&board, observation, &mut buffers);
+        let goal = self.goal(&mut board, observation, &mut buffers);
         let me = *observation.me();
+        buffers.near.clear();
+        buffers.near.extend(
+            buffers
+                .enemies
+                .iter()
+                .filter(|e| e.pos.manhattan(me.pos) <= 3),
+        );
         let start_health = me.health;
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
@@ -570,17 +643,23 @@ impl Bot<Grid> for Commander {
         );
         let (health, at_well) = (&mut buffers.health, &buffers.at_well);
         let frame = self.frame;
-        let goal_field = goal.and_then(|g| self.field(g));
+        // The goal's field, searched here if it has not been yet, then read in place.
+        if let Some(g) = goal {
+            self.field(g);
+        }
+        let goal_field = goal
+            .and_then(|g| self.fields.get(frame.at(g)?))
+            .map(Vec::as_slice);
         let mut best = (f64::NEG_INFINITY, Action::Stay);
         for action in Action::ALL {
             // A step off the board is an illegal answer; staying put does the same legally.
             if action
                 .direction()
-                .is_some_and(|d| board.step(me.pos, d).is_none())
+                .is_some_and(|d| me.pos.step(d, frame.width, frame.height).is_none())
             {
                 continue;
             }
-            let out = Self::simulate(&board, me, &buffers.enemies, health, at_well, action);
+            let out = self.simulate(observation, me, &buffers.near, health, at_well, action);
             let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
@@ -619,7 +698,7 @@ mod tests {
         board.observe(obs);
         let mut buffers = Buffers::default();
         buffers.enemies.extend(obs.enemies().copied());
-        commander.goal(&board, obs, &mut buffers)
+        commander.goal(&mut board, obs, &mut buffers)
     }
 
     #[test]
@@ -660,6 +739,61 @@ mod tests {
             assert_eq!(commander.distance(goal, Pos::new(5, 0)), None);
         }
         assert_eq!(commander.distance(Pos::new(0, 4), Pos::new(0, 0)), None);
+    }
+
+    #[test]
+    fn tiles_are_the_sdk_boards_with_graves_as_ground() {
+        // W . # M      a well, a wall, two mines (one owned by hero 1); heroes 0 and 1
+        // . . . .      living, hero 2 dead on (2,1), a grave on (3,1).
+        // M . . .
+        let mut setup = request(4, 3, &[(2, 0)], &[(3, 0), (0, 2)]);
+        setup.wells = vec![Pos::new(0, 0)];
+        let mut commander = Commander::default();
+        commander.setup(&setup);
+        let mut board = Board::new(&setup);
+        let owned = Mine {
+            owner: Some(1),
+            team: Some(1),
+        };
+        let mut obs = scene(
+            &[(1, 0, 100), (1, 1, 50), (2, 1, 0)],
+            vec![owned, Mine::default()],
+        );
+        obs.heroes[2].dead = true;
+        obs.graves = vec![Pos::new(3, 1)];
+        let tiles: Vec<Pos> = (0..4)
+            .flat_map(|y| (0..5).map(move |x| Pos::new(x, y)))
+            .collect();
+        for round in 0..2 {
+            commander.observe(&obs);
+            board.observe(&obs);
+            for &p in &tiles {
+                let sdk = match board.tile(p) {
+                    Some(Tile::Grave) => Some(Tile::Empty),
+                    other => other,
+                };
+                assert_eq!(commander.tile(&obs, p), sdk, "round {round}, {p}");
+            }
+            // Next turn the heroes have moved: the tiles they left are ground again.
+            obs.heroes[0].pos = Pos::new(1, 2);
+            obs.heroes[1].pos = Pos::new(3, 2);
+        }
+        assert_eq!(commander.tile(&obs, Pos::new(1, 0)), Some(Tile::Empty));
+        assert_eq!(
+            commander.tile(&obs, Pos::new(3, 2)),
+            Some(Tile::Hero(&obs.heroes[1]))
+        );
+        assert_eq!(
+            commander.tile(&obs, Pos::new(3, 0)),
+            Some(Tile::Mine {
+                id: 0,
+                mine: &owned
+            })
+        );
+        assert_eq!(commander.tile(&obs, Pos::new(2, 0)), Some(Tile::Wall));
+        assert_eq!(commander.tile(&obs, Pos::new(0, 0)), Some(Tile::Well));
+        assert_eq!(commander.tile(&obs, Pos::new(3, 1)), Some(Tile::Empty));
+        assert_eq!(commander.tile(&obs, Pos::new(4, 0)), None);
     }
 
     #[test]
@@ -722,16 +856,16 @@ mod tests {
         // . . .
         // . . .     an enemy two steps away on a line needs the tile between; on a
         // . . .     diagonal, either of the two.
-        let setup = request(3, 3, &[], &[]);
-        let mut board = Board::new(&setup);
+        let mut commander = Commander::default();
+        commander.setup(&request(3, 3, &[], &[]));
         let obs = scene(
             &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)],
             Vec::new(),
         );
-        board.observe(&obs);
+        commander.observe(&obs);
         let close = |from: (u8, u8), to: (u8, u8), vacated: (u8, u8)| {
             let p = |(x, y)| Pos::new(x, y);
-            Commander::can_close_in(&board, p(from), p(to), p(vacated))
+            commander.can_close_in(&obs, p(from), p(to), p(vacated))
         };
         // (2,0) to (0,0): (1,0) is taken, unless its hero is the one leaving.
         assert!(!close((2, 0), (0, 0), (0, 0)));
