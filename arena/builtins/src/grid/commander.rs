@@ -50,8 +50,9 @@ pub struct Commander {
     /// the board).
     marked: Vec<usize>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
-    /// allocation).
-    buffers: Buffers,
+    /// allocation); boxed, so that a turn takes them out and puts them back by moving a
+    /// pointer.
+    buffers: Option<Box<Buffers>>,
 }
 
 /// See [`Commander::buffers`].
@@ -267,11 +268,12 @@ impl Commander {
         }
     }
 
-    fn goal(&mut self, board: &mut Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+    fn goal(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
             return self.safest_well(me.pos, &b.enemies).or_else(|| {
+                let board = self.board.as_mut()?;
                 board.observe(obs);
                 board.nearest_teammate(me.pos, team).map(|s| s.target)
             });
@@ -616,14 +618,14 @@ impl Bot<Grid> for Commander {
     }
 
     fn act(&mut self, observation: &Observation) -> Action {
-        let Some(mut board) = self.board.take() else {
+        if self.board.is_none() {
             return Action::Stay;
-        };
+        }
         self.observe(observation);
-        let mut buffers = std::mem::take(&mut self.buffers);
+        let mut buffers = self.buffers.take().unwrap_or_default();
         buffers.enemies.clear();
         buffers.enemies.extend(observation.enemies().copied());
-        let goal = self.goal(&mut board, observation, &mut buffers);
+        let goal = self.goal(observation, &mut buffers);
         let me = *observation.me();
         buffers.near.clear();
         buffers.near.extend(
@@ -635,13 +637,17 @@ impl Bot<Grid> for Commander {
         let start_health = me.health;
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
+        // Only the enemies within reach can be hit: only theirs are read.
         buffers.at_well.clear();
-        buffers.at_well.extend(
-            observation.heroes.iter().map(|h| {
-                h.team != observation.team && h.health < MAX_HEALTH && self.near_well(h.pos)
-            }),
-        );
-        let (health, at_well) = (&mut buffers.health, &buffers.at_well);
+        buffers.at_well.resize(observation.heroes.len(), false);
+        for e in &buffers.near {
+            if let Some(at_well) = buffers.at_well.get_mut(usize::from(e.id)) {
+                *at_well =
+                    e.team != observation.team && e.health < MAX_HEALTH && self.near_well(e.pos);
+            }
+        }
+        let b = &mut *buffers;
+        let (health, at_well) = (&mut b.health, &b.at_well);
         let frame = self.frame;
         // The goal's field, searched here if it has not been yet, then read in place.
         if let Some(g) = goal {
@@ -659,15 +665,14 @@ impl Bot<Grid> for Commander {
             {
                 continue;
             }
-            let out = self.simulate(observation, me, &buffers.near, health, at_well, action);
+            let out = self.simulate(observation, me, &b.near, health, at_well, action);
             let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);
             }
         }
-        self.board = Some(board);
-        self.buffers = buffers;
+        self.buffers = Some(buffers);
         best.1
     }
 }
@@ -694,11 +699,9 @@ mod tests {
 
     /// The goal the commander gives the acting hero of `obs`.
     fn goal_of(commander: &mut Commander, obs: &Observation) -> Option<Pos> {
-        let mut board = commander.board.clone().expect("set up");
-        board.observe(obs);
         let mut buffers = Buffers::default();
         buffers.enemies.extend(obs.enemies().copied());
-        commander.goal(&mut board, obs, &mut buffers)
+        commander.goal(obs, &mut buffers)
     }
 
     #[test]
