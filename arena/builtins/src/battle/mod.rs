@@ -15,7 +15,7 @@ mod strong;
 #[cfg(test)]
 mod tests;
 
-use crate::{BuiltinInfo, Builtins};
+use crate::{BuiltinInfo, Builtins, larger};
 use arena_sdk::battle::{Battle, BotType, Effect, SetupRequest, TeamChoice, Unit};
 use arena_sdk::{Bot, Mode};
 
@@ -127,13 +127,6 @@ impl Facts {
             landed: 1.0 - evasion,
         }
     }
-}
-
-/// `f64::max` for numbers that are never NaN, without the call to libm's `fmax` that
-/// `f64::max` costs in wasm; on a tie (+0 and −0 included) it gives `a`, as `fmax` does.
-#[inline]
-fn larger(a: f64, b: f64) -> f64 {
-    if a < b { b } else { a }
 }
 
 /// Expected damage of one attack of `attacker` on `target`: evasion, critical hits (double
