@@ -42,6 +42,14 @@ pub struct Commander {
     queue: Vec<usize>,
     /// Whether each tile is next to a well.
     by_well: Vec<bool>,
+    /// For each tile, the mines in the order of the steps to act on them from it: entry
+    /// `i` of the frame has the row `i × mines .. (i + 1) × mines` of (steps, mine), in
+    /// increasing order ([`FAR`]: unreachable, last). A row is made the first time a
+    /// hero fit to capture stands on its tile (the terrain never changes); the table,
+    /// with every mine's field, the first time the mines are shared out.
+    mine_order: Vec<(u16, u16)>,
+    /// Whether each tile's row of `mine_order` is made.
+    ordered: Vec<bool>,
     /// The static terrain of each tile (walls on the frame).
     terrain: Vec<Terrain>,
     /// The living hero on each tile this turn.
@@ -66,14 +74,14 @@ struct Buffers {
     /// The enemies' least possible hunting costs (see [`Commander::goal`]): (cost, tile),
     /// the cost of camping by a well, the index in `enemies`.
     bounds: Vec<((u32, Pos), u32, usize)>,
-    /// The mines the team does not hold.
-    open: Vec<Pos>,
     /// The heroes fit to capture: id and tile index.
     miners: Vec<(HeroId, Option<usize>)>,
-    /// Steps from each miner (rows) to each open mine (columns), [`FAR`]: unreachable.
-    pairs: Vec<u16>,
+    /// By mine: whether it is out of the sharing (the team holds it, or it went to a hero).
     mine_taken: Vec<bool>,
-    /// Each miner's least (steps, open mine) among the mines not taken; `FAR` once it is
+    /// Each miner's place in its row of [`Commander::mine_order`]: the mines before it are
+    /// taken.
+    cursors: Vec<usize>,
+    /// Each miner's least (steps, mine) among the mines not taken; `FAR` once it is
     /// paired or when none is left.
     least: Vec<(u16, usize)>,
     health: Vec<u32>,
@@ -351,47 +359,56 @@ impl Commander {
     fn share_mines(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
-        b.open.clear();
-        b.open.extend(
-            self.mines
-                .iter()
-                .zip(&obs.mines)
-                .filter(|(_, m)| m.team != Some(team))
-                .map(|(p, _)| *p),
-        );
-        if b.open.is_empty() {
+        let columns = self.mines.len();
+        b.mine_taken.clear();
+        b.mine_taken
+            .extend((0..columns).map(|m| obs.mines.get(m).is_none_or(|o| o.team == Some(team))));
+        if !b.mine_taken.contains(&false) {
             return None;
         }
-        b.miners.clear();
-        b.miners.extend(
-            obs.alive(team)
-                .filter(|h| h.health > RETREAT_HEALTH)
-                .map(|h| (h.id, self.frame.at(h.pos))),
-        );
-        let columns = b.open.len();
-        b.pairs.clear();
-        b.pairs.resize(b.miners.len() * columns, FAR);
-        for (m, &mine) in b.open.iter().enumerate() {
-            let Some(field) = self.field(mine) else {
-                continue;
-            };
-            for (row, &(_, at)) in b.pairs.chunks_exact_mut(columns).zip(&b.miners) {
-                if let Some(&d) = at.and_then(|i| field.get(i)) {
-                    row[m] = d;
-                }
+        if self.ordered.is_empty() {
+            for m in 0..columns {
+                self.field(self.mines[m]);
             }
+            self.mine_order.resize(self.frame.len() * columns, (FAR, 0));
+            self.ordered.resize(self.frame.len(), false);
         }
-        b.mine_taken.clear();
-        b.mine_taken.resize(columns, false);
+        b.miners.clear();
+        for h in obs.alive(team).filter(|h| h.health > RETREAT_HEALTH) {
+            let at = self.frame.at(h.pos);
+            if let Some(i) = at {
+                self.order_mines_from(i);
+            }
+            b.miners.push((h.id, at));
+        }
+        // A miner's least (steps, mine) among the mines not taken: the first one not taken
+        // in its row from its cursor on (which moves past the taken ones).
+        let order = &self.mine_order;
+        let least = |at: Option<usize>, cursor: &mut usize, taken: &[bool]| {
+            let Some(row) = at.and_then(|i| order.get(i * columns..(i + 1) * columns)) else {
+                return (FAR, 0);
+            };
+            while let Some(&(d, m)) = row.get(*cursor) {
+                let m = usize::from(m);
+                if d == FAR {
+                    break;
+                }
+                if taken.get(m) == Some(&false) {
+                    return (d, m);
+                }
+                *cursor += 1;
+            }
+            (FAR, 0)
+        };
         // The pairs in increasing (steps, hero, mine) order, each taken if neither is yet:
         // that is, repeatedly the least pair of free heroes and mines, found from each free
         // hero's least pair (which changes only when its mine is taken).
+        b.cursors.clear();
+        b.cursors.resize(b.miners.len(), 0);
         b.least.clear();
-        b.least.extend(
-            b.pairs
-                .chunks_exact(columns)
-                .map(|row| least_in_row(row, &b.mine_taken)),
-        );
+        for (&(_, at), cursor) in b.miners.iter().zip(&mut b.cursors) {
+            b.least.push(least(at, cursor, &b.mine_taken));
+        }
         loop {
             let mut pick = None;
             let mut steps = FAR;
@@ -403,16 +420,42 @@ impl Commander {
             let h = pick?;
             let m = b.least[h].1;
             if b.miners[h].0 == me.id {
-                return Some(b.open[m]);
+                return self.mines.get(m).copied();
             }
             b.mine_taken[m] = true;
             b.least[h] = (FAR, 0);
-            for (row, least) in b.pairs.chunks_exact(columns).zip(&mut b.least) {
-                if least.0 != FAR && least.1 == m {
-                    *least = least_in_row(row, &b.mine_taken);
+            for ((&(_, at), cursor), kept) in b.miners.iter().zip(&mut b.cursors).zip(&mut b.least)
+            {
+                if kept.0 != FAR && kept.1 == m {
+                    *kept = least(at, cursor, &b.mine_taken);
                 }
             }
         }
+    }
+
+    /// Make tile `i`'s row of [`Commander::mine_order`] if it is not made yet (every
+    /// mine's field is searched).
+    fn order_mines_from(&mut self, i: usize) {
+        if self.ordered.get(i) != Some(&false) {
+            return;
+        }
+        self.ordered[i] = true;
+        let columns = self.mines.len();
+        let Some(row) = self.mine_order.get_mut(i * columns..(i + 1) * columns) else {
+            return;
+        };
+        for (m, (entry, mine)) in row.iter_mut().zip(&self.mines).enumerate() {
+            let steps = self
+                .frame
+                .at(*mine)
+                .and_then(|g| self.fields.get(g))
+                .and_then(|field| field.get(i))
+                .copied()
+                .unwrap_or(FAR);
+            // A board has at most 255 × 255 tiles, so fewer mines than `u16::MAX`.
+            *entry = (steps, u16::try_from(m).unwrap_or(u16::MAX));
+        }
+        row.sort_unstable();
     }
 
     /// The well that is cheapest to reach from `from`, counting each enemy within two steps
@@ -561,18 +604,6 @@ impl Commander {
     }
 }
 
-/// The least (steps, mine) of a miner's `row` of steps among the mines not `taken`:
-/// `(FAR, 0)` if none can be reached.
-fn least_in_row(row: &[u16], taken: &[bool]) -> (u16, usize) {
-    let mut least = (FAR, 0);
-    for (m, (&d, &taken)) in row.iter().zip(taken).enumerate() {
-        if !taken && d < least.0 {
-            least = (d, m);
-        }
-    }
-    least
-}
-
 /// The steps a distance field gives for tile index `at`, if reachable.
 #[inline]
 fn reach(field: &[u16], at: Option<usize>) -> Option<u32> {
@@ -597,6 +628,8 @@ impl Bot<Grid> for Commander {
         self.walkable.resize(tiles, false);
         self.by_well.clear();
         self.by_well.resize(tiles, false);
+        self.mine_order.clear();
+        self.ordered.clear();
         self.terrain.clear();
         self.terrain.resize(tiles, Terrain::Wall);
         self.occupant.clear();
