@@ -140,13 +140,19 @@ fn flood(
     field.clear();
     field.resize(frame.len(), FAR);
     let stride = frame.stride();
-    queue.clear();
+    // Each tile enters the queue at most once: a queue as long as the table is written
+    // by index (no growth checks), and needs no clearing.
+    if queue.len() < field.len() {
+        queue.resize(field.len(), 0);
+    }
+    let (mut head, mut tail) = (0, 0);
     if let Some(start) = field.get_mut(goal) {
         *start = 0;
-        queue.push(goal);
+        queue[0] = goal;
+        tail = 1;
     }
-    let mut head = 0;
-    while let Some(&i) = queue.get(head) {
+    while head < tail {
+        let i = queue[head];
         head += 1;
         // Only tiles of the board enter the queue, so all four neighbours are entries
         // (the frame's get a value that is never read, and are not walkable).
@@ -155,7 +161,8 @@ fn flood(
             if field[j] == FAR {
                 field[j] = next;
                 if walkable[j] {
-                    queue.push(j);
+                    queue[tail] = j;
+                    tail += 1;
                 }
             }
         }
