@@ -487,7 +487,8 @@ impl Commander {
         best.map(|(_, well)| well)
     }
 
-    /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
+    /// Simulate the acting hero's turn for the answer that steps into `target` (the tile
+    /// and what is on it; `None`: staying put), by the rules of docs/rules/grid.md.
     /// `enemies`: the living enemies within three steps of the hero (no other can be hit
     /// or threaten a tile within one step: they are left out); `health` and `at_well` by
     /// hero id (only those enemies' entries are read, and `health`'s are reset here).
@@ -498,7 +499,7 @@ impl Commander {
         enemies: &[Hero],
         health: &mut [u32],
         at_well: &[bool],
-        action: Action,
+        target: Option<(Pos, Tile<'_>)>,
     ) -> Outcome {
         for e in enemies {
             if let Some(hp) = health.get_mut(usize::from(e.id)) {
@@ -511,10 +512,7 @@ impl Commander {
             ..Outcome::default()
         };
         let frame = self.frame;
-        let target = action
-            .direction()
-            .and_then(|d| me.pos.step(d, frame.width, frame.height));
-        match target.and_then(|t| self.tile(obs, t).map(|tile| (t, tile))) {
+        match target {
             Some((_, Tile::Well)) => {
                 out.drank = WELL_HEAL.min(MAX_HEALTH - me.health);
                 out.health += out.drank;
@@ -697,15 +695,33 @@ impl Bot<Grid> for Commander {
             .and_then(|g| self.fields.get(frame.at(g)?))
             .map(Vec::as_slice);
         let mut best = (f64::NEG_INFINITY, Action::Stay);
+        // Whether an answer that changes nothing (as staying put) was scored.
+        let mut idle_scored = false;
         for action in Action::ALL {
-            // A step off the board is an illegal answer; staying put does the same legally.
-            if action
-                .direction()
-                .is_some_and(|d| me.pos.step(d, frame.width, frame.height).is_none())
-            {
-                continue;
+            let target = match action.direction() {
+                None => None,
+                Some(d) => match me.pos.step(d, frame.width, frame.height) {
+                    // A step off the board is an illegal answer; staying put does the same
+                    // legally.
+                    None => continue,
+                    Some(t) => self.tile(observation, t).map(|tile| (t, tile)),
+                },
+            };
+            // Stepping into a wall or the hero's own mine changes nothing, as staying put:
+            // the same outcome and score, so only the first of them can be the best (a tie
+            // keeps the earlier answer, and `Stay` is the last).
+            let idle = match target {
+                None | Some((_, Tile::Wall)) => true,
+                Some((_, Tile::Mine { mine, .. })) => mine.owner == Some(me.id),
+                _ => false,
+            };
+            if idle {
+                if idle_scored {
+                    continue;
+                }
+                idle_scored = true;
             }
-            let out = self.simulate(observation, me, &b.near, health, at_well, action);
+            let out = self.simulate(observation, me, &b.near, health, at_well, target);
             let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
