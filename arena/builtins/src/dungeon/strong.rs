@@ -156,6 +156,14 @@ impl Strong {
         let dps = party_damage(observation);
         self.seen.clear();
         self.seen.extend(observation.monsters.iter().map(|m| {
+            // The dead are never scored (nor a legal target): their queue is not read.
+            if m.dead {
+                return Seen {
+                    next_hit: 0,
+                    threat: 0.0,
+                    threat_per_hp: 0.0,
+                };
+            }
             let threat = threat(m);
             Seen {
                 next_hit: monster_hit(m, m.next_ability()),
