@@ -15,7 +15,7 @@ mod strong;
 #[cfg(test)]
 mod tests;
 
-use crate::{BuiltinInfo, Builtins};
+use crate::{BuiltinInfo, Builtins, larger};
 use arena_sdk::battle::{Battle, BotType, Effect, SetupRequest, TeamChoice, Unit};
 use arena_sdk::{Bot, Mode};
 
@@ -88,36 +88,62 @@ fn mean_after_armor(power: f64, armor: f64) -> f64 {
     }
 }
 
-/// The attacker's damage bonus: Offense Up ×1.5, Stealth ×1.3.
-fn bonus(unit: &Unit) -> f64 {
-    let mut bonus = 1.0;
-    if unit.has(Effect::OffenseUp) {
-        bonus *= 1.5;
-    }
-    if unit.has(Effect::Stealth) {
-        bonus *= 1.3;
-    }
-    bonus
+/// What the estimates need of a unit's effects, read in one pass over its effect list
+/// (a wasm bot pays for every scan).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Facts {
+    /// The damage bonus of its attacks: Offense Up ×1.5, Stealth ×1.3.
+    bonus: f64,
+    /// The chance that an attack on it lands: 1 − its evasion as a fraction (evasion 0
+    /// while stunned).
+    landed: f64,
 }
 
-/// Evasion chance as a fraction (0 while stunned).
-fn evasion(unit: &Unit) -> f64 {
-    if unit.has(Effect::Stun) {
-        0.0
-    } else {
-        f64::from(unit.base.evasion) / 100.0
+impl Facts {
+    fn of(unit: &Unit) -> Facts {
+        let (mut offense_up, mut stealth, mut stun) = (false, false, false);
+        for e in &unit.effects {
+            match e.effect {
+                Effect::OffenseUp => offense_up = true,
+                Effect::Stealth => stealth = true,
+                Effect::Stun => stun = true,
+                _ => {}
+            }
+        }
+        let mut bonus = 1.0;
+        if offense_up {
+            bonus *= 1.5;
+        }
+        if stealth {
+            bonus *= 1.3;
+        }
+        let evasion = if stun {
+            0.0
+        } else {
+            f64::from(unit.base.evasion) / 100.0
+        };
+        Facts {
+            bonus,
+            landed: 1.0 - evasion,
+        }
     }
 }
 
 /// Expected damage of one attack of `attacker` on `target`: evasion, critical hits (double
 /// before armor), armor and damage bonuses included.
 pub fn expected_hit(attacker: &Unit, target: &Unit) -> f64 {
+    hit_value(attacker, Facts::of(attacker), target, Facts::of(target))
+}
+
+/// [`expected_hit`] with the units' [`Facts`] already read.
+#[inline]
+fn hit_value(attacker: &Unit, of_attacker: Facts, target: &Unit, of_target: Facts) -> f64 {
     let power = f64::from(attacker.power);
     let armor = f64::from(target.armor);
     let crit = f64::from(attacker.base.critical) / 100.0;
     let hit =
         (1.0 - crit) * mean_after_armor(power, armor) + crit * mean_after_armor(2.0 * power, armor);
-    hit * bonus(attacker) * (1.0 - evasion(target))
+    hit * of_attacker.bonus * of_target.landed
 }
 
 fn missing(unit: &Unit) -> i32 {

@@ -93,6 +93,48 @@ fn expected_damage_counts_armor_crits_and_evasion() {
 }
 
 #[test]
+fn effects_are_read_once_into_bonus_and_landing_chance() {
+    use arena_sdk::battle::{ActiveEffect, Effect};
+    let effect = |effect| ActiveEffect {
+        effect,
+        turns_left: 1,
+        magnitude: 0,
+    };
+    // Glass: no effect, ×1 and 70% of attacks on it land (evasion 30%).
+    let mut glass = unit(Glass);
+    assert_eq!(
+        Facts::of(&glass),
+        Facts {
+            bonus: 1.0,
+            landed: 1.0 - 30.0 / 100.0
+        }
+    );
+    // Offense Up ×1.5 and Stealth ×1.3: 1.95; stunned, it cannot evade.
+    glass.effects = vec![
+        effect(Effect::Bomb),
+        effect(Effect::Stealth),
+        effect(Effect::Stun),
+        effect(Effect::OffenseUp),
+    ];
+    assert_eq!(
+        Facts::of(&glass),
+        Facts {
+            bonus: 1.5 * 1.3,
+            landed: 1.0
+        }
+    );
+    // The stunned glass hitting a Tank: (0.9·95 + 0.1·230)·1.95·0.95; hit, every attack
+    // lands on it.
+    let hit = expected_hit(&glass, &unit(Tank));
+    let by_hand = (0.9 * 95.0 + 0.1 * 230.0) * 1.95 * 0.95;
+    assert!((hit - by_hand).abs() < 1e-9, "{hit}");
+    assert_eq!(
+        expected_hit(&unit(Doctor), &glass),
+        expected_hit(&unit(Doctor), &unit(Kamikaze))
+    );
+}
+
+#[test]
 fn teams() {
     let all = request(&BotType::ALL);
     assert_eq!(Strong::default().setup(&all).team, vec![Nurse, Tank, Glass]);

@@ -8,6 +8,7 @@
 //! it must last: little when the next level up (which refills it) is near.
 
 use super::{effect, fallback, monster_hit, threat};
+use crate::{larger, smaller};
 use arena_sdk::Bot;
 use arena_sdk::dungeon::{
     Ability, Action, Class, Dungeon, Hero, Observation, SetupChoice, SetupRequest, Target,
@@ -27,6 +28,22 @@ const MP_VALUE: f64 = 0.6;
 #[derive(Debug, Clone)]
 pub struct Strong {
     party: Vec<Class>,
+    /// What a turn works out once per monster, by index in the observation's monsters;
+    /// kept for the next turn (a wasm bot pays fuel for every allocation).
+    seen: Vec<Seen>,
+    /// The legal attacks that do damage and their damage, kept likewise.
+    attacks: Vec<(Action, i64)>,
+}
+
+/// What the scoring reads of a monster, worked out once a turn.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    /// The damage of its next queued ability.
+    next_hit: u32,
+    /// Its [`threat`].
+    threat: f64,
+    /// Its threat per hit point left (at least 1).
+    threat_per_hp: f64,
 }
 
 impl Default for Strong {
@@ -40,6 +57,8 @@ impl Strong {
     pub fn with_party(party: &[Class]) -> Self {
         Strong {
             party: party.to_vec(),
+            seen: Vec::new(),
+            attacks: Vec::new(),
         }
     }
 }
@@ -58,28 +77,27 @@ impl Bot<Dungeon> for Strong {
     }
 
     fn act(&mut self, observation: &Observation) -> Action {
-        best_command(observation).unwrap_or_else(|| fallback(observation))
+        self.best_command(observation)
+            .unwrap_or_else(|| fallback(observation))
     }
 }
 
 /// The expected damage per round of the living party: each hero's best free hit on an
 /// average living monster (at least 1, so nothing divides by zero).
 fn party_damage(observation: &Observation) -> f64 {
-    let monsters: Vec<_> = observation.living_monsters().collect();
+    let monsters = observation.living_monsters().count();
     let mut total = 0.0;
     for hero in observation.living_heroes() {
-        let per_monster: f64 = monsters
-            .iter()
-            .map(|m| {
-                let base = arena_sdk::dungeon::power(Ability::Fight, hero.stats, hero.level).max(
-                    arena_sdk::dungeon::power(best_spell(hero.class), hero.stats, hero.level),
-                );
-                f64::from(m.kind.damage_taken(base))
-            })
+        let base = arena_sdk::dungeon::power(Ability::Fight, hero.stats, hero.level).max(
+            arena_sdk::dungeon::power(best_spell(hero.class), hero.stats, hero.level),
+        );
+        let per_monster: f64 = observation
+            .living_monsters()
+            .map(|m| f64::from(m.kind.damage_taken(base)))
             .sum();
-        total += per_monster / monsters.len().max(1) as f64;
+        total += per_monster / monsters.max(1) as f64;
     }
-    total.max(1.0)
+    larger(total, 1.0)
 }
 
 fn best_spell(class: Class) -> Ability {
@@ -92,17 +110,8 @@ fn best_spell(class: Class) -> Ability {
 }
 
 /// How dangerous the coming round is for `hero`: the hardest hit queued by any monster
-/// against its hp.
-fn danger(hero: &Hero, observation: &Observation) -> f64 {
-    let hardest = observation
-        .living_monsters()
-        .map(|m| monster_hit(m, m.next_ability()))
-        .max()
-        .unwrap_or(0);
-    let total: u32 = observation
-        .living_monsters()
-        .map(|m| monster_hit(m, m.next_ability()))
-        .sum();
+/// (`hardest`; `total`: all of them together) against its hp.
+fn danger(hero: &Hero, hardest: u32, total: u32) -> f64 {
     if hero.hp <= hardest {
         2.0
     } else if hero.hp <= total {
@@ -123,94 +132,134 @@ fn mp_price(hero: &Hero) -> f64 {
     } else {
         1.0
     };
-    MP_VALUE * class_factor * (1.0 - progress).max(0.1)
+    MP_VALUE * class_factor * larger(1.0 - progress, 0.1)
 }
 
-/// What a command costs, in hit points: its mana at [`mp_price`], `reckless_charge`'s
-/// hit points.
-fn cost(me: &Hero, action: Action) -> f64 {
-    let mut cost = f64::from(action.ability.mp_cost()) * mp_price(me);
+/// What a command costs, in hit points: its mana at `price` (the acting hero's
+/// [`mp_price`]), `reckless_charge`'s hit points.
+fn cost(price: f64, action: Action) -> f64 {
+    let mut cost = f64::from(action.ability.mp_cost()) * price;
     if action.ability == Ability::RecklessCharge {
         cost += f64::from(arena_sdk::dungeon::RECKLESS_CHARGE_HP);
     }
     cost
 }
 
-/// The best legal command, if any: a heal where a hero is in danger and the heal is worth
-/// more than the best hit; else a kill (of the monster whose next hit is hardest, by the
-/// cheapest command that kills); else the hit that saves the most on the monster to focus
-/// (the most threat per hit point left).
-pub fn best_command(observation: &Observation) -> Option<Action> {
-    let me = observation.me();
-    let dps = party_damage(observation);
-    let attacks: Vec<(Action, i64)> = observation
-        .legal
-        .iter()
-        .filter(|a| matches!(a.target, Target::Monster(_)))
-        .map(|&a| (a, effect(me, a, observation)))
-        .filter(|&(_, d)| d > 0)
-        .collect();
-    let monster = |a: &Action| match a.target {
-        Target::Monster(id) => &observation.monsters[usize::from(id)],
-        Target::Hero(_) => unreachable!("attacks target monsters"),
-    };
-    // Kills first: the monster about to hit hardest, by the cheapest command.
-    let kill = attacks
-        .iter()
-        .filter(|(a, d)| *d >= i64::from(monster(a).hp))
-        .max_by(|(a, _), (b, _)| {
-            let (ma, mb) = (monster(a), monster(b));
-            let ha = monster_hit(ma, ma.next_ability());
-            let hb = monster_hit(mb, mb.next_ability());
-            ha.cmp(&hb)
-                .then(cost(me, *b).total_cmp(&cost(me, *a)))
-                .then(b.cmp(a))
-        })
-        .map(|&(a, _)| a);
-    // Otherwise: focus the monster with the most threat per hit point left.
-    let focus = observation.living_monsters().max_by(|a, b| {
-        let ra = threat(a) / f64::from(a.hp.max(1));
-        let rb = threat(b) / f64::from(b.hp.max(1));
-        ra.total_cmp(&rb).then(b.id.cmp(&a.id))
-    });
-    let hit = focus.and_then(|m| {
-        attacks
+impl Strong {
+    /// The best legal command, if any: a heal where a hero is in danger and the heal is
+    /// worth more than the best hit; else a kill (of the monster whose next hit is
+    /// hardest, by the cheapest command that kills); else the hit that saves the most on
+    /// the monster to focus (the most threat per hit point left).
+    fn best_command(&mut self, observation: &Observation) -> Option<Action> {
+        let me = observation.me();
+        let price = mp_price(me);
+        let dps = party_damage(observation);
+        self.seen.clear();
+        self.seen.extend(observation.monsters.iter().map(|m| {
+            // The dead are never scored (nor a legal target): their queue is not read.
+            if m.dead {
+                return Seen {
+                    next_hit: 0,
+                    threat: 0.0,
+                    threat_per_hp: 0.0,
+                };
+            }
+            let threat = threat(m);
+            Seen {
+                next_hit: monster_hit(m, m.next_ability()),
+                threat,
+                threat_per_hp: threat / f64::from(m.hp.max(1)),
+            }
+        }));
+        let seen = &self.seen;
+        let attacks = &mut self.attacks;
+        attacks.clear();
+        attacks.extend(
+            observation
+                .legal
+                .iter()
+                .filter(|a| matches!(a.target, Target::Monster(_)))
+                .map(|&a| (a, effect(me, a, observation)))
+                .filter(|&(_, d)| d > 0),
+        );
+        let index = |a: &Action| match a.target {
+            Target::Monster(id) => usize::from(id),
+            Target::Hero(_) => unreachable!("attacks target monsters"),
+        };
+        let monster = |a: &Action| &observation.monsters[index(a)];
+        // Kills first: the monster about to hit hardest, by the cheapest command.
+        let kill = attacks
             .iter()
-            .filter(|(a, _)| a.target == Target::Monster(m.id))
-            .map(|&(a, d)| {
-                let value = threat(m) * (d as f64).min(f64::from(m.hp)) / dps;
-                (a, value - cost(me, a))
+            .filter(|(a, d)| *d >= i64::from(monster(a).hp))
+            .max_by(|(a, _), (b, _)| {
+                let ha = seen[index(a)].next_hit;
+                let hb = seen[index(b)].next_hit;
+                ha.cmp(&hb)
+                    .then(cost(price, *b).total_cmp(&cost(price, *a)))
+                    .then(b.cmp(a))
             })
-            .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)))
-    });
-    let attack = kill.or(hit.map(|(a, _)| a));
-    let attack_value = match (kill, hit) {
-        (Some(a), _) => {
-            let m = monster(&a);
-            f64::from(monster_hit(m, m.next_ability())) + threat(m)
+            .map(|&(a, _)| a);
+        // Otherwise: focus the monster with the most threat per hit point left.
+        let focus = observation
+            .monsters
+            .iter()
+            .zip(seen)
+            .filter(|(m, _)| !m.dead)
+            .max_by(|(a, sa), (b, sb)| {
+                sa.threat_per_hp
+                    .total_cmp(&sb.threat_per_hp)
+                    .then(b.id.cmp(&a.id))
+            });
+        let hit = focus.and_then(|(m, sm)| {
+            attacks
+                .iter()
+                .filter(|(a, _)| a.target == Target::Monster(m.id))
+                .map(|&(a, d)| {
+                    let value = sm.threat * smaller(d as f64, f64::from(m.hp)) / dps;
+                    (a, value - cost(price, a))
+                })
+                .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)))
+        });
+        let attack = kill.or(hit.map(|(a, _)| a));
+        let attack_value = match (kill, hit) {
+            (Some(a), _) => {
+                let m = &seen[index(&a)];
+                f64::from(m.next_hit) + m.threat
+            }
+            (None, Some((_, v))) => v,
+            (None, None) => 0.0,
+        };
+        // The hardest hit the living monsters have queued, and all of them together.
+        let (mut hardest, mut total) = (0, 0);
+        for (_, m) in observation
+            .monsters
+            .iter()
+            .zip(seen)
+            .filter(|(m, _)| !m.dead)
+        {
+            hardest = hardest.max(m.next_hit);
+            total += m.next_hit;
         }
-        (None, Some((_, v))) => v,
-        (None, None) => 0.0,
-    };
-    let heal = observation
-        .legal
-        .iter()
-        .filter(|a| matches!(a.target, Target::Hero(_)))
-        .map(|&a| {
-            let Target::Hero(id) = a.target else {
-                unreachable!("filtered to heroes")
-            };
-            let h = &observation.party[usize::from(id)];
-            let healed = (-effect(me, a, observation))
-                .min(i64::from(h.max_hp - h.hp))
-                .max(0) as f64;
-            (a, healed * danger(h, observation) - cost(me, a))
-        })
-        .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
-    match (heal, attack) {
-        (Some((h, v)), _) if v > attack_value => Some(h),
-        (_, Some(a)) => Some(a),
-        (Some((h, _)), None) => Some(h),
-        (None, None) => None,
+        let heal = observation
+            .legal
+            .iter()
+            .filter(|a| matches!(a.target, Target::Hero(_)))
+            .map(|&a| {
+                let Target::Hero(id) = a.target else {
+                    unreachable!("filtered to heroes")
+                };
+                let h = &observation.party[usize::from(id)];
+                let healed = (-effect(me, a, observation))
+                    .min(i64::from(h.max_hp - h.hp))
+                    .max(0) as f64;
+                (a, healed * danger(h, hardest, total) - cost(price, a))
+            })
+            .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
+        match (heal, attack) {
+            (Some((h, v)), _) if v > attack_value => Some(h),
+            (_, Some(a)) => Some(a),
+            (Some((h, _)), None) => Some(h),
+            (None, None) => None,
+        }
     }
 }

@@ -3,8 +3,8 @@
 use arena_sdk::Bot;
 use arena_sdk::grid::{
     ADJACENT_DAMAGE, Action, Board, Direction, FRIEND_HEAL, Grid, Hero, HeroId, MAX_HEALTH,
-    MINE_CAPTURE_DAMAGE, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain, Tile,
-    WELL_HEAL,
+    MINE_CAPTURE_DAMAGE, Mine, Observation, Pos, STAB_DAMAGE, SetupChoice, SetupRequest, Terrain,
+    Tile, WELL_HEAL,
 };
 use std::cmp::Ordering;
 
@@ -25,6 +25,8 @@ use std::cmp::Ordering;
 /// adjacent damage, and backing off before a fight it would lose.
 #[derive(Debug, Clone, Default)]
 pub struct Commander {
+    /// The SDK's board, for the rare path search the commander does not do itself; it
+    /// observes a turn only when that search is needed.
     board: Option<Board>,
     mines: Vec<Pos>,
     wells: Vec<Pos>,
@@ -40,9 +42,25 @@ pub struct Commander {
     queue: Vec<usize>,
     /// Whether each tile is next to a well.
     by_well: Vec<bool>,
+    /// For each tile, the mines in the order of the steps to act on them from it: entry
+    /// `i` of the frame has the row `i × mines .. (i + 1) × mines` of (steps, mine), in
+    /// increasing order ([`FAR`]: unreachable, last). A row is made the first time a
+    /// hero fit to capture stands on its tile (the terrain never changes); the table,
+    /// with every mine's field, the first time the mines are shared out.
+    mine_order: Vec<(u16, u16)>,
+    /// Whether each tile's row of `mine_order` is made.
+    ordered: Vec<bool>,
+    /// The static terrain of each tile (walls on the frame).
+    terrain: Vec<Terrain>,
+    /// The living hero on each tile this turn.
+    occupant: Vec<Option<HeroId>>,
+    /// The entries of `occupant` this turn marked (unmarked the next, instead of sweeping
+    /// the board).
+    marked: Vec<usize>,
     /// Lists a turn fills afresh, kept for the next (a wasm bot pays fuel for every
-    /// allocation).
-    buffers: Buffers,
+    /// allocation); boxed, so that a turn takes them out and puts them back by moving a
+    /// pointer.
+    buffers: Option<Box<Buffers>>,
 }
 
 /// See [`Commander::buffers`].
@@ -50,22 +68,31 @@ pub struct Commander {
 struct Buffers {
     /// The living enemies, by id.
     enemies: Vec<Hero>,
+    /// The living enemies within three steps of the acting hero, by id: the only ones
+    /// that can matter to its answer (hit by it, or threaten where it ends).
+    near: Vec<Hero>,
     /// The enemies' least possible hunting costs (see [`Commander::goal`]): (cost, tile),
     /// the cost of camping by a well, the index in `enemies`.
     bounds: Vec<((u32, Pos), u32, usize)>,
-    /// The mines the team does not hold.
-    open: Vec<Pos>,
     /// The heroes fit to capture: id and tile index.
     miners: Vec<(HeroId, Option<usize>)>,
-    /// Steps from each miner (rows) to each open mine (columns), [`FAR`]: unreachable.
-    pairs: Vec<u16>,
+    /// By mine: whether it is out of the sharing (the team holds it, or it went to a hero).
     mine_taken: Vec<bool>,
-    /// Each miner's least (steps, open mine) among the mines not taken; `FAR` once it is
+    /// Each miner's place in its row of [`Commander::mine_order`]: the mines before it are
+    /// taken.
+    cursors: Vec<usize>,
+    /// Each miner's least (steps, mine) among the mines not taken; `FAR` once it is
     /// paired or when none is left.
     least: Vec<(u16, usize)>,
     health: Vec<u32>,
     at_well: Vec<bool>,
 }
+
+/// The owner of a mine the observation does not list (as the SDK's board reads it).
+static NO_OWNER: Mine = Mine {
+    owner: None,
+    team: None,
+};
 
 /// A distance field's mark for a tile from which the goal cannot be reached.
 const FAR: u16 = u16::MAX;
@@ -113,13 +140,19 @@ fn flood(
     field.clear();
     field.resize(frame.len(), FAR);
     let stride = frame.stride();
-    queue.clear();
+    // Each tile enters the queue at most once: a queue as long as the table is written
+    // by index (no growth checks), and needs no clearing.
+    if queue.len() < field.len() {
+        queue.resize(field.len(), 0);
+    }
+    let (mut head, mut tail) = (0, 0);
     if let Some(start) = field.get_mut(goal) {
         *start = 0;
-        queue.push(goal);
+        queue[0] = goal;
+        tail = 1;
     }
-    let mut head = 0;
-    while let Some(&i) = queue.get(head) {
+    while head < tail {
+        let i = queue[head];
         head += 1;
         // Only tiles of the board enter the queue, so all four neighbours are entries
         // (the frame's get a value that is never read, and are not walkable).
@@ -128,7 +161,8 @@ fn flood(
             if field[j] == FAR {
                 field[j] = next;
                 if walkable[j] {
-                    queue.push(j);
+                    queue[tail] = j;
+                    tail += 1;
                 }
             }
         }
@@ -200,6 +234,40 @@ impl Commander {
         Some(field)
     }
 
+    /// Take the living heroes of `obs` onto [`Commander::occupant`].
+    fn observe(&mut self, obs: &Observation) {
+        for &i in &self.marked {
+            self.occupant[i] = None;
+        }
+        self.marked.clear();
+        for hero in obs.heroes.iter().filter(|h| !h.dead) {
+            if let Some(i) = self.frame.at(hero.pos) {
+                self.occupant[i] = Some(hero.id);
+                self.marked.push(i);
+            }
+        }
+    }
+
+    /// What is at `p` this turn (`None` off the board), as the SDK's `Board::tile` after
+    /// observing `obs` tells it, except that graves are not told from empty ground (the
+    /// commander treats both alike: walkable).
+    #[inline]
+    fn tile<'o>(&self, obs: &'o Observation, p: Pos) -> Option<Tile<'o>> {
+        let i = self.frame.at(p)?;
+        Some(match *self.terrain.get(i)? {
+            Terrain::Wall => Tile::Wall,
+            Terrain::Well => Tile::Well,
+            Terrain::Mine(id) => Tile::Mine {
+                id,
+                mine: obs.mines.get(usize::from(id)).unwrap_or(&NO_OWNER),
+            },
+            Terrain::Empty => match self.occupant.get(i).copied().flatten() {
+                Some(hero) => Tile::Hero(obs.heroes.get(usize::from(hero))?),
+                None => Tile::Empty,
+            },
+        })
+    }
+
     /// Steps from `from` to act on `goal` over the terrain (heroes ignored: they move).
     fn distance(&mut self, goal: Pos, from: Pos) -> Option<u32> {
         let f = self.frame.at(from)?;
@@ -215,13 +283,15 @@ impl Commander {
         }
     }
 
-    fn goal(&mut self, board: &Board, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
+    fn goal(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
         if me.health <= RETREAT_HEALTH {
-            return self
-                .safest_well(me.pos, &b.enemies)
-                .or_else(|| board.nearest_teammate(me.pos, team).map(|s| s.target));
+            return self.safest_well(me.pos, &b.enemies).or_else(|| {
+                let board = self.board.as_mut()?;
+                board.observe(obs);
+                board.nearest_teammate(me.pos, team).map(|s| s.target)
+            });
         }
         // Healer duty: the healthy hero nearest to a hurt teammate walks into it (only a
         // hero that could be that healer needs to look).
@@ -296,47 +366,56 @@ impl Commander {
     fn share_mines(&mut self, obs: &Observation, b: &mut Buffers) -> Option<Pos> {
         let me = *obs.me();
         let team = me.team;
-        b.open.clear();
-        b.open.extend(
-            self.mines
-                .iter()
-                .zip(&obs.mines)
-                .filter(|(_, m)| m.team != Some(team))
-                .map(|(p, _)| *p),
-        );
-        if b.open.is_empty() {
+        let columns = self.mines.len();
+        b.mine_taken.clear();
+        b.mine_taken
+            .extend((0..columns).map(|m| obs.mines.get(m).is_none_or(|o| o.team == Some(team))));
+        if !b.mine_taken.contains(&false) {
             return None;
         }
-        b.miners.clear();
-        b.miners.extend(
-            obs.alive(team)
-                .filter(|h| h.health > RETREAT_HEALTH)
-                .map(|h| (h.id, self.frame.at(h.pos))),
-        );
-        let columns = b.open.len();
-        b.pairs.clear();
-        b.pairs.resize(b.miners.len() * columns, FAR);
-        for (m, &mine) in b.open.iter().enumerate() {
-            let Some(field) = self.field(mine) else {
-                continue;
-            };
-            for (row, &(_, at)) in b.pairs.chunks_exact_mut(columns).zip(&b.miners) {
-                if let Some(&d) = at.and_then(|i| field.get(i)) {
-                    row[m] = d;
-                }
+        if self.ordered.is_empty() {
+            for m in 0..columns {
+                self.field(self.mines[m]);
             }
+            self.mine_order.resize(self.frame.len() * columns, (FAR, 0));
+            self.ordered.resize(self.frame.len(), false);
         }
-        b.mine_taken.clear();
-        b.mine_taken.resize(columns, false);
+        b.miners.clear();
+        for h in obs.alive(team).filter(|h| h.health > RETREAT_HEALTH) {
+            let at = self.frame.at(h.pos);
+            if let Some(i) = at {
+                self.order_mines_from(i);
+            }
+            b.miners.push((h.id, at));
+        }
+        // A miner's least (steps, mine) among the mines not taken: the first one not taken
+        // in its row from its cursor on (which moves past the taken ones).
+        let order = &self.mine_order;
+        let least = |at: Option<usize>, cursor: &mut usize, taken: &[bool]| {
+            let Some(row) = at.and_then(|i| order.get(i * columns..(i + 1) * columns)) else {
+                return (FAR, 0);
+            };
+            while let Some(&(d, m)) = row.get(*cursor) {
+                let m = usize::from(m);
+                if d == FAR {
+                    break;
+                }
+                if taken.get(m) == Some(&false) {
+                    return (d, m);
+                }
+                *cursor += 1;
+            }
+            (FAR, 0)
+        };
         // The pairs in increasing (steps, hero, mine) order, each taken if neither is yet:
         // that is, repeatedly the least pair of free heroes and mines, found from each free
         // hero's least pair (which changes only when its mine is taken).
+        b.cursors.clear();
+        b.cursors.resize(b.miners.len(), 0);
         b.least.clear();
-        b.least.extend(
-            b.pairs
-                .chunks_exact(columns)
-                .map(|row| least_in_row(row, &b.mine_taken)),
-        );
+        for (&(_, at), cursor) in b.miners.iter().zip(&mut b.cursors) {
+            b.least.push(least(at, cursor, &b.mine_taken));
+        }
         loop {
             let mut pick = None;
             let mut steps = FAR;
@@ -348,16 +427,42 @@ impl Commander {
             let h = pick?;
             let m = b.least[h].1;
             if b.miners[h].0 == me.id {
-                return Some(b.open[m]);
+                return self.mines.get(m).copied();
             }
             b.mine_taken[m] = true;
             b.least[h] = (FAR, 0);
-            for (row, least) in b.pairs.chunks_exact(columns).zip(&mut b.least) {
-                if least.0 != FAR && least.1 == m {
-                    *least = least_in_row(row, &b.mine_taken);
+            for ((&(_, at), cursor), kept) in b.miners.iter().zip(&mut b.cursors).zip(&mut b.least)
+            {
+                if kept.0 != FAR && kept.1 == m {
+                    *kept = least(at, cursor, &b.mine_taken);
                 }
             }
         }
+    }
+
+    /// Make tile `i`'s row of [`Commander::mine_order`] if it is not made yet (every
+    /// mine's field is searched).
+    fn order_mines_from(&mut self, i: usize) {
+        if self.ordered.get(i) != Some(&false) {
+            return;
+        }
+        self.ordered[i] = true;
+        let columns = self.mines.len();
+        let Some(row) = self.mine_order.get_mut(i * columns..(i + 1) * columns) else {
+            return;
+        };
+        for (m, (entry, mine)) in row.iter_mut().zip(&self.mines).enumerate() {
+            let steps = self
+                .frame
+                .at(*mine)
+                .and_then(|g| self.fields.get(g))
+                .and_then(|field| field.get(i))
+                .copied()
+                .unwrap_or(FAR);
+            // A board has at most 255 × 255 tiles, so fewer mines than `u16::MAX`.
+            *entry = (steps, u16::try_from(m).unwrap_or(u16::MAX));
+        }
+        row.sort_unstable();
     }
 
     /// The well that is cheapest to reach from `from`, counting each enemy within two steps
@@ -382,16 +487,19 @@ impl Commander {
         best.map(|(_, well)| well)
     }
 
-    /// Simulate the acting hero's turn for `action` (the rules of docs/rules/grid.md).
-    /// `enemies`: the living enemies; `health` and `at_well` by hero id (only the
-    /// enemies' entries are read, and `health`'s are reset here).
+    /// Simulate the acting hero's turn for the answer that steps into `target` (the tile
+    /// and what is on it; `None`: staying put), by the rules of docs/rules/grid.md.
+    /// `enemies`: the living enemies within three steps of the hero (no other can be hit
+    /// or threaten a tile within one step: they are left out); `health` and `at_well` by
+    /// hero id (only those enemies' entries are read, and `health`'s are reset here).
     fn simulate(
-        board: &Board,
+        &self,
+        obs: &Observation,
         me: Hero,
         enemies: &[Hero],
         health: &mut [u32],
         at_well: &[bool],
-        action: Action,
+        target: Option<(Pos, Tile<'_>)>,
     ) -> Outcome {
         for e in enemies {
             if let Some(hp) = health.get_mut(usize::from(e.id)) {
@@ -403,8 +511,8 @@ impl Commander {
             health: me.health,
             ..Outcome::default()
         };
-        let target = action.direction().and_then(|d| board.step(me.pos, d));
-        match target.and_then(|t| board.tile(t).map(|tile| (t, tile))) {
+        let frame = self.frame;
+        match target {
             Some((_, Tile::Well)) => {
                 out.drank = WELL_HEAL.min(MAX_HEALTH - me.health);
                 out.health += out.drank;
@@ -433,8 +541,9 @@ impl Commander {
         // The heroes on the board are the living ones: no enemy next to `pos`, no damage.
         if enemies.iter().any(|e| e.pos.manhattan(pos) == 1) {
             for direction in Direction::ALL {
-                if let Some(Tile::Hero(other)) =
-                    board.step(pos, direction).and_then(|n| board.tile(n))
+                if let Some(Tile::Hero(other)) = pos
+                    .step(direction, frame.width, frame.height)
+                    .and_then(|n| self.tile(obs, n))
                     && other.team != me.team
                 {
                     out.hit(health, at_well, other.id, ADJACENT_DAMAGE);
@@ -449,7 +558,7 @@ impl Commander {
             let gap = enemy.pos.manhattan(pos);
             if gap == 1 {
                 out.threat += STAB_DAMAGE + ADJACENT_DAMAGE;
-            } else if gap == 2 && Self::can_close_in(board, enemy.pos, pos, me.pos) {
+            } else if gap == 2 && self.can_close_in(obs, enemy.pos, pos, me.pos) {
                 out.threat += ADJACENT_DAMAGE;
             }
         }
@@ -459,9 +568,9 @@ impl Commander {
     /// Whether an enemy at `from`, two steps from `to`, can step onto a free tile next to
     /// `to` (`vacated`: the tile the acting hero leaves, free by then). The tiles next to
     /// both lie between them: one on a line, two on a diagonal.
-    fn can_close_in(board: &Board, from: Pos, to: Pos, vacated: Pos) -> bool {
+    fn can_close_in(&self, obs: &Observation, from: Pos, to: Pos, vacated: Pos) -> bool {
         debug_assert_eq!(from.manhattan(to), 2);
-        let free = |n: Pos| n == vacated || board.tile(n).is_some_and(|t| t.walkable());
+        let free = |n: Pos| n == vacated || self.tile(obs, n).is_some_and(|t| t.walkable());
         let toward = |a: u8, b: u8| match b.cmp(&a) {
             Ordering::Greater => a + 1,
             Ordering::Less => a - 1,
@@ -500,18 +609,6 @@ impl Commander {
     }
 }
 
-/// The least (steps, mine) of a miner's `row` of steps among the mines not `taken`:
-/// `(FAR, 0)` if none can be reached.
-fn least_in_row(row: &[u16], taken: &[bool]) -> (u16, usize) {
-    let mut least = (FAR, 0);
-    for (m, (&d, &taken)) in row.iter().zip(taken).enumerate() {
-        if !taken && d < least.0 {
-            least = (d, m);
-        }
-    }
-    least
-}
-
 /// The steps a distance field gives for tile index `at`, if reachable.
 #[inline]
 fn reach(field: &[u16], at: Option<usize>) -> Option<u32> {
@@ -536,11 +633,20 @@ impl Bot<Grid> for Commander {
         self.walkable.resize(tiles, false);
         self.by_well.clear();
         self.by_well.resize(tiles, false);
+        self.mine_order.clear();
+        self.ordered.clear();
+        self.terrain.clear();
+        self.terrain.resize(tiles, Terrain::Wall);
+        self.occupant.clear();
+        self.occupant.resize(tiles, None);
+        self.marked.clear();
         for y in 0..request.height {
             for x in 0..request.width {
                 let p = Pos::new(x, y);
                 if let Some(i) = self.frame.at(p) {
-                    self.walkable[i] = board.terrain(p) == Some(Terrain::Empty);
+                    let terrain = board.terrain(p).unwrap_or(Terrain::Wall);
+                    self.terrain[i] = terrain;
+                    self.walkable[i] = terrain == Terrain::Empty;
                     self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
                 }
             }
@@ -550,45 +656,79 @@ impl Bot<Grid> for Commander {
     }
 
     fn act(&mut self, observation: &Observation) -> Action {
-        let Some(mut board) = self.board.take() else {
+        if self.board.is_none() {
             return Action::Stay;
-        };
-        board.observe(observation);
-        let mut buffers = std::mem::take(&mut self.buffers);
+        }
+        self.observe(observation);
+        let mut buffers = self.buffers.take().unwrap_or_default();
         buffers.enemies.clear();
         buffers.enemies.extend(observation.enemies().copied());
-        let goal = self.goal(&board, observation, &mut buffers);
+        let goal = self.goal(observation, &mut buffers);
         let me = *observation.me();
+        buffers.near.clear();
+        buffers.near.extend(
+            buffers
+                .enemies
+                .iter()
+                .filter(|e| e.pos.manhattan(me.pos) <= 3),
+        );
         let start_health = me.health;
         buffers.health.clear();
         buffers.health.resize(observation.heroes.len(), 0);
+        // Only the enemies within reach can be hit: only theirs are read.
         buffers.at_well.clear();
-        buffers.at_well.extend(
-            observation.heroes.iter().map(|h| {
-                h.team != observation.team && h.health < MAX_HEALTH && self.near_well(h.pos)
-            }),
-        );
-        let (health, at_well) = (&mut buffers.health, &buffers.at_well);
-        let frame = self.frame;
-        let goal_field = goal.and_then(|g| self.field(g));
-        let mut best = (f64::NEG_INFINITY, Action::Stay);
-        for action in Action::ALL {
-            // A step off the board is an illegal answer; staying put does the same legally.
-            if action
-                .direction()
-                .is_some_and(|d| board.step(me.pos, d).is_none())
-            {
-                continue;
+        buffers.at_well.resize(observation.heroes.len(), false);
+        for e in &buffers.near {
+            if let Some(at_well) = buffers.at_well.get_mut(usize::from(e.id)) {
+                *at_well =
+                    e.team != observation.team && e.health < MAX_HEALTH && self.near_well(e.pos);
             }
-            let out = Self::simulate(&board, me, &buffers.enemies, health, at_well, action);
+        }
+        let b = &mut *buffers;
+        let (health, at_well) = (&mut b.health, &b.at_well);
+        let frame = self.frame;
+        // The goal's field, searched here if it has not been yet, then read in place.
+        if let Some(g) = goal {
+            self.field(g);
+        }
+        let goal_field = goal
+            .and_then(|g| self.fields.get(frame.at(g)?))
+            .map(Vec::as_slice);
+        let mut best = (f64::NEG_INFINITY, Action::Stay);
+        // Whether an answer that changes nothing (as staying put) was scored.
+        let mut idle_scored = false;
+        for action in Action::ALL {
+            let target = match action.direction() {
+                None => None,
+                Some(d) => match me.pos.step(d, frame.width, frame.height) {
+                    // A step off the board is an illegal answer; staying put does the same
+                    // legally.
+                    None => continue,
+                    Some(t) => self.tile(observation, t).map(|tile| (t, tile)),
+                },
+            };
+            // Stepping into a wall or the hero's own mine changes nothing, as staying put:
+            // the same outcome and score, so only the first of them can be the best (a tie
+            // keeps the earlier answer, and `Stay` is the last).
+            let idle = match target {
+                None | Some((_, Tile::Wall)) => true,
+                Some((_, Tile::Mine { mine, .. })) => mine.owner == Some(me.id),
+                _ => false,
+            };
+            if idle {
+                if idle_scored {
+                    continue;
+                }
+                idle_scored = true;
+            }
+            let out = self.simulate(observation, me, &b.near, health, at_well, target);
             let goal_distance = goal_field.and_then(|field| reach(field, frame.at(out.pos)));
             let score = Self::score(&out, start_health, goal_distance);
             if score > best.0 {
                 best = (score, action);
             }
         }
-        self.board = Some(board);
-        self.buffers = buffers;
+        self.buffers = Some(buffers);
         best.1
     }
 }
@@ -615,11 +755,9 @@ mod tests {
 
     /// The goal the commander gives the acting hero of `obs`.
     fn goal_of(commander: &mut Commander, obs: &Observation) -> Option<Pos> {
-        let mut board = commander.board.clone().expect("set up");
-        board.observe(obs);
         let mut buffers = Buffers::default();
         buffers.enemies.extend(obs.enemies().copied());
-        commander.goal(&board, obs, &mut buffers)
+        commander.goal(obs, &mut buffers)
     }
 
     #[test]
@@ -660,6 +798,61 @@ mod tests {
             assert_eq!(commander.distance(goal, Pos::new(5, 0)), None);
         }
         assert_eq!(commander.distance(Pos::new(0, 4), Pos::new(0, 0)), None);
+    }
+
+    #[test]
+    fn tiles_are_the_sdk_boards_with_graves_as_ground() {
+        // W . # M      a well, a wall, two mines (one owned by hero 1); heroes 0 and 1
+        // . . . .      living, hero 2 dead on (2,1), a grave on (3,1).
+        // M . . .
+        let mut setup = request(4, 3, &[(2, 0)], &[(3, 0), (0, 2)]);
+        setup.wells = vec![Pos::new(0, 0)];
+        let mut commander = Commander::default();
+        commander.setup(&setup);
+        let mut board = Board::new(&setup);
+        let owned = Mine {
+            owner: Some(1),
+            team: Some(1),
+        };
+        let mut obs = scene(
+            &[(1, 0, 100), (1, 1, 50), (2, 1, 0)],
+            vec![owned, Mine::default()],
+        );
+        obs.heroes[2].dead = true;
+        obs.graves = vec![Pos::new(3, 1)];
+        let tiles: Vec<Pos> = (0..4)
+            .flat_map(|y| (0..5).map(move |x| Pos::new(x, y)))
+            .collect();
+        for round in 0..2 {
+            commander.observe(&obs);
+            board.observe(&obs);
+            for &p in &tiles {
+                let sdk = match board.tile(p) {
+                    Some(Tile::Grave) => Some(Tile::Empty),
+                    other => other,
+                };
+                assert_eq!(commander.tile(&obs, p), sdk, "round {round}, {p}");
+            }
+            // Next turn the heroes have moved: the tiles they left are ground again.
+            obs.heroes[0].pos = Pos::new(1, 2);
+            obs.heroes[1].pos = Pos::new(3, 2);
+        }
+        assert_eq!(commander.tile(&obs, Pos::new(1, 0)), Some(Tile::Empty));
+        assert_eq!(
+            commander.tile(&obs, Pos::new(3, 2)),
+            Some(Tile::Hero(&obs.heroes[1]))
+        );
+        assert_eq!(
+            commander.tile(&obs, Pos::new(3, 0)),
+            Some(Tile::Mine {
+                id: 0,
+                mine: &owned
+            })
+        );
+        assert_eq!(commander.tile(&obs, Pos::new(2, 0)), Some(Tile::Wall));
+        assert_eq!(commander.tile(&obs, Pos::new(0, 0)), Some(Tile::Well));
+        assert_eq!(commander.tile(&obs, Pos::new(3, 1)), Some(Tile::Empty));
+        assert_eq!(commander.tile(&obs, Pos::new(4, 0)), None);
     }
 
     #[test]
@@ -722,16 +915,16 @@ mod tests {
         // . . .
         // . . .     an enemy two steps away on a line needs the tile between; on a
         // . . .     diagonal, either of the two.
-        let setup = request(3, 3, &[], &[]);
-        let mut board = Board::new(&setup);
+        let mut commander = Commander::default();
+        commander.setup(&request(3, 3, &[], &[]));
         let obs = scene(
             &[(0, 0, 100), (2, 0, 100), (1, 0, 100), (1, 1, 100)],
             Vec::new(),
         );
-        board.observe(&obs);
+        commander.observe(&obs);
         let close = |from: (u8, u8), to: (u8, u8), vacated: (u8, u8)| {
             let p = |(x, y)| Pos::new(x, y);
-            Commander::can_close_in(&board, p(from), p(to), p(vacated))
+            commander.can_close_in(&obs, p(from), p(to), p(vacated))
         };
         // (2,0) to (0,0): (1,0) is taken, unless its hero is the one leaving.
         assert!(!close((2, 0), (0, 0), (0, 0)));
