@@ -5,12 +5,14 @@
 //! The bytes are postcard's format of the SDK types, and postcard with serde's
 //! `deserialize_in_place` read them correctly — but in wasm, where every instruction is
 //! fuel a bot's turn pays, that path was about half of a bot's cost of a turn without
-//! thinking: a visitor per value, a `SeqAccess` call per item, an error type the size of
-//! a string. Here each type reads its fields straight from a bounds-checked slice, and a
-//! vector or string overwrites the last turn's items and bytes instead of reallocating.
-//! The result is exactly postcard's: the SDK's unit tests compare both on every variant
-//! and on corrupted bytes, and the integration tests (`tests/wire.rs`) on every turn of
-//! real games of every mode. JSON, start, setup and end requests stay on serde.
+//! thinking: a visitor per value, a `SeqAccess` call per item, a `Result` to test after
+//! every field. Here each type reads its fields straight from a bounds-checked slice, a
+//! vector or string overwrites the last turn's items and bytes instead of reallocating, and
+//! a malformed value does not return early: the [`Reader`] keeps the first error, empties
+//! itself (so every later read is short and yields zeros) and the caller looks once, at the
+//! end. The result is exactly postcard's: the unit tests compare both on every variant and
+//! on corrupted bytes, `tests/wire.rs` on every turn of real games of every mode. JSON,
+//! start, setup and end requests stay on serde.
 
 use crate::pos::Pos;
 use crate::{battle, conquest, dungeon, grid, tcg};
@@ -49,8 +51,8 @@ impl fmt::Display for WireError {
     }
 }
 
-/// A [`WireError`] and where the reader stopped: the offset from the start of the bytes
-/// given to [`decode`] or [`decode_in_place`].
+/// A [`WireError`] and where: the offset, from the start of the bytes given to [`decode`]
+/// or [`decode_in_place`], at which the reader stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeError {
     /// What is wrong.
@@ -67,268 +69,339 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// A cursor over a request's bytes: every read checks the bytes left and fails with a
-/// [`WireError`], never panics.
+/// A cursor over a request's bytes. Every read checks the bytes left; a malformed value
+/// records a [`WireError`] (the first one is kept) and empties the reader, so that the
+/// rest of a decode runs short, reading zeros, and never panics.
+///
+/// Everything that takes a reader is `#[inline(always)]`, down to the vectors' loops: a
+/// whole observation is then decoded in one function where the reader never leaves
+/// registers (wasm locals). A reader passed to a call lives in memory, and every byte read
+/// became a load and two stores: 30 fuel per byte of a request instead of about 10.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
+    /// The first error, with the number of bytes that were left.
+    error: Option<(WireError, usize)>,
 }
 
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes }
+        Reader { bytes, error: None }
     }
 
     /// How many bytes are left.
-    #[inline]
+    #[inline(always)]
     pub fn remaining(&self) -> usize {
         self.bytes.len()
     }
 
+    /// Whether a read has failed.
+    #[inline(always)]
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Record `error` (unless one came first) and stop reading.
+    #[inline(always)]
+    pub fn fail(&mut self, error: WireError) {
+        if self.error.is_none() {
+            self.error = Some((error, self.bytes.len()));
+        }
+        self.bytes = &[];
+    }
+
+    /// The outcome of reading the `total` bytes the reader started with.
+    fn finish(&self, total: usize) -> Result<(), DecodeError> {
+        match self.error {
+            None => Ok(()),
+            Some((error, left)) => Err(DecodeError {
+                error,
+                at: total - left,
+            }),
+        }
+    }
+
     /// One byte (a `u8`, a `bool`'s or an option's tag).
-    #[inline]
-    pub fn byte(&mut self) -> Result<u8, WireError> {
-        let (&byte, rest) = self.bytes.split_first().ok_or(WireError::End)?;
-        self.bytes = rest;
-        Ok(byte)
+    #[inline(always)]
+    pub fn byte(&mut self) -> u8 {
+        match *self.bytes {
+            [byte, ref rest @ ..] => {
+                self.bytes = rest;
+                byte
+            }
+            [] => {
+                self.fail(WireError::End);
+                0
+            }
+        }
     }
 
     /// The next `n` bytes.
-    #[inline]
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8], WireError> {
-        if n > self.bytes.len() {
-            return Err(WireError::End);
-        }
-        let (taken, rest) = self.bytes.split_at(n);
-        self.bytes = rest;
-        Ok(taken)
-    }
-
-    /// A `u32` varint. Most values of a request fit one byte (counts, small amounts), so
-    /// that case is the only one inlined.
-    #[inline]
-    pub fn u32(&mut self) -> Result<u32, WireError> {
-        match self.bytes.split_first() {
-            Some((&byte, rest)) if byte < 0x80 => {
+    #[inline(always)]
+    pub fn take(&mut self, n: usize) -> &'a [u8] {
+        match self.bytes.split_at_checked(n) {
+            Some((taken, rest)) => {
                 self.bytes = rest;
-                Ok(u32::from(byte))
+                taken
             }
-            _ => self.u32_long(),
+            None => {
+                self.fail(WireError::End);
+                &[]
+            }
         }
     }
 
-    /// A `u32` varint of any length: at most 5 bytes, the last of them at most `0x0f`
+    /// A `u32` varint. Most values of a request fit one or two bytes (counts, ids,
+    /// amounts, a battle unit's stats), so those are read inline.
+    #[inline(always)]
+    pub fn u32(&mut self) -> u32 {
+        match *self.bytes {
+            [low, ref rest @ ..] if low < 0x80 => {
+                self.bytes = rest;
+                u32::from(low)
+            }
+            [low, high, ref rest @ ..] if high < 0x80 => {
+                self.bytes = rest;
+                u32::from(low & 0x7f) | u32::from(high) << 7
+            }
+            // At most 5 bytes, the last at most 0x0f: 32 bits.
+            _ => self.long(5, 0x0f) as u32,
+        }
+    }
+
+    /// A `u64` varint.
+    #[inline(always)]
+    pub fn u64(&mut self) -> u64 {
+        match *self.bytes {
+            [low, ref rest @ ..] if low < 0x80 => {
+                self.bytes = rest;
+                u64::from(low)
+            }
+            // At most 10 bytes, the last at most 1: 64 bits.
+            _ => self.long(10, 0x01),
+        }
+    }
+
+    /// A varint of at most `max_len` bytes, the last of them at most `last_max`
     /// (postcard's rule; a longer encoding of a small value is accepted, as there).
-    #[inline(never)]
-    fn u32_long(&mut self) -> Result<u32, WireError> {
-        let mut value = 0;
-        for i in 0..5 {
-            let byte = self.byte()?;
-            value |= u32::from(byte & 0x7f) << (7 * i);
-            if byte < 0x80 {
-                return if i == 4 && byte > 0x0f {
-                    Err(WireError::Varint)
-                } else {
-                    Ok(value)
-                };
-            }
+    #[inline(always)]
+    fn long(&mut self, max_len: usize, last_max: u8) -> u64 {
+        let (value, len, error) = varint(self.bytes, max_len, last_max);
+        self.bytes = self.bytes.get(len..).unwrap_or(&[]);
+        if let Some(error) = error {
+            self.fail(error);
         }
-        Err(WireError::Varint)
-    }
-
-    /// A `u64` varint: at most 10 bytes, the last of them at most 1.
-    #[inline(never)]
-    pub fn u64(&mut self) -> Result<u64, WireError> {
-        let mut value = 0;
-        for i in 0..10 {
-            let byte = self.byte()?;
-            value |= u64::from(byte & 0x7f) << (7 * i);
-            if byte < 0x80 {
-                return if i == 9 && byte > 0x01 {
-                    Err(WireError::Varint)
-                } else {
-                    Ok(value)
-                };
-            }
-        }
-        Err(WireError::Varint)
+        value
     }
 
     /// An `i32`: zigzag, then a varint.
-    #[inline]
-    pub fn i32(&mut self) -> Result<i32, WireError> {
-        let n = self.u32()?;
-        Ok((n >> 1) as i32 ^ -((n & 1) as i32))
+    #[inline(always)]
+    pub fn i32(&mut self) -> i32 {
+        let n = self.u32();
+        (n >> 1) as i32 ^ -((n & 1) as i32)
     }
 
     /// A sequence's or string's length, which the bytes left must be able to hold (every
     /// item is at least one byte), so a hostile length never reserves more memory than
     /// the request's size allows. A `usize` varint, as wide as the platform's `usize`.
-    #[inline]
-    pub fn length(&mut self) -> Result<usize, WireError> {
+    #[inline(always)]
+    pub fn length(&mut self) -> usize {
         let len = if usize::BITS <= 32 {
-            usize::try_from(self.u32()?).map_err(|_| WireError::Length)?
+            usize::try_from(self.u32()).unwrap_or(usize::MAX)
         } else {
-            usize::try_from(self.u64()?).map_err(|_| WireError::Length)?
+            usize::try_from(self.u64()).unwrap_or(usize::MAX)
         };
         if len > self.bytes.len() {
-            return Err(WireError::Length);
+            self.fail(WireError::Length);
+            return 0;
         }
-        Ok(len)
+        len
+    }
+}
+
+/// The varint at the start of `bytes` (see [`Reader::long`]): its value, how many bytes it
+/// took and what was wrong with it. Out of line, and without the reader, which would
+/// otherwise have to live in memory.
+#[inline(never)]
+fn varint(bytes: &[u8], max_len: usize, last_max: u8) -> (u64, usize, Option<WireError>) {
+    let mut value = 0;
+    for (i, &byte) in bytes.iter().take(max_len).enumerate() {
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            if i + 1 == max_len && byte > last_max {
+                return (0, i + 1, Some(WireError::Varint));
+            }
+            return (value, i + 1, None);
+        }
+    }
+    if bytes.len() < max_len {
+        (0, bytes.len(), Some(WireError::End))
+    } else {
+        (0, max_len, Some(WireError::Varint))
     }
 }
 
 /// A value the binary encoding's reader can decode, fresh or into an existing value.
 /// Implemented for every type a turn request carries; each is at least one byte long on
 /// the wire, which [`Reader::length`]'s bound on sequence lengths relies on.
+///
+/// A malformed value is recorded in the reader ([`Reader::fail`]), not returned: the value
+/// then decoded is valid but meaningless, and [`decode`] and [`decode_in_place`] report the
+/// error instead of it.
 pub trait Decode: Sized {
     /// A new value from `reader`.
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError>;
+    fn decode(reader: &mut Reader<'_>) -> Self;
 
-    /// Overwrite `self` with the value from `reader`, reusing its vectors and strings. On
-    /// an error `self` is partly overwritten, but valid.
-    #[inline]
-    fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
-        *self = Self::decode(reader)?;
-        Ok(())
+    /// Overwrite `self` with the value from `reader`, reusing its vectors and strings.
+    #[inline(always)]
+    fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
+        *self = Self::decode(reader);
     }
 }
 
 /// A value decoded from the start of `bytes`. Bytes after it are ignored, as postcard does.
 pub fn decode<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
     let mut reader = Reader::new(bytes);
-    T::decode(&mut reader).map_err(|error| DecodeError {
-        error,
-        at: bytes.len() - reader.remaining(),
-    })
+    let value = T::decode(&mut reader);
+    reader.finish(bytes.len()).map(|()| value)
 }
 
-/// Overwrite `value` with the value at the start of `bytes`, reusing its memory.
+/// Overwrite `value` with the value at the start of `bytes`, reusing its memory. On an
+/// error `value` is partly overwritten, but valid.
 pub fn decode_in_place<T: Decode>(value: &mut T, bytes: &[u8]) -> Result<(), DecodeError> {
     let mut reader = Reader::new(bytes);
-    value
-        .decode_in_place(&mut reader)
-        .map_err(|error| DecodeError {
-            error,
-            at: bytes.len() - reader.remaining(),
-        })
+    value.decode_in_place(&mut reader);
+    reader.finish(bytes.len())
 }
 
 impl Decode for u8 {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         reader.byte()
     }
 }
 
 impl Decode for u32 {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         reader.u32()
     }
 }
 
 impl Decode for u64 {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         reader.u64()
     }
 }
 
 impl Decode for i32 {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         reader.i32()
     }
 }
 
 impl Decode for bool {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        match reader.byte()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(WireError::Bool),
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        match reader.byte() {
+            0 => false,
+            1 => true,
+            _ => {
+                reader.fail(WireError::Bool);
+                false
+            }
         }
     }
 }
 
 impl Decode for String {
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         let mut text = String::new();
-        text.decode_in_place(reader)?;
-        Ok(text)
+        text.decode_in_place(reader);
+        text
     }
 
-    fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
-        let len = reader.length()?;
-        let text = std::str::from_utf8(reader.take(len)?).map_err(|_| WireError::Utf8)?;
-        self.clear();
-        self.push_str(text);
-        Ok(())
+    #[inline(always)]
+    fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
+        let len = reader.length();
+        match std::str::from_utf8(reader.take(len)) {
+            Ok(text) => {
+                self.clear();
+                self.push_str(text);
+            }
+            Err(_) => reader.fail(WireError::Utf8),
+        }
     }
 }
 
 impl<T: Decode> Decode for Option<T> {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        match reader.byte()? {
-            0 => Ok(None),
-            1 => Ok(Some(T::decode(reader)?)),
-            _ => Err(WireError::Option),
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        match reader.byte() {
+            0 => None,
+            1 => Some(T::decode(reader)),
+            _ => {
+                reader.fail(WireError::Option);
+                None
+            }
         }
     }
 
-    #[inline]
-    fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
-        match reader.byte()? {
+    #[inline(always)]
+    fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
+        match reader.byte() {
             0 => *self = None,
             1 => match self {
-                Some(value) => value.decode_in_place(reader)?,
-                None => *self = Some(T::decode(reader)?),
+                Some(value) => value.decode_in_place(reader),
+                None => *self = Some(T::decode(reader)),
             },
-            _ => return Err(WireError::Option),
+            _ => {
+                reader.fail(WireError::Option);
+                *self = None;
+            }
         }
-        Ok(())
     }
 }
 
 impl<T: Decode> Decode for Vec<T> {
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
         let mut items = Vec::new();
-        items.decode_in_place(reader)?;
-        Ok(items)
+        items.decode_in_place(reader);
+        items
     }
 
     /// The items the last value had are overwritten in place (their own vectors and
     /// strings kept), extra ones dropped, missing ones decoded afresh.
-    fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
-        let len = reader.length()?;
+    #[inline(always)]
+    fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
+        let len = reader.length();
         self.truncate(len);
         for item in self.iter_mut() {
-            item.decode_in_place(reader)?;
+            item.decode_in_place(reader);
         }
         self.reserve(len - self.len());
         while self.len() < len {
-            self.push(T::decode(reader)?);
+            self.push(T::decode(reader));
         }
-        Ok(())
     }
 }
 
 impl<T: Decode> Decode for [T; 2] {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        Ok([T::decode(reader)?, T::decode(reader)?])
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        [T::decode(reader), T::decode(reader)]
     }
 
-    #[inline]
-    fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
+    #[inline(always)]
+    fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
         for item in self.iter_mut() {
-            item.decode_in_place(reader)?;
+            item.decode_in_place(reader);
         }
-        Ok(())
     }
 }
 
@@ -337,15 +410,14 @@ impl<T: Decode> Decode for [T; 2] {
 macro_rules! decode_struct {
     ($ty:path { $($field:ident),+ $(,)? }) => {
         impl Decode for $ty {
-            #[inline]
-            fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-                Ok(Self { $($field: Decode::decode(reader)?),+ })
+            #[inline(always)]
+            fn decode(reader: &mut Reader<'_>) -> Self {
+                Self { $($field: Decode::decode(reader)),+ }
             }
 
-            #[inline]
-            fn decode_in_place(&mut self, reader: &mut Reader<'_>) -> Result<(), WireError> {
-                $(self.$field.decode_in_place(reader)?;)+
-                Ok(())
+            #[inline(always)]
+            fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
+                $(self.$field.decode_in_place(reader);)+
             }
         }
     };
@@ -355,23 +427,25 @@ macro_rules! decode_struct {
 /// match checks that none is missing), the variant index a varint. `other = V` names the
 /// variant serde's `#[serde(other)]` gives any index beyond the list.
 macro_rules! decode_enum {
-    ($ty:ident { $($variant:ident),+ $(,)? } $(other = $other:ident)?) => {
+    ($ty:ident { $first:ident $(, $variant:ident)* $(,)? } $(other = $other:ident)?) => {
         impl Decode for $ty {
-            #[inline]
-            fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-                const ALL: &[$ty] = &[$($ty::$variant),+];
+            #[inline(always)]
+            fn decode(reader: &mut Reader<'_>) -> Self {
+                const ALL: &[$ty] = &[$ty::$first $(, $ty::$variant)*];
                 // Every variant is listed.
-                const _: fn($ty) = |value| match value { $($ty::$variant)|+ => {} };
-                let index = reader.u32()?;
-                match ALL.get(index as usize) {
-                    Some(&value) => Ok(value),
-                    None => decode_enum!(@beyond $ty $($other)?),
+                const _: fn($ty) = |value| match value { $ty::$first $(| $ty::$variant)* => {} };
+                match ALL.get(reader.u32() as usize) {
+                    Some(&value) => value,
+                    None => decode_enum!(@beyond reader $ty $first $($other)?),
                 }
             }
         }
     };
-    (@beyond $ty:ident) => { Err(WireError::Variant(stringify!($ty))) };
-    (@beyond $ty:ident $other:ident) => { Ok($ty::$other) };
+    (@beyond $reader:ident $ty:ident $first:ident) => {{
+        $reader.fail(WireError::Variant(stringify!($ty)));
+        $ty::$first
+    }};
+    (@beyond $reader:ident $ty:ident $first:ident $other:ident) => { $ty::$other };
 }
 
 decode_struct!(Pos { x, y });
@@ -480,31 +554,37 @@ decode_struct!(Minion {
 });
 
 impl Decode for tcg::Target {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        match reader.u32()? {
-            0 => Ok(tcg::Target::Hero),
-            1 => Ok(tcg::Target::Minion(reader.u32()?)),
-            _ => Err(WireError::Variant("Target")),
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        match reader.u32() {
+            0 => tcg::Target::Hero,
+            1 => tcg::Target::Minion(reader.u32()),
+            _ => {
+                reader.fail(WireError::Variant("Target"));
+                tcg::Target::Hero
+            }
         }
     }
 }
 
 impl Decode for tcg::Action {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        match reader.u32()? {
-            0 => Ok(tcg::Action::PlayCard {
-                card: reader.u32()?,
-                play_as: PlayAs::decode(reader)?,
-                target: tcg::Target::decode(reader)?,
-            }),
-            1 => Ok(tcg::Action::Attack {
-                minion: reader.u32()?,
-                target: tcg::Target::decode(reader)?,
-            }),
-            2 => Ok(tcg::Action::EndTurn),
-            _ => Err(WireError::Variant("Action")),
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        match reader.u32() {
+            0 => tcg::Action::PlayCard {
+                card: reader.u32(),
+                play_as: PlayAs::decode(reader),
+                target: tcg::Target::decode(reader),
+            },
+            1 => tcg::Action::Attack {
+                minion: reader.u32(),
+                target: tcg::Target::decode(reader),
+            },
+            2 => tcg::Action::EndTurn,
+            _ => {
+                reader.fail(WireError::Variant("Action"));
+                tcg::Action::EndTurn
+            }
         }
     }
 }
@@ -619,12 +699,15 @@ decode_struct!(Monster {
 });
 
 impl Decode for dungeon::Target {
-    #[inline]
-    fn decode(reader: &mut Reader<'_>) -> Result<Self, WireError> {
-        match reader.u32()? {
-            0 => Ok(dungeon::Target::Hero(reader.byte()?)),
-            1 => Ok(dungeon::Target::Monster(reader.byte()?)),
-            _ => Err(WireError::Variant("Target")),
+    #[inline(always)]
+    fn decode(reader: &mut Reader<'_>) -> Self {
+        match reader.u32() {
+            0 => dungeon::Target::Hero(reader.byte()),
+            1 => dungeon::Target::Monster(reader.byte()),
+            _ => {
+                reader.fail(WireError::Variant("Target"));
+                dungeon::Target::Hero(0)
+            }
         }
     }
 }
