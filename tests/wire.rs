@@ -41,7 +41,10 @@ fn every_turn<G: Builtins + arena_engine::Ruleset>(builtins: [&str; 2], seeds: &
 
             for end in 0..bytes.len() {
                 let mut value = far.clone();
-                assert!(wire::decode_in_place(&mut value, &bytes[..end]).is_err(), "{at}");
+                assert!(
+                    wire::decode_in_place(&mut value, &bytes[..end]).is_err(),
+                    "{at}"
+                );
             }
             // A few corruptions a turn, different on every turn: fresh and in place agree.
             for k in 0..4 {

@@ -101,9 +101,9 @@ impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
                             }
                             observation
                         }
-                        None => self.observation.insert(
-                            wire::decode(body).map_err(|e| format!("bad request: {e}"))?,
-                        ),
+                        None => self
+                            .observation
+                            .insert(wire::decode(body).map_err(|e| format!("bad request: {e}"))?),
                     };
                     // `Ok(answer)`: the tag 0, then the answer.
                     out.push(0);

@@ -790,7 +790,9 @@ mod tests {
         assert_eq!(ours, theirs, "fresh, bytes {bytes:02x?}");
         for previous in previous {
             let mut value = previous.clone();
-            let ours = decode_in_place(&mut value, bytes).ok().map(|()| binary(&value));
+            let ours = decode_in_place(&mut value, bytes)
+                .ok()
+                .map(|()| binary(&value));
             assert_eq!(ours, theirs, "in place, bytes {bytes:02x?}");
         }
         theirs.is_some()
@@ -867,7 +869,10 @@ mod tests {
         let mut units = vec![unit(1, 2)];
         let error = decode_in_place(&mut units, &bytes).unwrap_err();
         assert_eq!(error.error, WireError::Length);
-        assert_eq!(error.to_string(), "a length exceeds the bytes left (byte 5)");
+        assert_eq!(
+            error.to_string(),
+            "a length exceeds the bytes left (byte 5)"
+        );
         assert_eq!(
             decode::<String>(&[3, b'a', b'b']).unwrap_err().error,
             WireError::Length
@@ -928,7 +933,12 @@ mod tests {
             agrees::<tcg::Target>(&bytes, &[tcg::Target::Minion(3)]);
             agrees::<dungeon::Target>(&bytes, &[dungeon::Target::Hero(1)]);
         }
-        for bytes in [[0, 4, 2, 1, 9], [1, 3, 0, 0, 0], [2, 0, 0, 0, 0], [3, 0, 0, 0, 0]] {
+        for bytes in [
+            [0, 4, 2, 1, 9],
+            [1, 3, 0, 0, 0],
+            [2, 0, 0, 0, 0],
+            [3, 0, 0, 0, 0],
+        ] {
             agrees::<tcg::Action>(&bytes, &[tcg::Action::EndTurn]);
         }
     }
@@ -1130,7 +1140,9 @@ mod tests {
             waves: 5,
             turn: 17,
             acting: 1,
-            party: (0..size).map(|id| hero(id, &"hero".repeat(usize::from(id)))).collect(),
+            party: (0..size)
+                .map(|id| hero(id, &"hero".repeat(usize::from(id))))
+                .collect(),
             monsters: (0..size)
                 .map(|id| monster(id, &all[usize::from(id) * 3..]))
                 .collect(),
