@@ -76,10 +76,12 @@ impl std::error::Error for DecodeError {}
 /// Everything that takes a reader is `#[inline(always)]`, down to the vectors' loops: a
 /// whole observation is then decoded in one function where the reader never leaves
 /// registers (wasm locals). A reader passed to a call lives in memory, and every byte read
-/// became a load and two stores: 30 fuel per byte of a request instead of about 10.
+/// became loads and stores.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
-    bytes: &'a [u8],
+    /// The bytes left: an iterator is a pointer and an end, so a byte read is a compare,
+    /// a load and an increment (a slice's pointer and length both change on every read).
+    bytes: std::slice::Iter<'a, u8>,
     /// The first error, with the number of bytes that were left.
     error: Option<(WireError, usize)>,
 }
@@ -87,7 +89,10 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes, error: None }
+        Reader {
+            bytes: bytes.iter(),
+            error: None,
+        }
     }
 
     /// How many bytes are left.
@@ -108,7 +113,7 @@ impl<'a> Reader<'a> {
         if self.error.is_none() {
             self.error = Some((error, self.bytes.len()));
         }
-        self.bytes = &[];
+        self.bytes = [].iter();
     }
 
     /// The outcome of reading the `total` bytes the reader started with.
@@ -125,12 +130,9 @@ impl<'a> Reader<'a> {
     /// One byte (a `u8`, a `bool`'s or an option's tag).
     #[inline(always)]
     pub fn byte(&mut self) -> u8 {
-        match *self.bytes {
-            [byte, ref rest @ ..] => {
-                self.bytes = rest;
-                byte
-            }
-            [] => {
+        match self.bytes.next() {
+            Some(&byte) => byte,
+            None => {
                 self.fail(WireError::End);
                 0
             }
@@ -140,9 +142,9 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes.
     #[inline(always)]
     pub fn take(&mut self, n: usize) -> &'a [u8] {
-        match self.bytes.split_at_checked(n) {
+        match self.bytes.as_slice().split_at_checked(n) {
             Some((taken, rest)) => {
-                self.bytes = rest;
+                self.bytes = rest.iter();
                 taken
             }
             None => {
@@ -152,47 +154,46 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A `u32` varint. Most values of a request fit one or two bytes (counts, ids,
-    /// amounts, a battle unit's stats), so those are read inline.
+    /// A `u32` varint: at most 5 bytes, the last at most `0x0f` (postcard's rule; a longer
+    /// encoding of a small value is accepted, as there). Most values of a request fit one
+    /// byte (counts, ids, small amounts), so that case comes first.
     #[inline(always)]
     pub fn u32(&mut self) -> u32 {
-        match *self.bytes {
-            [low, ref rest @ ..] if low < 0x80 => {
-                self.bytes = rest;
-                u32::from(low)
-            }
-            [low, high, ref rest @ ..] if high < 0x80 => {
-                self.bytes = rest;
-                u32::from(low & 0x7f) | u32::from(high) << 7
-            }
-            // At most 5 bytes, the last at most 0x0f: 32 bits.
-            _ => self.long(5, 0x0f) as u32,
+        let low = self.byte();
+        if low < 0x80 {
+            return u32::from(low);
         }
+        let mut value = u32::from(low & 0x7f);
+        for shift in [7, 14, 21, 28] {
+            let byte = self.byte();
+            value |= u32::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                if shift == 28 && byte > 0x0f {
+                    break;
+                }
+                return value;
+            }
+        }
+        self.fail(WireError::Varint);
+        0
     }
 
-    /// A `u64` varint.
+    /// A `u64` varint: at most 10 bytes, the last at most 1.
     #[inline(always)]
     pub fn u64(&mut self) -> u64 {
-        match *self.bytes {
-            [low, ref rest @ ..] if low < 0x80 => {
-                self.bytes = rest;
-                u64::from(low)
+        let mut value = 0;
+        for shift in (0..64).step_by(7) {
+            let byte = self.byte();
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                if shift == 63 && byte > 0x01 {
+                    break;
+                }
+                return value;
             }
-            // At most 10 bytes, the last at most 1: 64 bits.
-            _ => self.long(10, 0x01),
         }
-    }
-
-    /// A varint of at most `max_len` bytes, the last of them at most `last_max`
-    /// (postcard's rule; a longer encoding of a small value is accepted, as there).
-    #[inline(always)]
-    fn long(&mut self, max_len: usize, last_max: u8) -> u64 {
-        let (value, len, error) = varint(self.bytes, max_len, last_max);
-        self.bytes = self.bytes.get(len..).unwrap_or(&[]);
-        if let Some(error) = error {
-            self.fail(error);
-        }
-        value
+        self.fail(WireError::Varint);
+        0
     }
 
     /// An `i32`: zigzag, then a varint.
@@ -217,28 +218,6 @@ impl<'a> Reader<'a> {
             return 0;
         }
         len
-    }
-}
-
-/// The varint at the start of `bytes` (see [`Reader::long`]): its value, how many bytes it
-/// took and what was wrong with it. Out of line, and without the reader, which would
-/// otherwise have to live in memory.
-#[inline(never)]
-fn varint(bytes: &[u8], max_len: usize, last_max: u8) -> (u64, usize, Option<WireError>) {
-    let mut value = 0;
-    for (i, &byte) in bytes.iter().take(max_len).enumerate() {
-        value |= u64::from(byte & 0x7f) << (7 * i);
-        if byte < 0x80 {
-            if i + 1 == max_len && byte > last_max {
-                return (0, i + 1, Some(WireError::Varint));
-            }
-            return (value, i + 1, None);
-        }
-    }
-    if bytes.len() < max_len {
-        (0, bytes.len(), Some(WireError::End))
-    } else {
-        (0, max_len, Some(WireError::Varint))
     }
 }
 
