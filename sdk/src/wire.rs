@@ -944,7 +944,7 @@ mod tests {
             resistance: 4,
             turn_meter: -1000,
             cooldown: u32::from(id) << 20,
-            has_skill: id % 3 == 0,
+            has_skill: id.is_multiple_of(3),
             effects: (0..effects)
                 .map(|i| ActiveEffect {
                     effect: decode(&[(usize::from(id) + i) as u8 % 13]).unwrap(),
