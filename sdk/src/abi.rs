@@ -90,8 +90,8 @@ impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
             Encoding::Binary => {
                 let encoded = |e: postcard::Error| format!("cannot encode response: {e}");
                 if let Some((&TURN_TAG, body)) = input.split_first() {
-                    // The hand-written reader (`wire`): postcard's serde path was half of
-                    // a turn's fuel in a bot that does not think.
+                    // The hand-written reader (`wire`): postcard's serde path took 1.4×
+                    // its fuel (docs/performance.md, "The SDK's hand-written decoder").
                     let observation = match &mut self.observation {
                         Some(observation) => {
                             if let Err(e) = wire::decode_in_place(observation, body) {
