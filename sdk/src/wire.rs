@@ -359,13 +359,19 @@ impl<T: Decode> Decode for Vec<T> {
     #[inline(always)]
     fn decode_in_place(&mut self, reader: &mut Reader<'_>) {
         let len = reader.length();
-        self.truncate(len);
-        for item in self.iter_mut() {
-            item.decode_in_place(reader);
-        }
-        self.reserve(len - self.len());
-        while self.len() < len {
-            self.push(T::decode(reader));
+        if len <= self.len() {
+            self.truncate(len);
+            for item in self.iter_mut() {
+                item.decode_in_place(reader);
+            }
+        } else {
+            for item in self.iter_mut() {
+                item.decode_in_place(reader);
+            }
+            self.reserve(len - self.len());
+            while self.len() < len {
+                self.push(T::decode(reader));
+            }
         }
     }
 }
