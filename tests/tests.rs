@@ -86,3 +86,4 @@ mod server;
 mod server_browser;
 mod tournament;
 mod viewer;
+mod wire;

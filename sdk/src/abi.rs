@@ -4,6 +4,7 @@
 
 use crate::Bot;
 use crate::protocol::{Encoding, Game, KEPT_BUFFER, Mode, Request, to_binary};
+use crate::wire;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
@@ -88,16 +89,22 @@ impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
             }
             Encoding::Binary => {
                 let encoded = |e: postcard::Error| format!("cannot encode response: {e}");
-                if let Some((&TURN_TAG, body)) = input.split_first()
-                    && let Some(observation) = &mut self.observation
-                {
-                    let mut decoder = postcard::Deserializer::from_bytes(body);
-                    if let Err(e) = G::Observation::deserialize_in_place(&mut decoder, observation)
-                    {
-                        // Half overwritten: the next turn decodes afresh.
-                        self.observation = None;
-                        return Err(format!("bad request: {e}"));
-                    }
+                if let Some((&TURN_TAG, body)) = input.split_first() {
+                    // The hand-written reader (`wire`): postcard's serde path took 1.4×
+                    // its fuel (docs/performance.md, "The SDK's hand-written decoder").
+                    let observation = match &mut self.observation {
+                        Some(observation) => {
+                            if let Err(e) = wire::decode_in_place(observation, body) {
+                                // Half overwritten: the next turn decodes afresh.
+                                self.observation = None;
+                                return Err(format!("bad request: {e}"));
+                            }
+                            observation
+                        }
+                        None => self
+                            .observation
+                            .insert(wire::decode(body).map_err(|e| format!("bad request: {e}"))?),
+                    };
                     // `Ok(answer)`: the tag 0, then the answer.
                     out.push(0);
                     let action = self.bot.act(observation);
@@ -106,10 +113,6 @@ impl<G: Game, B: Bot<G>> Session for TypedSession<G, B> {
                 let request: Request<G> =
                     postcard::from_bytes(input).map_err(|e| format!("bad request: {e}"))?;
                 out.push(0);
-                if let Request::Turn(observation) = request {
-                    let action = self.bot.act(self.observation.insert(observation));
-                    return to_binary(&AnswerOf::<G>::Turn(action), out).map_err(encoded);
-                }
                 // Start and end answer nothing after the tag.
                 self.answer(request, |answer| to_binary(answer, out))
                     .unwrap_or(Ok(()))
@@ -446,9 +449,8 @@ mod tests {
     }
 
     /// The session's turn path: the tag dispatch, the kept observation, a failed decode
-    /// resetting it. On the host `deserialize_in_place` is serde's default (a fresh decode:
-    /// the derive feature is on for wasm only), so the in-place decoding itself is checked
-    /// in wasm, by `tests/encoding.rs` and its digest bot.
+    /// resetting it. The same code runs in wasm (`tests/encoding.rs` and its digest bot
+    /// check it there); the reader itself is checked in `wire`'s tests.
     #[test]
     fn turns_decoded_in_place_equal_fresh_decodes() {
         let mut session = TypedSession::<Battle, Keeper>::default();

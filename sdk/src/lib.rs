@@ -66,6 +66,7 @@ pub mod grid;
 mod pos;
 pub mod protocol;
 pub mod tcg;
+pub mod wire;
 
 #[doc(hidden)]
 pub mod abi;

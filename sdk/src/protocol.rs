@@ -144,7 +144,7 @@ pub trait Game: Sized + Copy + Debug + Default + PartialEq + Send + Sync + 'stat
     /// A bot's answer to the setup request.
     type SetupChoice: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
     /// What a bot sees on its turn.
-    type Observation: Serialize + DeserializeOwned + Clone + Debug + Send;
+    type Observation: Serialize + DeserializeOwned + crate::wire::Decode + Clone + Debug + Send;
     /// A bot's answer on its turn.
     type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
 }
