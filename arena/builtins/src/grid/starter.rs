@@ -70,7 +70,17 @@ impl Strategy {
         }
     }
 
-    /// The strategy's answer for the acting hero (`board` must have observed `obs`).
+    /// Whether the strategy looks at the board: the random walker, the northerner and the
+    /// idle answer without it, so their board need not observe the turn.
+    pub fn reads_board(self) -> bool {
+        !matches!(
+            self,
+            Strategy::RandomWalker | Strategy::Northerner | Strategy::Idle
+        )
+    }
+
+    /// The strategy's answer for the acting hero (`board` must have observed `obs` if the
+    /// strategy [reads it](Strategy::reads_board)).
     pub fn decide(self, board: &Board, obs: &Observation, rng: &mut ChaCha8Rng) -> Action {
         let me = obs.me();
         let (pos, team, health) = (me.pos, me.team, me.health);
@@ -144,7 +154,9 @@ impl Bot<Grid> for Starter {
         let Some(board) = self.board.as_mut() else {
             return Action::Stay;
         };
-        board.observe(observation);
+        if self.strategy.reads_board() {
+            board.observe(observation);
+        }
         self.strategy.decide(board, observation, &mut self.rng)
     }
 }

@@ -152,6 +152,33 @@ fn random_walker_always_walks() {
 }
 
 #[test]
+fn a_strategy_that_does_not_read_the_board_answers_alike_without_observing() {
+    // The starter skips `Board::observe` for these: with a board that never saw the turn
+    // (no heroes on it), each gives the same answers from the same rng as with one that did.
+    let obs = scene(&[(2, 2, 100), (2, 4, 100)], vec![Mine::default(); 2]);
+    let mut observed = Board::new(&request());
+    observed.observe(&obs);
+    let blind = Board::new(&request());
+    for strategy in Strategy::ALL {
+        let answers = |board: &Board| {
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            (0..20)
+                .map(|_| strategy.decide(board, &obs, &mut rng))
+                .collect::<Vec<_>>()
+        };
+        if !strategy.reads_board() {
+            assert_eq!(answers(&blind), answers(&observed), "{}", strategy.name());
+        }
+    }
+    // The check can tell: the aggressor hunts the enemy only the observed board shows.
+    assert!(Strategy::Aggressor.reads_board());
+    let aggressor =
+        |board: &Board| Strategy::Aggressor.decide(board, &obs, &mut ChaCha8Rng::seed_from_u64(3));
+    assert_eq!(aggressor(&observed), Action::South);
+    assert_ne!(aggressor(&blind), Action::South);
+}
+
+#[test]
 fn northerner_always_answers_north_and_idle_answers_nothing() {
     // Whatever the health and the board, as the kit's samples: no threshold, no path finding.
     for health in [1, 30, 100] {
