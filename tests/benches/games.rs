@@ -13,18 +13,23 @@
 //! | grid-full-one-seat | `commander` vs `coward` | grid-commander.wasm vs native `coward` |
 //! | dungeon | `strong` vs `random` | dungeon-strong.wasm vs native `random` |
 //! | conquest | `strong` vs `random` | conquest-strong.wasm vs native `random` |
+//! | battle-mirror | `strong` vs `strong` | battle-strong.wasm vs battle-strong.wasm |
+//! | tcg-mirror | `planner` vs `planner` | tcg-planner.wasm vs tcg-planner.wasm |
+//! | grid-mirror | `commander` vs `commander` | grid-commander.wasm vs grid-commander.wasm |
 //!
 //! Both seats in wasm is what a tournament of wasm bots costs; the one-seat cases isolate
-//! one bot's share. (In dungeon the seats never meet: each plays the same dungeon alone.)
+//! one bot's share, and the mirrors time the named strategies alone (every turn theirs).
+//! (In dungeon the seats never meet: each plays the same dungeon alone.)
 //!
 //! Each iteration plays the same batch of seeds, each seed from both seats, through
 //! `arena_tournament::game::play` (what a tournament runs), with default rules (grid: a
-//! 1250-turn limit, which only the `grid-full` games reach). Native and wasm play identical
+//! 1250-turn limit, which the `grid-full` and `grid-mirror` games reach). Native and wasm play identical
 //! games; the setup checks that and says so. `wasm` speaks the fastest encoding each bot
 //! offers (binary for these Rust bots), `wasm-json` the same bots in JSON; the setup prints
 //! both encodings' fuel per turn.
 //!
-//! Run with `cargo bench --profile dev --workspace --bench games` (docs/performance.md).
+//! Run with `cargo bench --profile dev --workspace --bench games` (docs/performance.md);
+//! `ARENA_GAMES_CASE=grid-mirror` sets up and runs that case alone (for `perf`).
 
 use arena_builtins::Builtins;
 use arena_engine::grid::{State, parse_map};
@@ -57,7 +62,7 @@ struct Case {
     wasm: [Side; 2],
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 12] = [
     Case {
         name: "battle",
         mode: Mode::Battle,
@@ -136,6 +141,34 @@ const CASES: [Case; 9] = [
         native: [Side::Native("strong"), Side::Native("random")],
         wasm: [Side::Wasm(bots::CONQUEST_STRONG), Side::Native("random")],
     },
+    // The strategies issue 10 names, against themselves: every turn is theirs.
+    Case {
+        name: "battle-mirror",
+        mode: Mode::Battle,
+        seeds: 8,
+        native: [Side::Native("strong"), Side::Native("strong")],
+        wasm: [
+            Side::Wasm(bots::BATTLE_STRONG),
+            Side::Wasm(bots::BATTLE_STRONG),
+        ],
+    },
+    Case {
+        name: "tcg-mirror",
+        mode: Mode::Tcg,
+        seeds: 4,
+        native: [Side::Native("planner"), Side::Native("planner")],
+        wasm: [Side::Wasm(bots::TCG_PLANNER), Side::Wasm(bots::TCG_PLANNER)],
+    },
+    Case {
+        name: "grid-mirror",
+        mode: Mode::Grid,
+        seeds: 2,
+        native: [Side::Native("commander"), Side::Native("commander")],
+        wasm: [
+            Side::Wasm(bots::GRID_COMMANDER),
+            Side::Wasm(bots::GRID_COMMANDER),
+        ],
+    },
 ];
 
 fn contestant(side: Side, sandbox: &Sandbox) -> Contestant {
@@ -187,7 +220,13 @@ fn games_per_second(c: &mut Criterion) {
         ..Limits::default()
     };
     let json_sandbox = Sandbox::new(json_limits, None).unwrap();
-    for case in &CASES {
+    // For profiling one case (docs/performance.md, "Profiling"): only its setup runs, and
+    // only its bots are loaded, so a perf map names no other module's functions.
+    let only = std::env::var("ARENA_GAMES_CASE").ok();
+    for case in CASES
+        .iter()
+        .filter(|c| only.as_deref().is_none_or(|o| o == c.name))
+    {
         let native = case.native.map(|s| contestant(s, &sandbox));
         let wasm = case.wasm.map(|s| contestant(s, &sandbox));
         let wasm_json = case.wasm.map(|s| contestant(s, &json_sandbox));
