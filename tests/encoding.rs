@@ -364,12 +364,13 @@ fn the_sdks_binary_writer_writes_postcards_bytes_for_every_request_of_every_mode
             ];
             requests.extend(game.turns.iter().map(|(o, _)| RequestRef::Turn(o)));
             requests.push(RequestRef::End(&game.end));
-            let mut ours = vec![7; 3]; // a reused buffer: to_binary appends
+            let mut ours = vec![7; 3]; // a reused buffer: to_binary appends after it
             for (i, request) in requests.iter().enumerate() {
-                ours.clear();
+                ours.truncate(3);
                 to_binary(request, &mut ours).unwrap();
                 let theirs = postcard::to_allocvec(request).unwrap();
-                assert_eq!(ours, theirs, "{} seed {seed}: request {i}", G::MODE);
+                assert_eq!(ours[..3], [7; 3], "{} seed {seed}: request {i}", G::MODE);
+                assert_eq!(ours[3..], theirs, "{} seed {seed}: request {i}", G::MODE);
             }
             for (_, action) in &game.turns {
                 ours.clear();

@@ -251,8 +251,12 @@ impl ser::Serializer for &mut Writer<'_> {
         Ok(self)
     }
     fn collect_str<T: ?Sized + std::fmt::Display>(self, value: &T) -> Result<(), Error> {
-        // The length comes first: format once, then write.
-        self.serialize_str(&value.to_string())
+        // The length comes first: format once, then write. A `Display` that fails is an
+        // error, as in postcard (`to_string` would panic).
+        use std::fmt::Write as _;
+        let mut text = String::new();
+        write!(text, "{value}").map_err(|_| Error::CollectStrError)?;
+        self.serialize_str(&text)
     }
 }
 
@@ -422,5 +426,68 @@ mod tests {
         same(&every);
         same(&vec![0u8; 200]);
         same("x".repeat(20_000).as_str());
+    }
+
+    /// `serialize_bytes`, `serialize_newtype_struct` and `collect_str`, which no type
+    /// above reaches.
+    #[test]
+    fn bytes_newtypes_and_collected_strings_are_postcards() {
+        struct Bytes<'a>(&'a [u8]);
+        impl Serialize for Bytes<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        #[derive(Serialize)]
+        struct Meters(u32);
+        struct Shown(f64);
+        impl Serialize for Shown {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(&format_args!("{:.2} m", self.0))
+            }
+        }
+        same(&Bytes(&[1, 2, 0xff]));
+        same(&Bytes(&[0; 300]));
+        same(&Meters(300));
+        same(&Shown(1.5));
+        assert_eq!(ours(&Shown(1.5)), b"\x061.50 m");
+    }
+
+    #[test]
+    fn what_postcard_refuses_is_an_error_here_too() {
+        // A sequence whose length is not known up front (postcard writes the count first).
+        struct Unsized;
+        impl Serialize for Unsized {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(None)?;
+                seq.serialize_element(&1u8)?;
+                seq.end()
+            }
+        }
+        // A `Display` that fails.
+        struct Broken;
+        impl std::fmt::Display for Broken {
+            fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                Err(std::fmt::Error)
+            }
+        }
+        struct Collected;
+        impl Serialize for Collected {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(&Broken)
+            }
+        }
+        let mut out = Vec::new();
+        assert!(matches!(
+            Unsized.serialize(&mut Writer(&mut out)),
+            Err(Error::SerializeSeqLengthUnknown)
+        ));
+        assert!(postcard::to_allocvec(&Unsized).is_err());
+        assert!(matches!(
+            Collected.serialize(&mut Writer(&mut out)),
+            Err(Error::CollectStrError)
+        ));
+        assert!(postcard::to_allocvec(&Collected).is_err());
     }
 }

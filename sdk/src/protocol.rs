@@ -215,7 +215,8 @@ pub enum RequestRef<'a, G: Game> {
 }
 
 /// Append the binary encoding ([`Encoding::Binary`]) of `value` to `out`: postcard's wire
-/// format, written by [`crate::binary`]'s writer.
+/// format, written by [`crate::binary`]'s writer. On an error (a sequence of unknown length,
+/// a failing `Display`) what was written before it stays in `out`: truncate it to discard.
 pub fn to_binary<T: Serialize + ?Sized>(
     value: &T,
     out: &mut Vec<u8>,

@@ -205,8 +205,9 @@ impl<'a> Reader<'a> {
     }
 
     /// A sequence's or string's length, which the bytes left must be able to hold (every
-    /// item is at least one byte), so a hostile length never reserves more memory than
-    /// the request's size allows. A `usize` varint, as wide as the platform's `usize`.
+    /// item is at least one byte), so a hostile length cannot make a decode loop longer
+    /// than the request; a vector also reserves at most [`MAX_RESERVE`] bytes up front.
+    /// A `usize` varint, as wide as the platform's `usize`.
     #[inline(always)]
     pub fn length(&mut self) -> usize {
         let len = if usize::BITS <= 32 {
@@ -221,6 +222,10 @@ impl<'a> Reader<'a> {
         len
     }
 }
+
+/// The most a vector reserves before its items are read, in bytes (as serde's cautious
+/// size hint): a hostile length in a short request cannot reserve much more than that.
+pub const MAX_RESERVE: usize = 1 << 20;
 
 /// A value the binary encoding's reader can decode, fresh or into an existing value.
 /// Implemented for every type a turn request carries; each is at least one byte long on
@@ -397,8 +402,11 @@ impl<T: Decode> Decode for Vec<T> {
             for item in self.iter_mut() {
                 item.decode_in_place(reader);
             }
-            self.reserve(len - self.len());
-            while self.len() < len {
+            // Items are many bytes in memory for one on the wire: the reservation is
+            // capped, and a failed read ends the growth (the decode is an error anyway).
+            let cap = MAX_RESERVE / std::mem::size_of::<T>().max(1);
+            self.reserve((len - self.len()).min(cap));
+            while self.len() < len && !reader.failed() {
                 self.push(T::decode(reader));
             }
         }
@@ -892,6 +900,32 @@ mod tests {
             WireError::Length
         );
         assert!(decode::<Vec<String>>(&[u8::MAX - 128, 1]).is_err());
+    }
+
+    #[test]
+    fn a_length_the_bytes_can_hold_reserves_a_bounded_amount() {
+        // Twice as many units as `MAX_RESERVE` bytes hold, followed by as many zero bytes:
+        // the length passes its check, each unit needs many bytes, and the request ends
+        // long before the last. Not 80-odd bytes reserved per byte of the request, and no
+        // unit decoded after the first failed read.
+        let count = 2 * MAX_RESERVE / std::mem::size_of::<Unit>();
+        let mut bytes = Vec::new();
+        let mut n = count;
+        while n >= 0x80 {
+            bytes.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        bytes.push(n as u8);
+        bytes.resize(bytes.len() + count, 0);
+        let mut units: Vec<Unit> = Vec::new();
+        let error = decode_in_place(&mut units, &bytes).unwrap_err();
+        assert_eq!(error.error, WireError::End);
+        assert!(
+            units.capacity() * std::mem::size_of::<Unit>() <= MAX_RESERVE,
+            "{} units reserved",
+            units.capacity()
+        );
+        assert!(units.len() < count / 2, "{} units decoded", units.len());
     }
 
     #[test]
