@@ -35,9 +35,9 @@ pub struct Commander {
     /// Terrain distance fields by goal tile: the steps from each tile to act on the goal
     /// over the terrain, [`FAR`] where it cannot; empty until first asked for.
     fields: Vec<Vec<u16>>,
-    /// Whether each tile is walkable terrain (not a wall, mine or well; `false` on the
-    /// frame).
-    walkable: Vec<bool>,
+    /// A distance field before its search: [`FAR`] on walkable terrain (not a wall, mine
+    /// or well), [`BLOCKED`] elsewhere and on the frame.
+    blank: Vec<u16>,
     /// The breadth-first queue of [`flood`], kept.
     queue: Vec<usize>,
     /// Whether each tile is next to a well.
@@ -126,19 +126,20 @@ impl Frame {
     }
 }
 
-/// Fill `field` with the steps from every tile to act on tile `goal` (an entry of
-/// `frame`), moving over `walkable` tiles only, [`FAR`] where it cannot be reached: a
+/// A tile a search does not pass through in [`Commander::blank`]: a wall, mine or well of
+/// the board, or the frame.
+const BLOCKED: u16 = FAR - 1;
+
+/// Fill `field` with the steps from every walkable tile to act on tile `goal` (an entry
+/// of `frame`), moving over walkable tiles only, [`FAR`] where it cannot be reached: a
 /// breadth-first search from the goal (the way over walkable tiles is the same both ways),
-/// like the SDK's `Board::terrain_distances`, whose answers it gives.
-fn flood(
-    frame: Frame,
-    walkable: &[bool],
-    queue: &mut Vec<usize>,
-    field: &mut Vec<u16>,
-    goal: usize,
-) {
+/// like the SDK's `Board::terrain_distances`, whose answers it gives on walkable tiles.
+/// `blank` is the table before a search ([`FAR`] on walkable tiles, [`BLOCKED`]
+/// elsewhere); the other tiles keep [`BLOCKED`]: the commander reads a field only where a
+/// hero stands or steps, which is walkable ground ([`reach`] gives nothing for them).
+fn flood(frame: Frame, blank: &[u16], queue: &mut Vec<usize>, field: &mut Vec<u16>, goal: usize) {
     field.clear();
-    field.resize(frame.len(), FAR);
+    field.extend_from_slice(blank);
     let stride = frame.stride();
     // Each tile enters the queue at most once: a queue as long as the table is written
     // by index (no growth checks), and needs no clearing.
@@ -151,19 +152,18 @@ fn flood(
         queue[0] = goal;
         tail = 1;
     }
+    // Over the walkable tiles: a blocked tile holds `BLOCKED`, never `FAR`, so it is
+    // neither given steps nor queued here.
     while head < tail {
         let i = queue[head];
         head += 1;
-        // Only tiles of the board enter the queue, so all four neighbours are entries
-        // (the frame's get a value that is never read, and are not walkable).
+        // Only tiles of the board enter the queue, so all four neighbours are entries.
         let next = field[i] + 1;
         for j in [i - stride, i + 1, i + stride, i - 1] {
             if field[j] == FAR {
                 field[j] = next;
-                if walkable[j] {
-                    queue[tail] = j;
-                    tail += 1;
-                }
+                queue[tail] = j;
+                tail += 1;
             }
         }
     }
@@ -229,7 +229,7 @@ impl Commander {
         let field = self.fields.get_mut(g)?;
         if field.is_empty() {
             // Steps fit: a board has at most 255 × 255 tiles.
-            flood(self.frame, &self.walkable, &mut self.queue, field, g);
+            flood(self.frame, &self.blank, &mut self.queue, field, g);
         }
         Some(field)
     }
@@ -458,6 +458,7 @@ impl Commander {
                 .and_then(|g| self.fields.get(g))
                 .and_then(|field| field.get(i))
                 .copied()
+                .filter(|&d| d < BLOCKED)
                 .unwrap_or(FAR);
             // A board has at most 255 × 255 tiles, so fewer mines than `u16::MAX`.
             *entry = (steps, u16::try_from(m).unwrap_or(u16::MAX));
@@ -613,7 +614,7 @@ impl Commander {
 #[inline]
 fn reach(field: &[u16], at: Option<usize>) -> Option<u32> {
     at.and_then(|i| field.get(i))
-        .filter(|&&d| d != FAR)
+        .filter(|&&d| d < BLOCKED)
         .map(|&d| u32::from(d))
 }
 
@@ -629,8 +630,8 @@ impl Bot<Grid> for Commander {
         let tiles = self.frame.len();
         self.fields.clear();
         self.fields.resize(tiles, Vec::new());
-        self.walkable.clear();
-        self.walkable.resize(tiles, false);
+        self.blank.clear();
+        self.blank.resize(tiles, BLOCKED);
         self.by_well.clear();
         self.by_well.resize(tiles, false);
         self.mine_order.clear();
@@ -646,7 +647,9 @@ impl Bot<Grid> for Commander {
                 if let Some(i) = self.frame.at(p) {
                     let terrain = board.terrain(p).unwrap_or(Terrain::Wall);
                     self.terrain[i] = terrain;
-                    self.walkable[i] = terrain == Terrain::Empty;
+                    if terrain == Terrain::Empty {
+                        self.blank[i] = FAR;
+                    }
                     self.by_well[i] = self.wells.iter().any(|w| w.manhattan(p) == 1);
                 }
             }
@@ -771,29 +774,41 @@ mod tests {
         let mut commander = Commander::default();
         commander.setup(&setup);
         let board = Board::new(&setup);
-        // From (0,0), worked by hand: the wall, well and mine get the steps of acting on
-        // them from a neighbour; (3,1) is reached over the top row.
+        // From (0,0), worked by hand: (3,1) is reached over the top row. No hero stands on
+        // the wall, well or mine, so a field gives nothing from them (`X`).
+        const X: u32 = u32::MAX;
         let expected = [
             [0, 1, 2, 3, 4],
-            [1, 2, 3, 4, 5],
-            [2, 3, 4, 5, 6],
-            [3, 4, 5, 6, 7],
+            [1, X, X, 4, 5],
+            [2, 3, 4, X, 6],
+            [X, 4, 5, 6, 7],
         ];
         for (y, row) in expected.iter().enumerate() {
             for (x, &d) in row.iter().enumerate() {
                 let p = Pos::new(x as u8, y as u8);
-                assert_eq!(commander.distance(Pos::new(0, 0), p), Some(d), "({x},{y})");
+                let d = (d != X).then_some(d);
+                assert_eq!(commander.distance(Pos::new(0, 0), p), d, "({x},{y})");
             }
         }
         // Around the well: (2,0) is 6 steps from (2,2), 2 as the crow flies.
         assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(2, 0)), Some(6));
         assert_eq!(commander.distance(Pos::new(2, 2), Pos::new(3, 1)), Some(6));
-        // Every goal and every tile, both searches agree; off the board, nothing.
+        // Acting on the wall, the well and the mine: from their neighbours' neighbours on.
+        assert_eq!(commander.distance(Pos::new(2, 1), Pos::new(2, 0)), Some(1));
+        assert_eq!(commander.distance(Pos::new(0, 3), Pos::new(0, 0)), Some(3));
+        // Every goal and every walkable tile (and the goal itself), both searches agree;
+        // off the board, nothing.
         for goal in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
             let sdk = board.terrain_distances(goal);
             for from in (0..4).flat_map(|y| (0..5).map(move |x| Pos::new(x, y))) {
                 let i = board.distance_index(from).unwrap();
-                assert_eq!(commander.distance(goal, from), sdk[i], "{goal} from {from}");
+                let walkable = board.terrain(from) == Some(Terrain::Empty);
+                let want = if walkable || from == goal {
+                    sdk[i]
+                } else {
+                    None
+                };
+                assert_eq!(commander.distance(goal, from), want, "{goal} from {from}");
             }
             assert_eq!(commander.distance(goal, Pos::new(5, 0)), None);
         }
