@@ -32,8 +32,9 @@ pub struct Commander {
     wells: Vec<Pos>,
     /// The layout of the tables below.
     frame: Frame,
-    /// Terrain distance fields by goal tile: the steps from each tile to act on the goal
-    /// over the terrain, [`FAR`] where it cannot; empty until first asked for.
+    /// Terrain distance fields by goal tile: the steps from each walkable tile to act on
+    /// the goal over the terrain, [`FAR`] where it cannot, [`BLOCKED`] on the tiles no hero
+    /// stands on (but the goal's own: 0); empty until first asked for.
     fields: Vec<Vec<u16>>,
     /// A distance field before its search: [`FAR`] on walkable terrain (not a wall, mine
     /// or well), [`BLOCKED`] elsewhere and on the frame.
