@@ -1,5 +1,5 @@
 //! Built-in AIs for `grid`: the eleven strategies of the original JS Battle starter kit
-//! (hero.js, using the path finding of its helpers.js, which [`Board`] reproduces) and
+//! (hero.js, using the path finding of its helpers.js, which [`Board`](arena_sdk::grid::Board) reproduces) and
 //! [`Commander`], our team strategy.
 //!
 //! A starter strategy moves every hero of its team the same way, as in the original where
