@@ -43,6 +43,13 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The median of `values` (the upper one of an even count), as the benches report rounds.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
 /// Battle requests for exercising bots without a game: a start, the setup request and a
 /// mid-match turn (six units, three legal targets — 1,891 bytes of JSON).
 pub mod fixtures {

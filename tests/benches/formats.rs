@@ -1,7 +1,8 @@
 //! The candidates for the ABI's binary encoding, measured on real requests (issue 10,
 //! "choose the format by measurement"): JSON (the default), postcard (what the SDK speaks),
-//! the same format written by the postcard crate's own serializer (`postcard-crate`: the SDK's
-//! writer, `arena_sdk::protocol::to_binary`, must give the same bytes faster), MessagePack through rmp-serde in its compact form (structs as arrays, `to_vec`) and its
+//! the same format written by the postcard crate's own serializer (`postcard-crate`: the
+//! SDK's writer, `arena_sdk::protocol::to_binary`, must give the same bytes faster),
+//! MessagePack through rmp-serde in its compact form (structs as arrays, `to_vec`) and its
 //! named form (structs as maps, `to_vec_named`), and bincode 2 (serde, standard config:
 //! varints like postcard).
 //!

@@ -16,7 +16,7 @@
 //! Run with `cargo bench --profile dev --workspace --bench scaling` (docs/performance.md).
 
 use arena_sandbox::{Limits, ModuleCache, Pool, Sandbox};
-use arena_tests::bots;
+use arena_tests::{bots, median};
 use arena_tournament::bots::Contestant;
 use arena_tournament::config::Tournament;
 use arena_tournament::game::{self, GameSpec};
@@ -141,18 +141,18 @@ fn jobs(c: &mut Criterion) {
         "scaling: ratio jobs 2 ÷ jobs 1 per round: {}",
         shown(&ratios)
     );
-    let ratio = median(&mut ratios);
-    let (one, two) = (median(&mut rates[0]), median(&mut rates[1]));
+    let ratio = median(&ratios);
+    let (one, two) = (median(&rates[0]), median(&rates[1]));
     eprintln!(
         "scaling: median games/s: jobs 1 {one:.0}, jobs 2 {two:.0}; median ratio {ratio:.2}×"
     );
     if !ours[0].is_empty() {
         eprintln!(
             "scaling: CPU ms per game (this process): jobs 1 {:.2}, jobs 2 {:.2}; cores busy with other work during the runs: jobs 1 {:.2}, jobs 2 {:.2}",
-            median(&mut ours[0]),
-            median(&mut ours[1]),
-            median(&mut others[0]),
-            median(&mut others[1])
+            median(&ours[0]),
+            median(&ours[1]),
+            median(&others[0]),
+            median(&others[1])
         );
     }
 
@@ -173,8 +173,8 @@ fn jobs(c: &mut Criterion) {
     }
     eprintln!(
         "scaling: a run's setup (pool, bots from the cache): median {:.1} ms, {:.1}% of a jobs-2 run",
-        median(&mut setups.clone()),
-        median(&mut setups) / (games as f64 / two * 1e3) * 100.0
+        median(&setups),
+        median(&setups) / (games as f64 / two * 1e3) * 100.0
     );
 
     allocators(&tournament, &plan);
@@ -266,17 +266,12 @@ fn allocators(tournament: &Tournament, plan: &Plan) {
         }
         eprintln!(
             "scaling/{name}: games straight through game::play: ratio jobs 2 ÷ jobs 1 median {:.2}× (rounds: {}); CPU ms per game jobs 1 {:.2}, jobs 2 {:.2}",
-            median(&mut ratios.clone()),
+            median(&ratios),
             shown(&ratios),
-            median(&mut cpu[0]),
-            median(&mut cpu[1])
+            median(&cpu[0]),
+            median(&cpu[1])
         );
     }
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 fn shown(values: &[f64]) -> String {

@@ -33,7 +33,7 @@ use arena_sdk::battle::{Action, Battle, Observation, TeamChoice};
 use arena_sdk::protocol::{Request, RequestRef};
 use arena_sdk::{Bot, Mode};
 use arena_tests::fixtures::{battle_setup_request, battle_start, recorded_battle_turns};
-use arena_tests::{bots, transcript};
+use arena_tests::{bots, median, transcript};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameSpec};
 use criterion::{Criterion, SamplingMode, criterion_group};
@@ -177,11 +177,6 @@ fn per_turn(turns: &[Observation], laps: usize, mut turn: impl FnMut(&Observatio
     started.elapsed().as_secs_f64() * 1e6 / (laps * turns.len()) as f64
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 fn battle_turn(c: &mut Criterion) {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     let turns = recorded_battle_turns();
@@ -231,7 +226,7 @@ fn battle_turn(c: &mut Criterion) {
         }
         rustix::thread::sched_setaffinity(None, &all_cores).expect("unpin");
     }
-    let (n, w, p) = (median(n), median(w), median(p));
+    let (n, w, p) = (median(&n), median(&w), median(&p));
     let (wasm_overhead, pipe_overhead) = (w - n, p - n);
     eprintln!(
         "turn/battle: {} recorded turns, medians of {ROUNDS} interleaved rounds (µs per turn):",
@@ -246,7 +241,7 @@ fn battle_turn(c: &mut Criterion) {
         pipe_overhead / wasm_overhead
     );
     for ((name, _), times) in pinned.iter().zip(by_core) {
-        let t = median(times);
+        let t = median(&times);
         eprintln!(
             "| pipe, child on the bench's {name} | {t:.2} | {:.2} | **{:.1}×** |",
             t - n,
@@ -365,13 +360,13 @@ fn grid_size(c: &mut Criterion) {
         );
         let time = |sides: [&Contestant; 2]| {
             median(
-                (0..5)
+                &(0..5)
                     .map(|_| {
                         let started = Instant::now();
                         grid_game(map, sides, &sandbox);
                         started.elapsed().as_secs_f64() * 1e6
                     })
-                    .collect(),
+                    .collect::<Vec<_>>(),
             )
         };
         let n = time([&native[0], &native[1]]) / f64::from(first.turns);
@@ -452,12 +447,12 @@ fn mode_turn<G: Builtins + arena_engine::Ruleset>(
         w.push(time(&mut sample_bot, laps / 4 + 1));
         d.push(time(&mut reader, laps / 4 + 1));
     }
-    let (n, w, d) = (median(n), median(w), median(d));
+    let (n, w, d) = (median(&n), median(&w), median(&d));
     // A match's start: a fresh player, its start and setup requests.
     let loaded = sandbox.load(Path::new(sample)).expect("load");
     let start_of = |native: bool| {
         median(
-            (0..ROUNDS)
+            &(0..ROUNDS)
                 .map(|_| {
                     let started = Instant::now();
                     for _ in 0..20 {
@@ -471,7 +466,7 @@ fn mode_turn<G: Builtins + arena_engine::Ruleset>(
                     }
                     started.elapsed().as_secs_f64() * 1e6 / 20.0
                 })
-                .collect(),
+                .collect::<Vec<_>>(),
         )
     };
     let (native_start, wasm_start) = (start_of(true), start_of(false));

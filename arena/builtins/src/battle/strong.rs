@@ -129,7 +129,7 @@ impl<'a> Turn<'a> {
     fn threat(&self, unit: &Unit, of_unit: Facts, foes: Seat, mates: Seat) -> f64 {
         let repair = match unit.kind.skill() {
             Some(Skill::Repair) => {
-                let each = unit.base.integrity * 3 / 10;
+                let each = unit.base.integrity * NURSE_REPAIR_PCT / 100;
                 let (mut restores, mut count) = (0, 0_u32);
                 for (m, _) in self.team(mates) {
                     restores += missing(m).min(each);
@@ -212,8 +212,10 @@ impl Strong {
     }
 }
 
-/// Nurse Repair in percent of the nurse's maximum integrity (docs/rules/battle.md).
-const NURSE_REPAIR_PCT: i32 = 30;
+/// Nurse Repair in percent of the nurse's maximum integrity (docs/rules/battle.md; the
+/// engine's `NURSE_REPAIR_PCT`, which a bot crate cannot depend on: the built-ins compile
+/// into wasm bots without the engine).
+pub(super) const NURSE_REPAIR_PCT: i32 = 30;
 
 impl Bot<Battle> for Strong {
     fn setup(&mut self, request: &SetupRequest) -> TeamChoice {

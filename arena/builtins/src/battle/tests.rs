@@ -1,6 +1,6 @@
 //! The built-ins of `battle` against each other and against the sample starter.
 
-use super::strong::kill_chance;
+use super::strong::{self, kill_chance};
 use super::*;
 use crate::Builtins;
 use arena_sdk::Bot;
@@ -90,6 +90,16 @@ fn expected_damage_counts_armor_crits_and_evasion() {
     kamikaze.integrity = 150;
     let chance = kill_chance(&unit(Glass), &kamikaze);
     assert!((chance - (0.9 / 3.0 + 0.1)).abs() < 1e-9, "{chance}");
+}
+
+#[test]
+fn the_strong_plays_nurse_repair_is_the_rules_default() {
+    // Its own copy of the engine's constant (the built-ins compile into wasm bots without
+    // the engine): they must not drift apart.
+    assert_eq!(
+        strong::NURSE_REPAIR_PCT,
+        arena_engine::battle::NURSE_REPAIR_PCT
+    );
 }
 
 #[test]
