@@ -181,7 +181,7 @@ const HUNTER_HEALTH: u32 = 70;
 /// Extra steps a well counts for each enemy near it.
 const WELL_DANGER: u32 = 6;
 /// Score per step of distance to the hero's goal.
-const GOAL_WEIGHT: f64 = 6.0;
+const GOAL_WEIGHT: i64 = 60;
 
 /// The outcome of one candidate answer for the acting hero.
 #[derive(Debug, Clone, Copy, Default)]
@@ -189,9 +189,9 @@ struct Outcome {
     pos: Pos,
     health: u32,
     died: bool,
-    /// Damage dealt, weighted: damage to an enemy that can drink from a well next turn
-    /// mostly washes out, unless it dies.
-    damage_value: f64,
+    /// Damage dealt, weighted (in score units, tenths of a point): damage to an enemy
+    /// that can drink from a well next turn mostly washes out, unless it dies.
+    damage_value: i64,
     kills: u32,
     captured: bool,
     captured_from_enemy: bool,
@@ -214,11 +214,11 @@ impl Outcome {
             self.kills += 1;
         }
         let weight = if at_well[usize::from(target)] && *hp > 0 {
-            0.5
+            5
         } else {
-            1.5
+            15
         };
-        self.damage_value += weight * f64::from(damage);
+        self.damage_value += weight * i64::from(damage);
     }
 }
 
@@ -586,26 +586,29 @@ impl Commander {
         }
     }
 
-    fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> f64 {
+    /// An answer's score, in tenths of a point: exact integers, where floating point in a
+    /// wasm bot pays for the sandbox's NaN canonicalization on every operation
+    /// (docs/performance.md, "Floating point in the sandbox").
+    fn score(out: &Outcome, start_health: u32, goal_distance: Option<u32>) -> i64 {
         if out.died {
-            return -1e6;
+            return -10_000_000;
         }
-        let mut score = out.damage_value + 120.0 * f64::from(out.kills);
+        let mut score = out.damage_value + 1200 * i64::from(out.kills);
         if out.captured {
-            score += 45.0 + if out.captured_from_enemy { 35.0 } else { 0.0 };
+            score += 450 + if out.captured_from_enemy { 350 } else { 0 };
         }
-        let thirst = if start_health < 60 { 1.6 } else { 0.6 };
-        score += thirst * f64::from(out.drank);
-        score += if out.healed_hurt { 1.2 } else { 0.4 } * f64::from(out.healed);
+        let thirst = if start_health < 60 { 16 } else { 6 };
+        score += thirst * i64::from(out.drank);
+        score += if out.healed_hurt { 12 } else { 4 } * i64::from(out.healed);
         let threat = out.threat;
-        score -= 0.5 * f64::from(threat);
+        score -= 5 * i64::from(threat);
         if threat >= out.health {
-            score -= 250.0;
+            score -= 2500;
         } else if out.health - threat < 20 {
-            score -= 40.0;
+            score -= 400;
         }
         if let Some(d) = goal_distance {
-            score -= GOAL_WEIGHT * f64::from(d);
+            score -= GOAL_WEIGHT * i64::from(d);
         }
         score
     }
@@ -698,7 +701,7 @@ impl Bot<Grid> for Commander {
         let goal_field = goal
             .and_then(|g| self.fields.get(frame.at(g)?))
             .map(Vec::as_slice);
-        let mut best = (f64::NEG_INFINITY, Action::Stay);
+        let mut best = (i64::MIN, Action::Stay);
         // Whether an answer that changes nothing (as staying put) was scored.
         let mut idle_scored = false;
         for action in Action::ALL {
