@@ -497,3 +497,73 @@ fn sample_bots_play_a_whole_game_without_growing_their_memory() {
     whole_game::<Conquest>(bots::CONQUEST_STRONG, ["strong", "random"]);
     whole_game::<Conquest>(bots::CONQUEST_STARTER, ["strong", "random"]);
 }
+
+#[test]
+fn the_same_bytes_loaded_again_share_the_compiled_module_while_a_bot_holds_it() {
+    use arena_sdk::Mode;
+    use arena_tournament::bots::Contestant;
+    use arena_tournament::game::{self, GameSpec, Keep};
+
+    let sandbox = sandbox();
+    let first = sandbox.load(Path::new(bots::BATTLE_STRONG)).unwrap();
+    assert!(!first.info().from_cache, "no disk cache: compiled");
+    let bytes = std::fs::read(bots::BATTLE_STRONG).unwrap();
+    let second = sandbox.load_bytes("again", &bytes).unwrap();
+    assert!(second.same_code(&first));
+    assert!(second.info().from_cache, "not compiled a second time");
+    assert_eq!(second.name(), "again");
+    assert_eq!(second.info().sha256, first.info().sha256);
+    assert_eq!(second.info().exports, first.info().exports);
+    assert_eq!(second.info().initial_memory, first.info().initial_memory);
+    // Other bytes, or another sandbox (its own engine and limits), compile their own.
+    assert!(
+        !sandbox
+            .load(Path::new(bots::BATTLE_RANDOM))
+            .unwrap()
+            .same_code(&first)
+    );
+    let elsewhere = Sandbox::new(Limits::default(), None)
+        .unwrap()
+        .load(Path::new(bots::BATTLE_STRONG))
+        .unwrap();
+    assert!(!elsewhere.same_code(&first) && !elsewhere.info().from_cache);
+
+    // Two instances of the shared code keep their own memory: the mirror game plays out as
+    // the built-in the bot exports does against itself natively.
+    let spec = GameSpec {
+        mode: Mode::Battle,
+        rules: serde_json::Value::Null,
+        seed: 5,
+        max_faults: 3,
+    };
+    let play = |seats: [&Contestant; 2]| {
+        game::play(&spec, seats, ["a", "b"], &sandbox, Keep::Nothing)
+            .unwrap()
+            .outcome
+    };
+    let (a, b) = (
+        Contestant::Wasm(first.clone()),
+        Contestant::Wasm(second.clone()),
+    );
+    let wasm = play([&a, &b]);
+    let strong = Contestant::Builtin("strong".into());
+    let native = play([&strong, &strong]);
+    assert_eq!(
+        (&wasm.winner, &wasm.reason, wasm.turns),
+        (&native.winner, &native.reason, native.turns)
+    );
+    for (w, n) in wasm.seats.iter().zip(&native.seats) {
+        assert_eq!((&w.stats, w.faults), (&n.stats, n.faults));
+    }
+
+    // The sandbox does not keep a module alive: once its last bot is gone, loading the
+    // bytes compiles again.
+    drop((first, second, a, b));
+    assert!(
+        !sandbox
+            .load(Path::new(bots::BATTLE_STRONG))
+            .unwrap()
+            .info()
+            .from_cache
+    );
+}

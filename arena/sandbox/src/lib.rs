@@ -206,6 +206,10 @@ pub struct Sandbox {
     /// match (`WasmBot`), read with one load where `Instant::now` was a system clock read
     /// before and after every call.
     ticks: Arc<AtomicU64>,
+    /// The modules this sandbox's live [`LoadedBot`]s hold, by the SHA-256 of their file:
+    /// loading the same bytes again shares the compiled code instead of compiling (or
+    /// deserializing) a second copy. Weak, so a module goes when its last bot does.
+    resident: load::Resident,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -288,6 +292,7 @@ impl Sandbox {
             pool,
             ticker_stop,
             ticks,
+            resident: load::Resident::default(),
         })
     }
 

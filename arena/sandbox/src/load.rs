@@ -4,7 +4,7 @@ use crate::Sandbox;
 use crate::bot::{BotState, WasmBot};
 use sha2::{Digest, Sha256};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 use wasmtime::{ExternType, FuncType, InstancePre, Module, ValType};
 
@@ -87,7 +87,8 @@ pub struct ModuleInfo {
     /// Time to compile, or to load from the cache.
     #[serde(serialize_with = "as_millis")]
     pub load_time: Duration,
-    /// Whether the compiled module came from the cache.
+    /// Whether the compiled module came from a cache: the module cache on disk, or a bot
+    /// of the same bytes this sandbox still holds (whose compiled code is then shared).
     pub from_cache: bool,
     /// Why a cache entry for this module was refused (and the module recompiled).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,10 +105,47 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
 pub struct LoadedBot {
     name: String,
     info: ModuleInfo,
+    compiled: Arc<Compiled>,
+}
+
+/// A compiled module, shared by every [`LoadedBot`] of the same bytes in one sandbox.
+struct Compiled {
     pre: InstancePre<BotState>,
+    /// What its first load found (a later load of the same bytes reports it, with its own
+    /// load time).
+    info: ModuleInfo,
     /// The same module in the sandbox's on-demand runtime, made the first time the pool
-    /// is full when this bot starts a match.
-    fallback: Arc<OnceLock<Result<InstancePre<BotState>, String>>>,
+    /// is full when one of its bots starts a match.
+    fallback: OnceLock<Result<InstancePre<BotState>, String>>,
+}
+
+/// The sandbox's table of resident modules (see `Sandbox::resident`).
+#[derive(Default)]
+pub(crate) struct Resident(std::sync::Mutex<std::collections::HashMap<String, Weak<Compiled>>>);
+
+impl Resident {
+    /// The live module of the file with this SHA-256, if a bot still holds it.
+    fn get(&self, sha256: &str) -> Option<Arc<Compiled>> {
+        let table = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        table.get(sha256).and_then(Weak::upgrade)
+    }
+
+    /// Keep a weak reference to `compiled`. Entries whose module is gone are swept out
+    /// when the table reaches 16, 32, 64, … entries, so it never holds more than about
+    /// twice the live modules, or 16.
+    fn insert(&self, compiled: &Arc<Compiled>) {
+        let mut table = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if table.len() >= 16 && table.len().is_power_of_two() {
+            table.retain(|_, module| module.strong_count() > 0);
+        }
+        table.insert(compiled.info.sha256.clone(), Arc::downgrade(compiled));
+    }
 }
 
 impl std::fmt::Debug for LoadedBot {
@@ -130,10 +168,16 @@ impl LoadedBot {
         &self.info
     }
 
+    /// Whether `other` runs the very same compiled code: a bot loaded again from the same
+    /// bytes by the same sandbox while this one is alive shares its module.
+    pub fn same_code(&self, other: &LoadedBot) -> bool {
+        Arc::ptr_eq(&self.compiled, &other.compiled)
+    }
+
     /// Bytes of memory the compiled module takes (its code and data image): what keeping
     /// it loaded costs, for caches that bound it.
     pub fn compiled_bytes(&self) -> usize {
-        let image = self.pre.module().image_range();
+        let image = self.compiled.pre.module().image_range();
         (image.end as usize).saturating_sub(image.start as usize)
     }
 
@@ -141,15 +185,16 @@ impl LoadedBot {
     /// the sandbox's instance pool, or from its on-demand allocator when every slot is
     /// taken (same limits, same results).
     pub fn player(&self, sandbox: &Sandbox) -> WasmBot {
+        let compiled = &*self.compiled;
         if let Some(slot) = sandbox.take_slot() {
-            return WasmBot::new(self.pre.clone(), &sandbox.engine, Some(slot), sandbox);
+            return WasmBot::new(compiled.pre.clone(), &sandbox.engine, Some(slot), sandbox);
         }
         let Some(fallback) = sandbox.fallback() else {
-            return WasmBot::new(self.pre.clone(), &sandbox.engine, None, sandbox);
+            return WasmBot::new(compiled.pre.clone(), &sandbox.engine, None, sandbox);
         };
-        let pre = self.fallback.get_or_init(|| {
+        let pre = compiled.fallback.get_or_init(|| {
             tracing::debug!(bot = %self.name, "instance pool full; instantiating on demand");
-            on_demand(self.pre.module(), fallback)
+            on_demand(compiled.pre.module(), fallback)
         });
         match pre {
             Ok(pre) => WasmBot::new(pre.clone(), &fallback.engine, None, sandbox),
@@ -159,7 +204,7 @@ impl LoadedBot {
                 // left: wasmtime refuses the instance if the pool is still full, and that
                 // becomes the seat's `instantiation` fault, never a hang.
                 tracing::error!(bot = %self.name, "cannot move the module to the on-demand runtime: {why}");
-                WasmBot::new(self.pre.clone(), &sandbox.engine, None, sandbox)
+                WasmBot::new(compiled.pre.clone(), &sandbox.engine, None, sandbox)
             }
         }
     }
@@ -222,7 +267,23 @@ impl Sandbox {
                 limit: self.limits.module_bytes,
             });
         }
+        let started = Instant::now();
         let sha256 = hex::encode(Sha256::digest(bytes));
+        // The same bytes, checked and compiled under the same limits by this sandbox: share
+        // that module's code (the checks below would find what they found then).
+        if let Some(compiled) = self.resident.get(&sha256) {
+            let info = ModuleInfo {
+                load_time: started.elapsed(),
+                from_cache: true,
+                cache_warning: None,
+                ..compiled.info.clone()
+            };
+            return Ok(LoadedBot {
+                name: bot,
+                info,
+                compiled,
+            });
+        }
         let binary = to_binary(&bot, bytes)?;
         let shape =
             crate::structure::check(&binary, &self.limits.structure).map_err(|problem| {
@@ -293,11 +354,16 @@ impl Sandbox {
             from_cache,
             cache_warning,
         };
+        let compiled = Arc::new(Compiled {
+            pre,
+            info: info.clone(),
+            fallback: OnceLock::new(),
+        });
+        self.resident.insert(&compiled);
         Ok(LoadedBot {
             name: bot,
             info,
-            pre,
-            fallback: Arc::default(),
+            compiled,
         })
     }
 }
