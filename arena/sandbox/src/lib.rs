@@ -209,7 +209,7 @@ pub struct Sandbox {
     /// The modules this sandbox's live [`LoadedBot`]s hold, by the SHA-256 of their file:
     /// loading the same bytes again shares the compiled code instead of compiling (or
     /// deserializing) a second copy. Weak, so a module goes when its last bot does.
-    resident: load::Resident,
+    resident: load::Resident<load::Compiled>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -324,6 +324,9 @@ impl Sandbox {
     /// Compile untrusted modules with `compiler` instead of the default.
     pub fn with_compiler(mut self, compiler: Compiler) -> Self {
         self.compiler = compiler;
+        // A module compiled before was checked under the other compiler's limits: the
+        // next load of its bytes compiles afresh.
+        self.resident = load::Resident::default();
         self
     }
 

@@ -99,17 +99,8 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
-/// A validated, compiled bot, ready to be instantiated for any number of matches. Cheap to
-/// share between threads.
-#[derive(Clone)]
-pub struct LoadedBot {
-    name: String,
-    info: ModuleInfo,
-    compiled: Arc<Compiled>,
-}
-
 /// A compiled module, shared by every [`LoadedBot`] of the same bytes in one sandbox.
-struct Compiled {
+pub(crate) struct Compiled {
     pre: InstancePre<BotState>,
     /// What its first load found (a later load of the same bytes reports it, with its own
     /// load time).
@@ -119,33 +110,75 @@ struct Compiled {
     fallback: OnceLock<Result<InstancePre<BotState>, String>>,
 }
 
-/// The sandbox's table of resident modules (see `Sandbox::resident`).
-#[derive(Default)]
-pub(crate) struct Resident(std::sync::Mutex<std::collections::HashMap<String, Weak<Compiled>>>);
+/// The sandbox's table of resident modules by the SHA-256 of their bytes (see
+/// `Sandbox::resident`): weak references, so an entry lives only as long as some
+/// [`LoadedBot`] holds its module (a running match holds the module itself, not the entry).
+pub(crate) struct Resident<T>(std::sync::Mutex<ResidentTable<T>>);
 
-impl Resident {
-    /// The live module of the file with this SHA-256, if a bot still holds it.
-    fn get(&self, sha256: &str) -> Option<Arc<Compiled>> {
-        let table = self
-            .0
+pub(crate) struct ResidentTable<T> {
+    entries: std::collections::HashMap<String, Weak<T>>,
+    /// The size at which the entries whose module is gone are next swept out: twice the
+    /// entries left by the last sweep, and at least [`RESIDENT_SWEEP_FLOOR`].
+    sweep_at: usize,
+}
+
+/// The smallest table that is swept.
+const RESIDENT_SWEEP_FLOOR: usize = 16;
+
+impl<T> Default for Resident<T> {
+    fn default() -> Self {
+        Resident(std::sync::Mutex::new(ResidentTable {
+            entries: std::collections::HashMap::new(),
+            sweep_at: RESIDENT_SWEEP_FLOOR,
+        }))
+    }
+}
+
+impl<T> Resident<T> {
+    fn table(&self) -> std::sync::MutexGuard<'_, ResidentTable<T>> {
+        // Nothing done under the lock can leave the table inconsistent.
+        self.0
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        table.get(sha256).and_then(Weak::upgrade)
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Keep a weak reference to `compiled`. Entries whose module is gone are swept out
-    /// when the table reaches 16, 32, 64, … entries, so it never holds more than about
-    /// twice the live modules, or 16.
-    fn insert(&self, compiled: &Arc<Compiled>) {
-        let mut table = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if table.len() >= 16 && table.len().is_power_of_two() {
-            table.retain(|_, module| module.strong_count() > 0);
+    /// The live module of the bytes with this SHA-256, if a bot still holds it.
+    pub(crate) fn get(&self, sha256: &str) -> Option<Arc<T>> {
+        self.table().entries.get(sha256).and_then(Weak::upgrade)
+    }
+
+    /// Enter `module` under `sha256`, unless a live module of the same bytes got there
+    /// first (two loads of them at once both compiled): then that one, so the bots of
+    /// these bytes still share one copy. Swept so that dead entries never make up more
+    /// than half the table once it reaches [`RESIDENT_SWEEP_FLOOR`].
+    pub(crate) fn adopt(&self, sha256: &str, module: Arc<T>) -> Arc<T> {
+        let mut table = self.table();
+        if let Some(live) = table.entries.get(sha256).and_then(Weak::upgrade) {
+            return live;
         }
-        table.insert(compiled.info.sha256.clone(), Arc::downgrade(compiled));
+        if table.entries.len() >= table.sweep_at {
+            table.entries.retain(|_, module| module.strong_count() > 0);
+            table.sweep_at = (2 * table.entries.len()).max(RESIDENT_SWEEP_FLOOR);
+        }
+        table
+            .entries
+            .insert(sha256.to_owned(), Arc::downgrade(&module));
+        module
     }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.table().entries.len()
+    }
+}
+
+/// A validated, compiled bot, ready to be instantiated for any number of matches. Cheap to
+/// share between threads.
+#[derive(Clone)]
+pub struct LoadedBot {
+    name: String,
+    info: ModuleInfo,
+    compiled: Arc<Compiled>,
 }
 
 impl std::fmt::Debug for LoadedBot {
@@ -175,7 +208,8 @@ impl LoadedBot {
     }
 
     /// Bytes of memory the compiled module takes (its code and data image): what keeping
-    /// it loaded costs, for caches that bound it.
+    /// it loaded costs, for caches that bound it. Bots sharing a module (`same_code`) each
+    /// report its whole size, so a sum over bots may count it more than once.
     pub fn compiled_bytes(&self) -> usize {
         let image = self.compiled.pre.module().image_range();
         (image.end as usize).saturating_sub(image.start as usize)
@@ -267,10 +301,11 @@ impl Sandbox {
                 limit: self.limits.module_bytes,
             });
         }
-        let started = Instant::now();
         let sha256 = hex::encode(Sha256::digest(bytes));
-        // The same bytes, checked and compiled under the same limits by this sandbox: share
-        // that module's code (the checks below would find what they found then).
+        // The same bytes, checked and compiled by this sandbox under the same limits and
+        // compiler (`with_compiler` empties the table): share that module's code (the
+        // checks below would find what they found then).
+        let started = Instant::now();
         if let Some(compiled) = self.resident.get(&sha256) {
             let info = ModuleInfo {
                 load_time: started.elapsed(),
@@ -354,12 +389,14 @@ impl Sandbox {
             from_cache,
             cache_warning,
         };
-        let compiled = Arc::new(Compiled {
-            pre,
-            info: info.clone(),
-            fallback: OnceLock::new(),
-        });
-        self.resident.insert(&compiled);
+        let compiled = self.resident.adopt(
+            &info.sha256,
+            Arc::new(Compiled {
+                pre,
+                info: info.clone(),
+                fallback: OnceLock::new(),
+            }),
+        );
         Ok(LoadedBot {
             name: bot,
             info,
@@ -555,5 +592,54 @@ fn describe(ty: &ExternType) -> String {
         ExternType::Table(t) => format!("(table {})", t.minimum()),
         ExternType::Global(g) => format!("(global {})", g.content()),
         ExternType::Tag(_) => "(tag)".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resident_table_shares_live_modules_and_sweeps_the_dead() {
+        let table = Resident::<u32>::default();
+        let first = table.adopt("a", Arc::new(1));
+        // A second compile of the same bytes adopts the live module.
+        let second = table.adopt("a", Arc::new(2));
+        assert!(Arc::ptr_eq(&first, &second));
+        assert_eq!(table.get("a").as_deref(), Some(&1));
+        drop((first, second));
+        assert_eq!(table.get("a"), None, "the table holds no module alive");
+        let replaced = table.adopt("a", Arc::new(3));
+        assert_eq!(table.get("a").as_deref(), Some(&3));
+
+        // Thousands of modules loaded and dropped one after the other (a server's
+        // uploads): the table stays at the floor.
+        for i in 0..5000 {
+            table.adopt(&format!("gone-{i}"), Arc::new(i));
+            assert!(
+                table.len() <= RESIDENT_SWEEP_FLOOR + 1,
+                "{} entries",
+                table.len()
+            );
+        }
+        // With many alive, the dead never make up more than about half.
+        let alive: Vec<Arc<u32>> = (0..100)
+            .map(|i| table.adopt(&format!("kept-{i}"), Arc::new(i)))
+            .collect();
+        for i in 0..1000 {
+            table.adopt(&format!("dropped-{i}"), Arc::new(i));
+            assert!(
+                table.len() <= 2 * (alive.len() + 1) + 1,
+                "{} entries",
+                table.len()
+            );
+        }
+        assert!(alive.iter().enumerate().all(|(i, m)| {
+            table
+                .get(&format!("kept-{i}"))
+                .is_some_and(|live| Arc::ptr_eq(&live, m))
+        }));
+        assert_eq!(table.get("a").as_deref(), Some(&3));
+        drop(replaced);
     }
 }
