@@ -385,37 +385,7 @@ mod tests {
     /// Turns that differ in every way decoding in place could get wrong: fewer and more
     /// units, effects added and dropped, a rejection message present, longer, then gone.
     fn varied_turns() -> Vec<battle::Observation> {
-        let unit = |id: u8, effects: usize| battle::Unit {
-            id,
-            owner: id % 2,
-            kind: battle::BotType::ALL[usize::from(id) % 8],
-            base: battle::Stats {
-                integrity: 1000 + i32::from(id),
-                power: -5,
-                speed: 40,
-                armor: 0,
-                evasion: 3,
-                critical: 1,
-                resistance: 2,
-                effectivity: i32::MAX,
-            },
-            integrity: i32::from(id) * 100,
-            armor: 1,
-            power: 2,
-            speed: 3,
-            resistance: 4,
-            turn_meter: i32::MIN,
-            cooldown: u32::from(id),
-            has_skill: id.is_multiple_of(3),
-            effects: (0..effects)
-                .map(|i| battle::ActiveEffect {
-                    effect: battle::Effect::Bomb,
-                    turns_left: i as u32,
-                    magnitude: 70 * i as i32,
-                })
-                .collect(),
-            destroyed: id == 4,
-        };
+        let unit = crate::wire::tests::unit;
         let turn = |n: u32, units: Vec<battle::Unit>, rejected: Option<&str>| battle::Observation {
             turn: n,
             turn_cap: 300,

@@ -788,7 +788,7 @@ decode_struct!(conquest::Observation {
 });
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::protocol::to_binary;
     use serde::Serialize;
@@ -1011,7 +1011,10 @@ mod tests {
         }
     }
 
-    fn unit(id: u8, effects: usize) -> Unit {
+    /// A battle unit whose fields all differ from unit to unit or push a limit (extreme
+    /// and negative numbers, effects of every kind), for the decoding tests here and in
+    /// `abi`.
+    pub(crate) fn unit(id: u8, effects: usize) -> Unit {
         Unit {
             id,
             owner: id % 2,
