@@ -62,7 +62,11 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ),
         (
             "forbidden-import.wat",
-            "imports wasi_snapshot_preview1::fd_write; bots may import only arena::log",
+            "imports env::invoke_vi, wasi_unstable::fd_write; bots may import only arena::log and WASI preview 1",
+        ),
+        (
+            "wasi-mistyped.wat",
+            "imports wasi_snapshot_preview1::fd_write as (func (param i32 i32) (result i32)); WASI preview 1 defines it as (func (param i32 i32 i32 i32) (result i32))",
         ),
         ("missing-export.wat", "missing export `arena_call`"),
         ("not-wasm.wasm", "not a WebAssembly module"),

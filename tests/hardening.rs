@@ -235,17 +235,17 @@ fn structural_limits_reject_compiler_bombs_by_name_before_compiling() {
         "end ".repeat(40_000)
     ));
     let error = structure_error(&nested);
-    assert!(error.contains("`nesting`) is 512"), "{error}");
+    assert!(error.contains("`nesting`) is 5000"), "{error}");
 
     let locals = module_with(&format!("(func {})", "(local i64)".repeat(10_001)));
     assert!(structure_error(&locals).contains("`locals`"));
 
-    // 1M functions (7 MB before) is over the module size cap first.
-    let huge = format!("(module {})", "(func)".repeat(1_000_000));
+    // 2M functions (14 MB before) is over the module size cap first.
+    let huge = format!("(module {})", "(func)".repeat(2_000_000));
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     assert!(matches!(
         sandbox.load_bytes("huge", huge.as_bytes()),
-        Err(LoadError::TooLarge { limit, .. }) if limit == 4 << 20
+        Err(LoadError::TooLarge { limit, .. }) if limit == 8 << 20
     ));
 }
 

@@ -311,9 +311,13 @@ fn rejected_modules_say_what_is_wrong() {
     let cases = [
         (
             "forbidden-import.wat",
-            "imports wasi_snapshot_preview1::fd_write",
+            "imports env::invoke_vi, wasi_unstable::fd_write",
         ),
-        ("forbidden-import.wat", "bots may import only arena::log"),
+        (
+            "forbidden-import.wat",
+            "bots may import only arena::log and WASI preview 1",
+        ),
+        ("wasi-mistyped.wat", "WASI preview 1 defines it as"),
         ("missing-export.wat", "missing export `arena_call`"),
         ("not-wasm.wasm", "not a WebAssembly module"),
         (

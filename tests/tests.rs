@@ -86,4 +86,5 @@ mod server;
 mod server_browser;
 mod tournament;
 mod viewer;
+mod wasi;
 mod wire;

@@ -1,6 +1,8 @@
-;; Hostile bot: imports a WASI function (expect rejection at load)
+;; Hostile bot: imports Emscripten's glue and a WASI function of another version (expect
+;; rejection at load, naming both)
 (module
-  (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
+  (import "env" "invoke_vi" (func (param i32 i32)))
+  (import "wasi_unstable" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
   (func (export "arena_abi_version") (result i32) (i32.const 1))
   (func (export "arena_alloc") (param i32) (result i32) (i32.const 1024))

@@ -289,8 +289,9 @@ fn only_battle(lang: &str, mode: Mode) -> Result<()> {
 fn c_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
     only_battle("c", mode)?;
     let extra = "\nThe C bot needs clang with the wasm32 target and `wasm-ld` (Debian:\n\
-                 `apt-get install clang lld`). `-nostdlib -Wl,--no-entry` keep WASI out: the arena\n\
-                 refuses modules that import anything but `arena.log`.\n";
+                 `apt-get install clang lld`). `-nostdlib -Wl,--no-entry` build it without a libc; to\n\
+                 use one, build for `--target=wasm32-wasip1` with wasi-libc: the arena gives bots a\n\
+                 deterministic subset of WASI preview 1 (docs/abi.md, \"WASI\").\n";
     Ok(vec![
         (
             "bot.c".to_owned(),

@@ -18,6 +18,38 @@ pub struct BotState {
     log_cap: usize,
     log_calls: u32,
     log_calls_cap: u32,
+    /// Clocks, randomness and exit of the WASI subset (`wasi.rs`).
+    pub(crate) wasi: crate::wasi::Wasi,
+}
+
+impl BotState {
+    /// The fuel budget of the current call.
+    pub(crate) fn fuel_budget(&self) -> u64 {
+        self.limiter.fuel_budget
+    }
+
+    /// Count one call that writes to the log (kept only up to the per-call cap).
+    pub(crate) fn count_log_call(&mut self) {
+        self.log_calls = self.log_calls.saturating_add(1);
+    }
+
+    /// Bytes the current log call may still add: none past the per-call cap of calls.
+    pub(crate) fn log_room(&self) -> usize {
+        if self.log_calls <= self.log_calls_cap {
+            self.log_cap.saturating_sub(self.log.len())
+        } else {
+            0
+        }
+    }
+
+    /// Append a program's output (standard output or error) to the log as it was written:
+    /// no separator, since the program writes its own line ends. Invalid UTF-8 becomes
+    /// U+FFFD; cut at the log's cap.
+    pub(crate) fn append_output(&mut self, bytes: &[u8]) {
+        let room = self.log_cap.saturating_sub(self.log.len());
+        let text = String::from_utf8_lossy(bytes);
+        self.log.push_str(cut(&text, room));
+    }
 }
 
 /// A growth the limiter refused, so a trap that follows can be reported as the limit it
@@ -84,7 +116,8 @@ impl ResourceLimiter for BotLimiter {
     }
 }
 
-/// The host functions a bot may import: only `arena::log`. A call costs
+/// The host functions a bot may import: `arena::log` and the WASI subset (`wasi.rs`). A
+/// log call costs
 /// [`LOG_FUEL_BASE`](crate::LOG_FUEL_BASE) plus [`LOG_FUEL_PER_BYTE`](crate::LOG_FUEL_PER_BYTE)
 /// per byte it reads, so spinning on the host is paid for like any other work; calls past
 /// the per-call cap are dropped but still pay the base.
@@ -95,13 +128,8 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
         "log",
         |mut caller: Caller<'_, BotState>, ptr: i32, len: i32| -> wasmtime::Result<()> {
             let state = caller.data_mut();
-            state.log_calls = state.log_calls.saturating_add(1);
-            let kept = state.log_calls <= state.log_calls_cap;
-            let room = if kept {
-                state.log_cap.saturating_sub(state.log.len())
-            } else {
-                0
-            };
+            state.count_log_call();
+            let room = state.log_room();
             let (start, len) = (ptr as u32 as usize, len as u32 as usize);
             let take = len.min(room);
             let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
@@ -132,6 +160,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             Ok(())
         },
     )?;
+    crate::wasi::add_to_linker(&mut linker)?;
     Ok(linker)
 }
 
@@ -281,6 +310,7 @@ impl WasmBot {
             log_cap: limits.log_bytes_per_call,
             log_calls: 0,
             log_calls_cap: limits.log_calls_per_call,
+            wasi: crate::wasi::Wasi::default(),
         };
         let mut store = Store::new(engine, state);
         store.limiter(|state| &mut state.limiter);
@@ -386,6 +416,13 @@ impl WasmBot {
         let exports = self
             .exports_of(instance)
             .map_err(|e| Fault::new(FaultKind::Instantiation, e))?;
+        // A WASI reactor (Go's `c-shared`, wasi-libc's `-mexec-model=reactor`) sets up its
+        // runtime here, once, before any other export is called (typed at load).
+        if let Some(initialize) = AbiFunc::<0>::get(&mut self.store, instance, "_initialize") {
+            initialize
+                .call(&mut self.store, [])
+                .map_err(|e| self.fault(e))?;
+        }
         let version = AbiFunc::<0>::get(&mut self.store, instance, "arena_abi_version")
             .ok_or_else(|| wasmtime::Error::msg("no export `arena_abi_version`"))
             .and_then(|f| f.call(&mut self.store, []))
@@ -460,6 +497,15 @@ impl WasmBot {
             .last()
             .map(|l| format!("; bot's last log line: {}", bounded(l)))
             .unwrap_or_default();
+        if let Some(crate::wasi::Exited(code)) = error.downcast_ref().copied() {
+            return Fault::new(
+                FaultKind::Trap,
+                format!(
+                    "the bot exited with code {code} (proc_exit){}",
+                    exit_reason(&self.store.data().log)
+                ),
+            );
+        }
         match (trap, self.store.data().limiter.refused) {
             (Some(Trap::OutOfFuel), _) => out_of_fuel(),
             (Some(Trap::Interrupt), _) if self.match_deadline => self.match_budget_spent(),
@@ -500,6 +546,12 @@ impl WasmBot {
             ));
         };
         let (memory, alloc, call) = (exports.memory, exports.alloc, exports.call);
+        if let Some(code) = self.store.data().wasi.exited {
+            return Err(Fault::new(
+                FaultKind::Trap,
+                format!("the bot exited with code {code} (proc_exit) earlier in the match"),
+            ));
+        }
         self.arm(fuel)?;
         let started = self.now();
         let result = self
@@ -507,6 +559,8 @@ impl WasmBot {
             .and_then(|range| self.over_budget(fuel).map(|()| range));
         self.spent += self.now() - started;
         self.last.fuel = self.fuel_used(fuel).min(fuel);
+        let wasi = &mut self.store.data_mut().wasi;
+        wasi.fuel_before = wasi.fuel_before.saturating_add(self.last.fuel);
         result
     }
 
@@ -624,6 +678,17 @@ impl WasmBot {
     }
 }
 
+/// What a program that exits says about why, from the call's log: the line of a runtime's
+/// fatal error (Go's `panic: …` or `fatal error: …`), else the last line written.
+fn exit_reason(log: &str) -> String {
+    let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "))
+        .or_else(|| lines().next_back())
+        .map(|line| format!("; it wrote: {}", bounded(line)))
+        .unwrap_or_default()
+}
+
 fn out_of_fuel() -> Fault {
     Fault::new(
         FaultKind::OutOfFuel,
@@ -633,6 +698,9 @@ fn out_of_fuel() -> Fault {
 
 impl<G: Game> Player<G> for WasmBot {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
+        // The WASI subset's randomness follows the bot's own seed, from the very first
+        // instruction (a runtime seeds its hash maps while it initializes).
+        self.store.data_mut().wasi = crate::wasi::Wasi::seeded(start.seed);
         self.arm(self.fuel_per_setup)?;
         let started = self.now();
         let instantiated = self
@@ -640,6 +708,7 @@ impl<G: Game> Player<G> for WasmBot {
             .and_then(|()| self.over_budget(self.fuel_per_setup));
         self.spent += self.now() - started;
         let used = self.fuel_used(self.fuel_per_setup).min(self.fuel_per_setup);
+        self.store.data_mut().wasi.fuel_before = used;
         let result = instantiated.and_then(|()| {
             let remaining = self.fuel_per_setup - used;
             self.notify(RequestRef::<G>::Start(start), remaining)

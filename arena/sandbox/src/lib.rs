@@ -22,6 +22,7 @@ mod cache;
 pub mod compile;
 mod load;
 pub mod structure;
+mod wasi;
 mod wire;
 
 pub use bot::WasmBot;
@@ -29,6 +30,7 @@ pub use cache::ModuleCache;
 pub use compile::{CompileLimits, Compiler};
 pub use load::{LoadError, LoadedBot, ModuleInfo};
 pub use structure::StructureLimits;
+pub use wasi::{RANDOM_FUEL_PER_BYTE, REALTIME_START_NS, WASI_FUEL_BASE};
 pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;
@@ -89,8 +91,9 @@ impl Default for Limits {
             table_elements: 10_000,
             stack_bytes: 512 << 10,
             response_bytes: 64 << 10,
-            // Sample bots are 0.2–0.3 MB; ten times that leaves room for real bots.
-            module_bytes: 4 << 20,
+            // The Rust sample bots are 0.2–0.3 MB; a Go bot with `encoding/json` and `fmt`
+            // is 4.5 MB (its runtime and reflection), so twice that leaves room.
+            module_bytes: 8 << 20,
             log_bytes_per_call: 4 << 10,
             log_calls_per_call: 100,
             wall_clock: Duration::from_secs(2),

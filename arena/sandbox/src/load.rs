@@ -270,6 +270,9 @@ const REQUIRED_FUNCS: &[(&str, &[ValType], &[ValType])] = &[
 const OPTIONAL_ENCODING_FUNC: (&str, &[ValType], &[ValType]) =
     ("arena_encoding", &[ValType::I32], &[ValType::I32]);
 
+/// The optional export of a WASI reactor, called once after instantiation (docs/abi.md).
+const OPTIONAL_INITIALIZE_FUNC: (&str, &[ValType], &[ValType]) = ("_initialize", &[], &[]);
+
 impl Sandbox {
     /// Load a bot from a `.wasm` or `.wat` file; its name is the file stem.
     pub fn load(&self, path: &Path) -> Result<LoadedBot, LoadError> {
@@ -476,21 +479,37 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
                     describe(&import.ty())
                 )));
             }
+        } else if let Some((params, results)) = (import.module() == crate::wasi::MODULE)
+            .then(|| crate::wasi::signature(import.name()))
+            .flatten()
+        {
+            if !matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, params, results))
+            {
+                return Err(abi(format!(
+                    "imports {}::{} as {}; WASI preview 1 defines it as {}",
+                    import.module(),
+                    import.name(),
+                    describe(&import.ty()),
+                    signature(params, results)
+                )));
+            }
         } else {
             forbidden.push(format!("{}::{}", import.module(), import.name()));
         }
     }
     if !forbidden.is_empty() {
-        // The usual cause is a toolchain's default target, which links a libc or a runtime.
+        // The usual cause is a toolchain's default target, which links a runtime of its own.
         let hint = if forbidden.iter().any(|i| i.starts_with("wasi")) {
-            "; WASI is not available: build for wasm32-unknown-unknown (Rust), with `-nostdlib -Wl,--no-entry` (C) or `-target wasm32-freestanding -fno-entry` (Zig)"
+            "; of WASI only preview 1 (wasi_snapshot_preview1) is available: build for wasm32-wasip1 or wasm32-unknown-unknown"
         } else if forbidden.iter().any(|i| i == "env::abort") {
             "; AssemblyScript imports env::abort: build with `--use abort=` (or point it at your own function)"
+        } else if forbidden.iter().any(|i| i.starts_with("env::")) {
+            "; env:: imports come from a toolchain's JavaScript glue (Emscripten, Go's js/wasm): build for wasm32-wasip1 or wasm32-unknown-unknown instead"
         } else {
             ""
         };
         return Err(abi(format!(
-            "imports {}; bots may import only arena::log{hint}",
+            "imports {}; bots may import only arena::log and WASI preview 1 (docs/abi.md, WASI){hint}",
             forbidden.join(", ")
         )));
     }
@@ -530,18 +549,20 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
             None => return Err(abi(format!("missing export `{name}` {expected}"))),
         }
     }
-    // Optional, but typed: a bot that offers encodings must be callable as the ABI says.
-    let (name, params, results) = OPTIONAL_ENCODING_FUNC;
-    match module.get_export(name) {
-        Some(ExternType::Func(f)) if same_signature(&f, params, results) => {}
-        Some(other) => {
-            return Err(abi(format!(
-                "export `{name}` is {}, expected {}",
-                describe(&other),
-                signature(params, results)
-            )));
+    // Optional, but typed: a bot that offers encodings must be callable as the ABI says,
+    // and a WASI reactor's initializer is called with nothing and returns nothing.
+    for (name, params, results) in [OPTIONAL_ENCODING_FUNC, OPTIONAL_INITIALIZE_FUNC] {
+        match module.get_export(name) {
+            Some(ExternType::Func(f)) if same_signature(&f, params, results) => {}
+            Some(other) => {
+                return Err(abi(format!(
+                    "export `{name}` is {}, expected {}",
+                    describe(&other),
+                    signature(params, results)
+                )));
+            }
+            None => {}
         }
-        None => {}
     }
     Ok(initial_memory)
 }

@@ -7,7 +7,10 @@
 use wasmparser::{Operator, Parser, Payload};
 
 /// The shape a module may have. Defaults are several times what real bots use (the Rust
-/// sample bots have ~300–900 functions, bodies under 40 KiB and nesting under 40).
+/// sample bots have ~300–900 functions, bodies under 40 KiB and nesting under 40; a Go bot
+/// has ~2,600 functions and nesting up to ~550, since Go's wasm code opens a block for
+/// every call that may yield). Compile time grows with the square of the nesting: a
+/// function nested 5,000 deep compiles in 0.3 s, 20,000 deep in 4 s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StructureLimits {
     /// Functions defined by the module.
@@ -42,12 +45,12 @@ impl Default for StructureLimits {
             functions: 20_000,
             function_bytes: 512 << 10,
             locals: 10_000,
-            nesting: 512,
+            nesting: 5_000,
             types: 10_000,
             globals: 1_000,
             imports: 100,
             exports: 1_000,
-            data_segments: 10_000,
+            data_segments: 100_000,
             element_segments: 1_000,
             tables: 4,
             memories: 1,

@@ -70,7 +70,7 @@ impl Default for ServerConfig {
             db: PathBuf::from("arena.db"),
             jobs: 2,
             open_registration: false,
-            max_upload_bytes: 4 << 20,
+            max_upload_bytes: 8 << 20,
             max_body_bytes: 256 << 10,
             body_timeout_secs: 30,
             header_timeout_secs: 30,

@@ -14,13 +14,17 @@ pub enum BotSpec {
     Module(PathBuf),
     /// A directory with a bot crate (Cargo.toml), built for wasm32-unknown-unknown.
     Crate(PathBuf),
+    /// A directory with a Go bot (go.mod), built for wasip1 (`golang.rs`).
+    Go(PathBuf),
 }
 
 /// A bot spec that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
     /// Not a builtin, module or crate.
-    #[error("`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot crate directory")]
+    #[error(
+        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod)"
+    )]
     Unrecognized(String),
     /// No such built-in for the mode.
     #[error("no built-in AI `{name}` for mode {mode}; built-ins of {mode}: {available}")]
@@ -35,8 +39,8 @@ pub enum BotError {
     /// The module could not be loaded.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// A bot crate failed to build.
-    #[error("cannot build bot crate {dir}: {detail}")]
+    /// A bot directory (a crate, a Go module) failed to build.
+    #[error("cannot build the bot in {dir}: {detail}")]
     Build {
         /// The crate directory.
         dir: String,
@@ -55,6 +59,9 @@ impl std::str::FromStr for BotSpec {
         if path.is_dir() && path.join("Cargo.toml").is_file() {
             return Ok(BotSpec::Crate(path));
         }
+        if path.is_dir() && path.join("go.mod").is_file() {
+            return Ok(BotSpec::Go(path));
+        }
         match path.extension().and_then(|e| e.to_str()) {
             Some("wasm" | "wat") => Ok(BotSpec::Module(path)),
             _ => Err(BotError::Unrecognized(s.to_owned())),
@@ -66,7 +73,9 @@ impl std::fmt::Display for BotSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BotSpec::Builtin(name) => write!(f, "builtin:{name}"),
-            BotSpec::Module(path) | BotSpec::Crate(path) => write!(f, "{}", path.display()),
+            BotSpec::Module(path) | BotSpec::Crate(path) | BotSpec::Go(path) => {
+                write!(f, "{}", path.display())
+            }
         }
     }
 }
@@ -76,7 +85,7 @@ impl BotSpec {
     pub fn short_name(&self) -> String {
         match self {
             BotSpec::Builtin(name) => format!("builtin:{name}"),
-            BotSpec::Module(path) | BotSpec::Crate(path) => {
+            BotSpec::Module(path) | BotSpec::Crate(path) | BotSpec::Go(path) => {
                 path.file_stem().or_else(|| path.file_name()).map_or_else(
                     || path.display().to_string(),
                     |s| s.to_string_lossy().into_owned(),
@@ -145,9 +154,9 @@ impl BotSpec {
                     )),
                 })
             }
-            BotSpec::Crate(dir) => Err(BotError::Build {
+            BotSpec::Crate(dir) | BotSpec::Go(dir) => Err(BotError::Build {
                 dir: dir.display().to_string(),
-                detail: "to compare with a replay, give the built .wasm module, not the crate"
+                detail: "to compare with a replay, give the built .wasm module, not its directory"
                     .into(),
             }),
         }
@@ -164,13 +173,17 @@ pub enum Contestant {
 }
 
 impl Contestant {
-    /// Resolve a spec: load and compile modules, build crates.
+    /// Resolve a spec: load and compile modules, build crates and Go bots.
     pub fn resolve(spec: &BotSpec, sandbox: &Sandbox) -> Result<Contestant, BotError> {
         match spec {
             BotSpec::Builtin(name) => Ok(Contestant::Builtin(name.clone())),
             BotSpec::Module(path) => Ok(Contestant::Wasm(sandbox.load(path)?)),
             BotSpec::Crate(dir) => {
                 let wasm = build_crate(dir)?;
+                Ok(Contestant::Wasm(sandbox.load(&wasm)?))
+            }
+            BotSpec::Go(dir) => {
+                let wasm = crate::golang::build_go(dir)?;
                 Ok(Contestant::Wasm(sandbox.load(&wasm)?))
             }
         }

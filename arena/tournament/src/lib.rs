@@ -23,6 +23,7 @@ pub mod bots;
 pub mod check;
 pub mod config;
 pub mod game;
+pub mod golang;
 pub mod modes;
 pub mod plan;
 pub mod playable;

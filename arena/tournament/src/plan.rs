@@ -121,14 +121,22 @@ fn fingerprint(tournament: &Tournament) -> String {
     hex::encode(Sha256::digest(identity.to_string().as_bytes()))
 }
 
-/// A bot's identity for the fingerprint: module files by content, crates and built-ins by
-/// name (a crate's build differs between machines only in embedded paths).
+/// A bot's identity for the fingerprint: module files by content, crates, Go bots and
+/// built-ins by name (a crate's build differs between machines only in embedded paths).
 fn identity_of(spec: &crate::bots::BotSpec) -> String {
     match spec {
         crate::bots::BotSpec::Module(path) => match std::fs::read(path) {
             Ok(bytes) => format!("sha256:{}", hex::encode(Sha256::digest(&bytes))),
             Err(_) => spec.to_string(),
         },
+        crate::bots::BotSpec::Go(path) => {
+            format!(
+                "go:{}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            )
+        }
         crate::bots::BotSpec::Crate(path) => {
             format!(
                 "crate:{}",

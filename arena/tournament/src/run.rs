@@ -107,7 +107,10 @@ pub fn contestants(
     let mut slots: Vec<Option<Result<Contestant, RunError>>> =
         tournament.bots.iter().map(|_| None).collect();
     for (slot, bot) in slots.iter_mut().zip(&tournament.bots) {
-        if matches!(bot.spec, crate::bots::BotSpec::Crate(_)) {
+        if matches!(
+            bot.spec,
+            crate::bots::BotSpec::Crate(_) | crate::bots::BotSpec::Go(_)
+        ) {
             *slot = Some(resolve(bot));
         }
     }

@@ -1,0 +1,15 @@
+;; Hostile bot: writes a panic to standard error and exits through WASI's proc_exit on its
+;; first request (expect a trap fault quoting the panic, and every later call faulting)
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "proc_exit" (func $proc_exit (param i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 100) "panic: boom\n\ngoroutine 1 [running]:\nmain.act()\n")
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (i32.store (i32.const 0) (i32.const 100))
+    (i32.store (i32.const 4) (i32.const 49))
+    (drop (call $fd_write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 8)))
+    (call $proc_exit (i32.const 2))
+    (unreachable)))

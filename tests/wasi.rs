@@ -1,0 +1,124 @@
+//! The WASI preview 1 subset (docs/abi.md, "WASI"): what a bot built for `wasm32-wasip1`
+//! sees — nothing of the host, randomness from its match seed, clocks from its fuel — and
+//! how an exit ends it.
+
+use arena_engine::{FaultKind, Player};
+use arena_sandbox::{Limits, REALTIME_START_NS, Sandbox, WASI_FUEL_BASE};
+use arena_sdk::MatchStart;
+use arena_sdk::battle::Battle;
+use arena_tests::fixtures::{battle_observation as observation, battle_start};
+use arena_tests::{hostile, root};
+use std::collections::BTreeMap;
+
+/// The probe's line for each of its calls: `start`, then one turn.
+fn probe(sandbox: &Sandbox, start: &MatchStart<Battle>) -> Vec<BTreeMap<String, u64>> {
+    let bot = sandbox.load(&root().join("tests/wasi/probe.wat")).unwrap();
+    let mut player = bot.player(sandbox);
+    Player::<Battle>::start(&mut player, start).unwrap();
+    let first = Player::<Battle>::last_call(&mut player).log;
+    // The probe answers turns with nothing: a fault, after its line is written.
+    assert!(Player::<Battle>::act(&mut player, &observation()).is_err());
+    let second = Player::<Battle>::last_call(&mut player).log;
+    [first, second]
+        .iter()
+        .map(|line| {
+            assert!(
+                line.ends_with('\n'),
+                "written as it was, newline kept: {line:?}"
+            );
+            line.split_whitespace()
+                .map(|field| {
+                    let (key, hex) = field.split_once('=').unwrap();
+                    (key.to_owned(), u64::from_str_radix(hex, 16).unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn seeded(seed: u64) -> MatchStart<Battle> {
+    MatchStart {
+        seed,
+        ..battle_start()
+    }
+}
+
+#[test]
+fn a_wasi_bot_sees_no_host_and_gets_errors_not_faults() {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let lines = probe(&sandbox, &seeded(1));
+    let line = &lines[0];
+    assert_eq!(line["arg"], 0, "no arguments, no environment");
+    assert_eq!(line["pre"], 8, "no preopened directory: EBADF");
+    assert_eq!(line["opn"], 52, "path_open: ENOSYS");
+    assert_eq!(line["sck"], 52, "sockets: ENOSYS");
+    assert_eq!(line["flt"], 21, "a buffer outside memory: EFAULT");
+    assert_eq!(line["inp"], 0, "standard input is empty");
+    assert_eq!(lines[1]["ini"], 1, "_initialize ran once, before start");
+}
+
+#[test]
+fn wasi_randomness_follows_the_match_seed_and_clocks_follow_fuel() {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let one = probe(&sandbox, &seeded(1));
+    assert_eq!(
+        one,
+        probe(&sandbox, &seeded(1)),
+        "same seed, same bytes and times"
+    );
+    // In another sandbox, pooled or not, still the same.
+    let unpooled =
+        Sandbox::with_pool(Limits::default(), None, arena_sandbox::Pool::none()).unwrap();
+    assert_eq!(one, probe(&unpooled, &seeded(1)));
+    let other = probe(&sandbox, &seeded(2));
+    assert_ne!(
+        one[0]["rnd"], other[0]["rnd"],
+        "another seed, other random bytes"
+    );
+    assert_ne!(
+        one[0]["rnd"], one[1]["rnd"],
+        "a stream, not one value per call"
+    );
+    assert_eq!(
+        one[0]["mon"], other[0]["mon"],
+        "time is fuel, whatever the seed"
+    );
+
+    // The clocks: the fuel spent so far in the match, in nanoseconds; realtime starts at a
+    // fixed date; they never run backwards across calls; a sleep advances them exactly.
+    let (start, turn) = (&one[0], &one[1]);
+    assert!(
+        start["mon"] > WASI_FUEL_BASE && start["mon"] < 1_000_000,
+        "{start:?}"
+    );
+    assert!(start["rea"] - REALTIME_START_NS > start["mon"]);
+    assert!(turn["mon"] > start["mon"] + start["slp"], "{one:?}");
+    let sleep = 1_000_000_000;
+    assert!(
+        start["slp"] > sleep && start["slp"] < sleep + 10 * WASI_FUEL_BASE,
+        "{start:?}"
+    );
+}
+
+#[test]
+fn proc_exit_is_a_fault_quoting_the_panic_and_ends_the_bot_for_the_match() {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let bot = sandbox.load(&hostile("wasi-exit.wat")).unwrap();
+    let mut player = bot.player(&sandbox);
+    let fault = Player::<Battle>::start(&mut player, &battle_start()).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::Trap);
+    assert_eq!(
+        fault.message,
+        "the bot exited with code 2 (proc_exit); it wrote: panic: boom"
+    );
+    let log = Player::<Battle>::last_call(&mut player).log;
+    assert!(log.starts_with("panic: boom\n\ngoroutine 1"), "{log}");
+    let later = Player::<Battle>::act(&mut player, &observation()).unwrap_err();
+    assert_eq!(later.kind, FaultKind::Trap);
+    assert!(
+        later
+            .message
+            .contains("exited with code 2 (proc_exit) earlier"),
+        "{later}"
+    );
+}
