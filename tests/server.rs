@@ -878,3 +878,40 @@ fn the_bot_list_comes_in_pages_linked_by_a_next_header() {
         assert!(body["error"].is_string(), "{bad}: {body}");
     }
 }
+
+#[test]
+fn a_go_bot_is_accepted_and_plays_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), BATTLE_ONLY);
+    let alice = server.add_user("alice", false);
+    // 4.9 MB: over the old 4 MiB cap, under the 8 MiB one of the sandbox and the server.
+    let go = std::fs::read(bots::GO_STARTER).unwrap();
+    assert!(go.len() > 4 << 20, "{} bytes", go.len());
+    let (status, body) = server.upload(Some(&alice), "gopher", &go);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["check"]["ok"], true, "{body}");
+    let rust = std::fs::read(bots::BATTLE_STARTER).unwrap();
+    let (status, body) = server.upload(Some(&alice), "crab", &rust);
+    assert_eq!(status, 201, "{body}");
+    server.wait_for_games(4);
+    let board = server.get_json("/api/leaderboard/battle");
+    let rows = board["rows"].as_array().unwrap();
+    let gopher = rows
+        .iter()
+        .find(|r| r["bot"] == "gopher")
+        .unwrap_or_else(|| panic!("{board}"));
+    assert!(gopher["games"].as_u64().unwrap() >= 4, "{board}");
+    let (status, replay) = server.get("/api/games/1/replay");
+    assert_eq!(status, 200);
+    let replay: Value = serde_json::from_str(&replay).unwrap();
+    assert_eq!(
+        replay["outcome"]["seats"][0]["faults"], 0,
+        "{}",
+        replay["outcome"]
+    );
+    assert_eq!(
+        replay["outcome"]["seats"][1]["faults"], 0,
+        "{}",
+        replay["outcome"]
+    );
+}
