@@ -212,6 +212,15 @@ fn write(caller: &mut Ctx<'_>, ptr: i32, bytes: &[u8]) -> bool {
     memory.write(caller, ptr as u32 as usize, bytes).is_ok()
 }
 
+/// Write `bytes` at `ptr`: `SUCCESS`, or `EFAULT` if any of it lies outside the memory.
+fn written(caller: &mut Ctx<'_>, ptr: i32, bytes: &[u8]) -> i32 {
+    if write(caller, ptr, bytes) {
+        SUCCESS
+    } else {
+        EFAULT
+    }
+}
+
 /// Read `N` bytes at `ptr`.
 fn read<const N: usize>(data: &[u8], ptr: usize) -> Option<[u8; N]> {
     data.get(ptr..ptr.checked_add(N)?)?.try_into().ok()
@@ -274,11 +283,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
             if !(0..=3).contains(&id) {
                 return Ok(EINVAL);
             }
-            Ok(if write(&mut c, ptr, &1u64.to_le_bytes()) {
-                SUCCESS
-            } else {
-                EFAULT
-            })
+            Ok(written(&mut c, ptr, &1u64.to_le_bytes()))
         },
     )?;
     linker.func_wrap(
@@ -293,11 +298,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
                 1..=3 => now,
                 _ => return Ok(EINVAL),
             };
-            Ok(if write(&mut c, ptr, &time.to_le_bytes()) {
-                SUCCESS
-            } else {
-                EFAULT
-            })
+            Ok(written(&mut c, ptr, &time.to_le_bytes()))
         },
     )?;
     linker.func_wrap(MODULE, "fd_close", |mut c: Ctx<'_>, fd: i32| {
@@ -322,11 +323,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
             stat[0] = FILETYPE_CHARACTER_DEVICE;
             stat[8..16].copy_from_slice(&rights.to_le_bytes());
             stat[16..24].copy_from_slice(&rights.to_le_bytes());
-            Ok(if write(&mut c, ptr, &stat) {
-                SUCCESS
-            } else {
-                EFAULT
-            })
+            Ok(written(&mut c, ptr, &stat))
         },
     )?;
     linker.func_wrap(
@@ -350,11 +347,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
             let mut stat = [0u8; 64];
             stat[16] = FILETYPE_CHARACTER_DEVICE;
             stat[24..32].copy_from_slice(&1u64.to_le_bytes());
-            Ok(if write(&mut c, ptr, &stat) {
-                SUCCESS
-            } else {
-                EFAULT
-            })
+            Ok(written(&mut c, ptr, &stat))
         },
     )?;
     // No preopened directories: the descriptor after the standard ones is not one.
@@ -377,11 +370,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
                 return Ok(EBADF);
             }
             // Standard input is empty: every read is at its end.
-            Ok(if write(&mut c, nread, &0u32.to_le_bytes()) {
-                SUCCESS
-            } else {
-                EFAULT
-            })
+            Ok(written(&mut c, nread, &0u32.to_le_bytes()))
         },
     )?;
     linker.func_wrap(
@@ -507,11 +496,7 @@ fn fd_write(
         }
         state.append_output(&bytes);
     }
-    Ok(if write(&mut c, nwritten, &total32.to_le_bytes()) {
-        SUCCESS
-    } else {
-        EFAULT
-    })
+    Ok(written(&mut c, nwritten, &total32.to_le_bytes()))
 }
 
 /// `poll_oneoff`: standard input is readable (at its end) and output writable at once; a
