@@ -20,25 +20,25 @@
 //! integers the Go integers of the same width; an enum of unit variants a `string` type
 //! with one constant per variant; an enum with data a struct of one field per variant
 //! (`bool` for a unit variant, a pointer for the others) whose `MarshalJSON` and
-//! `UnmarshalJSON` speak serde's form, with a constructor per variant and `Equal`.
+//! `UnmarshalJSON` speak serde's form, with a constructor per variant and `Equal`. The
+//! code they share is not generated: it is package `wire` (`sdk/go/internal/wire`), which
+//! the generated files call.
 
 use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, run_match};
 use arena_sdk::protocol::RequestRef;
 use arena_sdk::{Game, MatchEnd, MatchStart};
 use arena_tests::root;
+use reflect::{COMMON, Trace, closure, enums, first_difference, names};
 use serde_json::Value;
-use serde_reflection::{
-    ContainerFormat, Format, Named, Registry, Samples, Tracer, TracerConfig, VariantFormat,
-};
+use serde_reflection::{ContainerFormat, Format, Named, Registry, Tracer, VariantFormat};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::LazyLock;
 
-/// Types every mode shares: generated once, into package `arena` (`Request` is the
-/// envelope the SDK's request loop reads by hand).
-const COMMON: [&str; 5] = ["MatchEnd", "MatchResult", "MatchStart", "Mode", "Request"];
+#[path = "reflect.rs"]
+mod reflect;
 
 /// The command that regenerates the files, for the header and messages.
 const REGENERATE: &str = "ARENA_UPDATE_DOCS=1 cargo test -p arena-tests --test go_sdk";
@@ -57,78 +57,12 @@ struct Traced {
     action: Format,
 }
 
-/// Trace enum types whole first: the tracer only learns every variant of an enum traced
-/// at the top.
-macro_rules! enums {
-    ($($t:ty),* $(,)?) => {
-        |tracer: &mut Tracer| {
-            $( tracer.trace_simple_type::<$t>().unwrap(); )*
-        }
-    };
-}
-
-fn names<'a>(f: &'a Format, out: &mut Vec<&'a str>) {
-    match f {
-        Format::TypeName(name) => out.push(name),
-        Format::Option(inner) | Format::Seq(inner) => names(inner, out),
-        Format::TupleArray { content, .. } => names(content, out),
-        Format::Tuple(items) => items.iter().for_each(|i| names(i, out)),
-        Format::Map { key, value } => {
-            names(key, out);
-            names(value, out);
-        }
-        _ => {}
-    }
-}
-
-fn all<'a>(fs: &'a [Named<Format>], out: &mut Vec<&'a str>) {
-    fs.iter().for_each(|f| names(&f.value, out));
-}
-
-fn referenced(c: &ContainerFormat) -> Vec<&str> {
-    let mut out = Vec::new();
-    match c {
-        ContainerFormat::UnitStruct => {}
-        ContainerFormat::NewTypeStruct(inner) => names(inner, &mut out),
-        ContainerFormat::TupleStruct(items) => items.iter().for_each(|i| names(i, &mut out)),
-        ContainerFormat::Struct(fs) => all(fs, &mut out),
-        ContainerFormat::Enum(variants) => {
-            for v in variants.values() {
-                match &v.value {
-                    VariantFormat::NewType(inner) => names(inner, &mut out),
-                    VariantFormat::Tuple(items) => items.iter().for_each(|i| names(i, &mut out)),
-                    VariantFormat::Struct(fs) => all(fs, &mut out),
-                    _ => {}
-                }
-            }
-        }
-    }
-    out
-}
-
-fn closure(registry: &Registry, roots: Vec<&str>) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut todo = roots;
-    while let Some(name) = todo.pop() {
-        if seen.insert(name.to_owned()) {
-            todo.extend(referenced(&registry[name]));
-        }
-    }
-    seen
-}
-
 fn trace<G: Game>(enums: fn(&mut Tracer)) -> Traced {
-    use arena_sdk::protocol::Request;
-    use arena_sdk::{MatchResult, Mode};
-    let mut tracer = Tracer::new(TracerConfig::default());
-    tracer.trace_simple_type::<Mode>().unwrap();
-    tracer.trace_simple_type::<MatchResult>().unwrap();
-    enums(&mut tracer);
-    let samples = Samples::new();
-    tracer.trace_type::<Request<G>>(&samples).unwrap();
-    let (choice, _) = tracer.trace_type::<G::SetupChoice>(&samples).unwrap();
-    let (action, _) = tracer.trace_type::<G::Action>(&samples).unwrap();
-    let registry = tracer.registry().unwrap();
+    let Trace {
+        registry,
+        choice,
+        action,
+    } = reflect::trace::<G>(enums);
     let mut answer_roots = Vec::new();
     names(&choice, &mut answer_roots);
     names(&action, &mut answer_roots);
@@ -745,8 +679,8 @@ struct GoPackage<'a> {
     docs: BTreeMap<String, ItemDocs>,
     /// `MatchStart`'s rules are a type parameter: each mode has its own `Rules`.
     generic_rules: bool,
-    /// Helpers the code calls (emitted once at the end).
-    helpers: BTreeSet<&'static str>,
+    /// Whether the code uses `Uint8s` (declared once at the end).
+    uint8s: bool,
     /// Package-level names, to catch a clash.
     declared: BTreeSet<String>,
 }
@@ -777,7 +711,7 @@ impl GoPackage<'_> {
             Format::Str => "string".into(),
             Format::Option(inner) => format!("*{}", self.go_type(inner)),
             Format::Seq(inner) if **inner == Format::U8 => {
-                self.helpers.insert("Uint8s");
+                self.uint8s = true;
                 "Uint8s".into()
             }
             Format::Seq(inner) => format!("[]{}", self.go_type(inner)),
@@ -850,14 +784,10 @@ impl GoPackage<'_> {
     fn compare(&mut self, field: &str, f: &Format) -> String {
         match f {
             Format::Option(inner) => match self.equality(inner) {
-                Equality::Plain => {
-                    self.helpers.insert("equalPtr");
-                    format!("equalPtr(x.{field}, y.{field})")
-                }
+                Equality::Plain => format!("wire.EqualPtr(x.{field}, y.{field})"),
                 _ => {
-                    self.helpers.insert("equalBy");
                     let t = self.go_type(inner);
-                    format!("equalBy(x.{field}, y.{field}, {t}.Equal)")
+                    format!("wire.EqualBy(x.{field}, y.{field}, {t}.Equal)")
                 }
             },
             _ => match self.equality(f) {
@@ -878,34 +808,15 @@ impl GoPackage<'_> {
             body += &self.declaration(&name);
         }
         let helpers = self.helper_code();
-        let mut imports: BTreeSet<&str> = BTreeSet::new();
-        for (import, needle) in [
-            ("bytes", "bytes."),
-            ("encoding/json", "json."),
-            ("errors", "errors."),
-            ("fmt", "fmt."),
-            ("strconv", "strconv."),
-        ] {
-            if body.contains(needle) || helpers.contains(needle) {
-                imports.insert(import);
-            }
-        }
         let mut out = format!(
             "// Code generated by tests/go_sdk.rs from the Rust SDK ({}); DO NOT EDIT.\n\
              // Regenerate with {REGENERATE}.\n\npackage {}\n",
             self.sources.join(", "),
             self.package
         );
-        match imports.len() {
-            0 => {}
-            1 => out += &format!("\nimport \"{}\"\n", imports.first().unwrap()),
-            _ => {
-                out += "\nimport (\n";
-                for i in &imports {
-                    out += &format!("\t\"{i}\"\n");
-                }
-                out += ")\n";
-            }
+        // The generated code calls no package but the SDK's helpers.
+        if body.contains("wire.") || helpers.contains("wire.") {
+            out += "\nimport \"botarena.invalid/sdk/internal/wire\"\n";
         }
         out + &body + &helpers
     }
@@ -1049,7 +960,6 @@ impl GoPackage<'_> {
         if slices.is_empty() {
             return String::new();
         }
-        self.helpers.insert("marshalPlain");
         let mut out = format!(
             "\n// MarshalJSON writes {go_name} as serde does, nil slices as [] (the arena refuses\n\
              // null for a list).\n\
@@ -1058,7 +968,7 @@ impl GoPackage<'_> {
         for (field, t) in slices {
             out += &format!("\tif x.{field} == nil {{\n\t\tx.{field} = {t}{{}}\n\t}}\n");
         }
-        out += "\treturn marshalPlain(plain(x))\n}\n";
+        out += "\treturn wire.MarshalPlain(plain(x))\n}\n";
         out
     }
 
@@ -1122,7 +1032,6 @@ impl GoPackage<'_> {
 
     fn data_enum(&mut self, name: &str, variants: &BTreeMap<u32, Named<VariantFormat>>) -> String {
         self.declare(name);
-        self.helpers.insert("variants");
         let doc = self
             .docs_of(name)
             .map(|d| go_doc(&d.doc))
@@ -1224,11 +1133,11 @@ impl GoPackage<'_> {
         out += &format!(
             "\n// MarshalJSON writes {name} as serde does.\n\
              func (x {name}) MarshalJSON() ([]byte, error) {{\n\
-             \tif n := countSet({}); n != 1 {{\n\
-             \t\treturn nil, fmt.Errorf(\"{}.{name}: %d variants set, want 1\", n)\n\
+             \tif err := wire.OneSet(\"{}.{name}\", {}); err != nil {{\n\
+             \t\treturn nil, err\n\
              \t}}\n\tswitch {{\n",
-            set.join(", "),
-            self.package
+            self.package,
+            set.join(", ")
         );
         for ((field, data, _, serde_name), v) in parts.iter().zip(variants.values()) {
             match data {
@@ -1242,7 +1151,7 @@ impl GoPackage<'_> {
                         _ => format!("x.{field}"),
                     };
                     out += &format!(
-                        "\tcase x.{field} != nil:\n\t\treturn marshalVariant(\"{serde_name}\", {value})\n"
+                        "\tcase x.{field} != nil:\n\t\treturn wire.MarshalVariant(\"{serde_name}\", {value})\n"
                     );
                 }
             }
@@ -1252,8 +1161,8 @@ impl GoPackage<'_> {
         out += &format!(
             "\n// UnmarshalJSON reads serde's JSON of {name}.\n\
              func (x *{name}) UnmarshalJSON(data []byte) error {{\n\
-             \tname, body, err := unmarshalVariant(data)\n\
-             \tif err != nil {{\n\t\treturn fmt.Errorf(\"{pkg}.{name}: %w\", err)\n\t}}\n\
+             \tname, body, err := wire.UnmarshalVariant(\"{pkg}.{name}\", data)\n\
+             \tif err != nil {{\n\t\treturn err\n\t}}\n\
              \t*x = {name}{{}}\n\tswitch name {{\n",
             pkg = self.package
         );
@@ -1265,13 +1174,13 @@ impl GoPackage<'_> {
                 }
                 Some(t) => {
                     out += &format!(
-                        "\tcase \"{serde_name}\":\n\t\tx.{field} = new({t})\n\t\treturn unmarshalData(body, x.{field})\n"
+                        "\tcase \"{serde_name}\":\n\t\tx.{field} = new({t})\n\t\treturn wire.UnmarshalData(body, x.{field})\n"
                     )
                 }
             }
         }
         out += &format!(
-            "\t}}\n\treturn fmt.Errorf(\"{}.{name}: unknown variant %q\", name)\n}}\n",
+            "\t}}\n\treturn wire.UnknownVariant(\"{}.{name}\", name)\n}}\n",
             self.package
         );
         // Equal.
@@ -1289,11 +1198,9 @@ impl GoPackage<'_> {
                             _ => unreachable!(),
                         }) == Equality::Method
                         {
-                            self.helpers.insert("equalBy");
-                            format!("equalBy(x.{field}, y.{field}, {t}.Equal)")
+                            format!("wire.EqualBy(x.{field}, y.{field}, {t}.Equal)")
                         } else {
-                            self.helpers.insert("equalPtr");
-                            format!("equalPtr(x.{field}, y.{field})")
+                            format!("wire.EqualPtr(x.{field}, y.{field})")
                         }
                     }
                     _ => unreachable!(),
@@ -1309,63 +1216,18 @@ impl GoPackage<'_> {
         out
     }
 
+    /// The `Uint8s` type, if the package uses it (its code is in package wire).
     fn helper_code(&self) -> String {
-        let mut out = String::new();
-        if self.helpers.contains("Uint8s") {
-            out += "\n// Uint8s is a []uint8 written as a JSON array of numbers, as serde writes a Vec<u8>\n\
-                    // (encoding/json would write a []byte as a base64 string).\n\
-                    type Uint8s []uint8\n\n\
-                    // MarshalJSON writes the numbers.\n\
-                    func (s Uint8s) MarshalJSON() ([]byte, error) {\n\
-                    \tout := append(make([]byte, 0, 2+4*len(s)), '[')\n\
-                    \tfor i, v := range s {\n\t\tif i > 0 {\n\t\t\tout = append(out, ',')\n\t\t}\n\
-                    \t\tout = strconv.AppendUint(out, uint64(v), 10)\n\t}\n\
-                    \treturn append(out, ']'), nil\n}\n";
+        if !self.uint8s {
+            return String::new();
         }
-        if self.helpers.contains("variants") {
-            out += "\n// countSet counts the variants set.\n\
-                    func countSet(set ...bool) int {\n\tn := 0\n\tfor _, s := range set {\n\
-                    \t\tif s {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n\
-                    \n// marshalVariant writes a variant with data: {\"name\":data}.\n\
-                    func marshalVariant(name string, data any) ([]byte, error) {\n\
-                    \tbody, err := marshalPlain(data)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\
-                    \tout := make([]byte, 0, len(name)+len(body)+5)\n\
-                    \tout = append(append(append(out, `{\"`...), name...), `\":`...)\n\
-                    \treturn append(append(out, body...), '}'), nil\n}\n\
-                    \n// unmarshalVariant reads a variant: \"name\" (no data) or {\"name\":data}.\n\
-                    func unmarshalVariant(data []byte) (string, json.RawMessage, error) {\n\
-                    \tdata = bytes.TrimSpace(data)\n\
-                    \tif len(data) > 0 && data[0] == '\"' {\n\t\tvar name string\n\
-                    \t\terr := json.Unmarshal(data, &name)\n\t\treturn name, nil, err\n\t}\n\
-                    \tvar object map[string]json.RawMessage\n\
-                    \tif err := json.Unmarshal(data, &object); err != nil {\n\t\treturn \"\", nil, err\n\t}\n\
-                    \tif len(object) != 1 {\n\
-                    \t\treturn \"\", nil, fmt.Errorf(\"want a variant's name or an object of one key, not %s\", data)\n\t}\n\
-                    \tfor name, body := range object {\n\t\treturn name, body, nil\n\t}\n\
-                    \treturn \"\", nil, nil\n}\n\
-                    \n// unmarshalData reads the data of a variant that has some.\n\
-                    func unmarshalData(body json.RawMessage, into any) error {\n\
-                    \tif body == nil {\n\t\treturn errors.New(\"the variant needs its data\")\n\t}\n\
-                    \treturn json.Unmarshal(body, into)\n}\n";
-        }
-        if self.helpers.contains("variants") || self.helpers.contains("marshalPlain") {
-            out += "\n// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.\n\
-                    func marshalPlain(v any) ([]byte, error) {\n\tvar buf bytes.Buffer\n\
-                    \tenc := json.NewEncoder(&buf)\n\tenc.SetEscapeHTML(false)\n\
-                    \tif err := enc.Encode(v); err != nil {\n\t\treturn nil, err\n\t}\n\
-                    \treturn bytes.TrimSuffix(buf.Bytes(), []byte(\"\\n\")), nil\n}\n";
-        }
-        if self.helpers.contains("equalPtr") {
-            out += "\n// equalPtr compares two optional values.\n\
-                    func equalPtr[T comparable](x, y *T) bool {\n\
-                    \treturn x == y || x != nil && y != nil && *x == *y\n}\n";
-        }
-        if self.helpers.contains("equalBy") {
-            out += "\n// equalBy compares two optional values with their Equal method.\n\
-                    func equalBy[T any](x, y *T, equal func(T, T) bool) bool {\n\
-                    \treturn x == y || x != nil && y != nil && equal(*x, *y)\n}\n";
-        }
-        out
+        "\n// Uint8s is a []uint8 written as a JSON array of numbers, as serde writes a Vec<u8>\n\
+         // (encoding/json would write a []byte as a base64 string).\n\
+         type Uint8s []uint8\n\n\
+         // MarshalJSON writes the numbers.\n\
+         func (s Uint8s) MarshalJSON() ([]byte, error) {\n\
+         \treturn wire.MarshalUint8s(s), nil\n}\n"
+            .into()
     }
 }
 
@@ -1578,7 +1440,7 @@ fn generated(modes: &[Mode]) -> Vec<(String, String)> {
             shown: &shown,
             docs,
             generic_rules: false,
-            helpers: BTreeSet::new(),
+            uint8s: false,
             declared: BTreeSet::new(),
         };
         files.push((format!("sdk/go/{}/types.go", mode.name), package.file()));
@@ -1597,7 +1459,7 @@ fn generated(modes: &[Mode]) -> Vec<(String, String)> {
                 shown: &shown,
                 docs: read_docs(&source("sdk/src/protocol.rs")),
                 generic_rules: true,
-                helpers: BTreeSet::new(),
+                uint8s: false,
                 declared: BTreeSet::new(),
             };
             files.push(("sdk/go/arena/types.go".into(), package.file()));
@@ -1619,16 +1481,9 @@ fn the_go_sdk_types_are_generated_from_the_rust_sdk_types() {
             std::fs::write(&full, expected).unwrap();
             continue;
         }
-        let first = current
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(current.lines().count().min(expected.lines().count()));
+        let (line, file, generated) = first_difference(&current, expected);
         stale.push(format!(
-            "{path} from its line {}:\n  file:      {:?}\n  generated: {:?}",
-            first + 1,
-            current.lines().nth(first),
-            expected.lines().nth(first)
+            "{path} from its line {line}:\n  file:      {file:?}\n  generated: {generated:?}"
         ));
     }
     assert!(

@@ -3,13 +3,7 @@
 
 package battle
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strconv"
-)
+import "botarena.invalid/sdk/internal/wire"
 
 // A bot's answer on its unit's turn.
 //
@@ -40,12 +34,12 @@ func Skill() Action {
 
 // MarshalJSON writes Action as serde does.
 func (x Action) MarshalJSON() ([]byte, error) {
-	if n := countSet(x.Attack != nil, x.Skill); n != 1 {
-		return nil, fmt.Errorf("battle.Action: %d variants set, want 1", n)
+	if err := wire.OneSet("battle.Action", x.Attack != nil, x.Skill); err != nil {
+		return nil, err
 	}
 	switch {
 	case x.Attack != nil:
-		return marshalVariant("attack", x.Attack)
+		return wire.MarshalVariant("attack", x.Attack)
 	case x.Skill:
 		return []byte(`"skill"`), nil
 	}
@@ -54,25 +48,25 @@ func (x Action) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads serde's JSON of Action.
 func (x *Action) UnmarshalJSON(data []byte) error {
-	name, body, err := unmarshalVariant(data)
+	name, body, err := wire.UnmarshalVariant("battle.Action", data)
 	if err != nil {
-		return fmt.Errorf("battle.Action: %w", err)
+		return err
 	}
 	*x = Action{}
 	switch name {
 	case "attack":
 		x.Attack = new(ActionAttack)
-		return unmarshalData(body, x.Attack)
+		return wire.UnmarshalData(body, x.Attack)
 	case "skill":
 		x.Skill = true
 		return nil
 	}
-	return fmt.Errorf("battle.Action: unknown variant %q", name)
+	return wire.UnknownVariant("battle.Action", name)
 }
 
 // Equal reports whether x and y are the same variant with the same data.
 func (x Action) Equal(y Action) bool {
-	return equalPtr(x.Attack, y.Attack) &&
+	return wire.EqualPtr(x.Attack, y.Attack) &&
 		x.Skill == y.Skill
 }
 
@@ -217,7 +211,7 @@ func (x TeamChoice) MarshalJSON() ([]byte, error) {
 	if x.Team == nil {
 		x.Team = []BotType{}
 	}
-	return marshalPlain(plain(x))
+	return wire.MarshalPlain(plain(x))
 }
 
 // One unit as seen during play.
@@ -258,79 +252,5 @@ type Uint8s []uint8
 
 // MarshalJSON writes the numbers.
 func (s Uint8s) MarshalJSON() ([]byte, error) {
-	out := append(make([]byte, 0, 2+4*len(s)), '[')
-	for i, v := range s {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = strconv.AppendUint(out, uint64(v), 10)
-	}
-	return append(out, ']'), nil
-}
-
-// countSet counts the variants set.
-func countSet(set ...bool) int {
-	n := 0
-	for _, s := range set {
-		if s {
-			n++
-		}
-	}
-	return n
-}
-
-// marshalVariant writes a variant with data: {"name":data}.
-func marshalVariant(name string, data any) ([]byte, error) {
-	body, err := marshalPlain(data)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(name)+len(body)+5)
-	out = append(append(append(out, `{"`...), name...), `":`...)
-	return append(append(out, body...), '}'), nil
-}
-
-// unmarshalVariant reads a variant: "name" (no data) or {"name":data}.
-func unmarshalVariant(data []byte) (string, json.RawMessage, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '"' {
-		var name string
-		err := json.Unmarshal(data, &name)
-		return name, nil, err
-	}
-	var object map[string]json.RawMessage
-	if err := json.Unmarshal(data, &object); err != nil {
-		return "", nil, err
-	}
-	if len(object) != 1 {
-		return "", nil, fmt.Errorf("want a variant's name or an object of one key, not %s", data)
-	}
-	for name, body := range object {
-		return name, body, nil
-	}
-	return "", nil, nil
-}
-
-// unmarshalData reads the data of a variant that has some.
-func unmarshalData(body json.RawMessage, into any) error {
-	if body == nil {
-		return errors.New("the variant needs its data")
-	}
-	return json.Unmarshal(body, into)
-}
-
-// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// equalPtr compares two optional values.
-func equalPtr[T comparable](x, y *T) bool {
-	return x == y || x != nil && y != nil && *x == *y
+	return wire.MarshalUint8s(s), nil
 }

@@ -3,10 +3,7 @@
 
 package conquest
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "botarena.invalid/sdk/internal/wire"
 
 // An army on the map.
 type Army struct {
@@ -93,7 +90,7 @@ func (x Orders) MarshalJSON() ([]byte, error) {
 	if x.Moves == nil {
 		x.Moves = []Move{}
 	}
-	return marshalPlain(plain(x))
+	return wire.MarshalPlain(plain(x))
 }
 
 // A tile's coordinates: `x` is the column, growing east (0 is the west edge, the left column), `y` the row, growing south (0 is the north edge, the top row).
@@ -157,15 +154,4 @@ type SetupRequest struct {
 	FirstYear uint32 `json:"first_year"`
 	// The game ends after this many years.
 	MaxYears uint32 `json:"max_years"`
-}
-
-// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

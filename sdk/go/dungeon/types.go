@@ -3,12 +3,7 @@
 
 package dungeon
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-)
+import "botarena.invalid/sdk/internal/wire"
 
 // Every ability of heroes and monsters.
 type Ability string
@@ -249,7 +244,7 @@ func (x SetupChoice) MarshalJSON() ([]byte, error) {
 	if x.Party == nil {
 		x.Party = []Class{}
 	}
-	return marshalPlain(plain(x))
+	return wire.MarshalPlain(plain(x))
 }
 
 // Sent once before play: choose a party for the dungeon ahead.
@@ -301,40 +296,40 @@ func TargetMonster(value uint8) Target {
 
 // MarshalJSON writes Target as serde does.
 func (x Target) MarshalJSON() ([]byte, error) {
-	if n := countSet(x.Hero != nil, x.Monster != nil); n != 1 {
-		return nil, fmt.Errorf("dungeon.Target: %d variants set, want 1", n)
+	if err := wire.OneSet("dungeon.Target", x.Hero != nil, x.Monster != nil); err != nil {
+		return nil, err
 	}
 	switch {
 	case x.Hero != nil:
-		return marshalVariant("hero", *x.Hero)
+		return wire.MarshalVariant("hero", *x.Hero)
 	case x.Monster != nil:
-		return marshalVariant("monster", *x.Monster)
+		return wire.MarshalVariant("monster", *x.Monster)
 	}
 	return nil, nil
 }
 
 // UnmarshalJSON reads serde's JSON of Target.
 func (x *Target) UnmarshalJSON(data []byte) error {
-	name, body, err := unmarshalVariant(data)
+	name, body, err := wire.UnmarshalVariant("dungeon.Target", data)
 	if err != nil {
-		return fmt.Errorf("dungeon.Target: %w", err)
+		return err
 	}
 	*x = Target{}
 	switch name {
 	case "hero":
 		x.Hero = new(uint8)
-		return unmarshalData(body, x.Hero)
+		return wire.UnmarshalData(body, x.Hero)
 	case "monster":
 		x.Monster = new(uint8)
-		return unmarshalData(body, x.Monster)
+		return wire.UnmarshalData(body, x.Monster)
 	}
-	return fmt.Errorf("dungeon.Target: unknown variant %q", name)
+	return wire.UnknownVariant("dungeon.Target", name)
 }
 
 // Equal reports whether x and y are the same variant with the same data.
 func (x Target) Equal(y Target) bool {
-	return equalPtr(x.Hero, y.Hero) &&
-		equalPtr(x.Monster, y.Monster)
+	return wire.EqualPtr(x.Hero, y.Hero) &&
+		wire.EqualPtr(x.Monster, y.Monster)
 }
 
 // One monster of a wave, as announced before play.
@@ -343,71 +338,4 @@ type WaveMonster struct {
 	Kind MonsterKind `json:"kind"`
 	// Its level.
 	Level uint32 `json:"level"`
-}
-
-// countSet counts the variants set.
-func countSet(set ...bool) int {
-	n := 0
-	for _, s := range set {
-		if s {
-			n++
-		}
-	}
-	return n
-}
-
-// marshalVariant writes a variant with data: {"name":data}.
-func marshalVariant(name string, data any) ([]byte, error) {
-	body, err := marshalPlain(data)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(name)+len(body)+5)
-	out = append(append(append(out, `{"`...), name...), `":`...)
-	return append(append(out, body...), '}'), nil
-}
-
-// unmarshalVariant reads a variant: "name" (no data) or {"name":data}.
-func unmarshalVariant(data []byte) (string, json.RawMessage, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '"' {
-		var name string
-		err := json.Unmarshal(data, &name)
-		return name, nil, err
-	}
-	var object map[string]json.RawMessage
-	if err := json.Unmarshal(data, &object); err != nil {
-		return "", nil, err
-	}
-	if len(object) != 1 {
-		return "", nil, fmt.Errorf("want a variant's name or an object of one key, not %s", data)
-	}
-	for name, body := range object {
-		return name, body, nil
-	}
-	return "", nil, nil
-}
-
-// unmarshalData reads the data of a variant that has some.
-func unmarshalData(body json.RawMessage, into any) error {
-	if body == nil {
-		return errors.New("the variant needs its data")
-	}
-	return json.Unmarshal(body, into)
-}
-
-// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// equalPtr compares two optional values.
-func equalPtr[T comparable](x, y *T) bool {
-	return x == y || x != nil && y != nil && *x == *y
 }

@@ -3,6 +3,8 @@
 
 package grid
 
+import "botarena.invalid/sdk/internal/wire"
+
 // A bot's answer on its hero's turn.
 type Action string
 
@@ -44,8 +46,8 @@ type Mine struct {
 
 // Equal reports whether x and y hold the same values.
 func (x Mine) Equal(y Mine) bool {
-	return equalPtr(x.Owner, y.Owner) &&
-		equalPtr(x.Team, y.Team)
+	return wire.EqualPtr(x.Owner, y.Owner) &&
+		wire.EqualPtr(x.Team, y.Team)
 }
 
 // What a bot sees on one of its heroes' turns: the whole dynamic state.
@@ -111,9 +113,4 @@ type SetupRequest struct {
 	Team uint8 `json:"team"`
 	// Hero turns after which the game ends.
 	TurnLimit uint32 `json:"turn_limit"`
-}
-
-// equalPtr compares two optional values.
-func equalPtr[T comparable](x, y *T) bool {
-	return x == y || x != nil && y != nil && *x == *y
 }

@@ -3,12 +3,7 @@
 
 package tcg
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-)
+import "botarena.invalid/sdk/internal/wire"
 
 // A bot's answer on its turn.
 //
@@ -71,14 +66,14 @@ func EndTurn() Action {
 
 // MarshalJSON writes Action as serde does.
 func (x Action) MarshalJSON() ([]byte, error) {
-	if n := countSet(x.PlayCard != nil, x.Attack != nil, x.EndTurn); n != 1 {
-		return nil, fmt.Errorf("tcg.Action: %d variants set, want 1", n)
+	if err := wire.OneSet("tcg.Action", x.PlayCard != nil, x.Attack != nil, x.EndTurn); err != nil {
+		return nil, err
 	}
 	switch {
 	case x.PlayCard != nil:
-		return marshalVariant("play_card", x.PlayCard)
+		return wire.MarshalVariant("play_card", x.PlayCard)
 	case x.Attack != nil:
-		return marshalVariant("attack", x.Attack)
+		return wire.MarshalVariant("attack", x.Attack)
 	case x.EndTurn:
 		return []byte(`"end_turn"`), nil
 	}
@@ -87,29 +82,29 @@ func (x Action) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads serde's JSON of Action.
 func (x *Action) UnmarshalJSON(data []byte) error {
-	name, body, err := unmarshalVariant(data)
+	name, body, err := wire.UnmarshalVariant("tcg.Action", data)
 	if err != nil {
-		return fmt.Errorf("tcg.Action: %w", err)
+		return err
 	}
 	*x = Action{}
 	switch name {
 	case "play_card":
 		x.PlayCard = new(ActionPlayCard)
-		return unmarshalData(body, x.PlayCard)
+		return wire.UnmarshalData(body, x.PlayCard)
 	case "attack":
 		x.Attack = new(ActionAttack)
-		return unmarshalData(body, x.Attack)
+		return wire.UnmarshalData(body, x.Attack)
 	case "end_turn":
 		x.EndTurn = true
 		return nil
 	}
-	return fmt.Errorf("tcg.Action: unknown variant %q", name)
+	return wire.UnknownVariant("tcg.Action", name)
 }
 
 // Equal reports whether x and y are the same variant with the same data.
 func (x Action) Equal(y Action) bool {
-	return equalBy(x.PlayCard, y.PlayCard, ActionPlayCard.Equal) &&
-		equalBy(x.Attack, y.Attack, ActionAttack.Equal) &&
+	return wire.EqualBy(x.PlayCard, y.PlayCard, ActionPlayCard.Equal) &&
+		wire.EqualBy(x.Attack, y.Attack, ActionAttack.Equal) &&
 		x.EndTurn == y.EndTurn
 }
 
@@ -316,23 +311,23 @@ func TargetMinion(value uint32) Target {
 
 // MarshalJSON writes Target as serde does.
 func (x Target) MarshalJSON() ([]byte, error) {
-	if n := countSet(x.Hero, x.Minion != nil); n != 1 {
-		return nil, fmt.Errorf("tcg.Target: %d variants set, want 1", n)
+	if err := wire.OneSet("tcg.Target", x.Hero, x.Minion != nil); err != nil {
+		return nil, err
 	}
 	switch {
 	case x.Hero:
 		return []byte(`"hero"`), nil
 	case x.Minion != nil:
-		return marshalVariant("minion", *x.Minion)
+		return wire.MarshalVariant("minion", *x.Minion)
 	}
 	return nil, nil
 }
 
 // UnmarshalJSON reads serde's JSON of Target.
 func (x *Target) UnmarshalJSON(data []byte) error {
-	name, body, err := unmarshalVariant(data)
+	name, body, err := wire.UnmarshalVariant("tcg.Target", data)
 	if err != nil {
-		return fmt.Errorf("tcg.Target: %w", err)
+		return err
 	}
 	*x = Target{}
 	switch name {
@@ -341,85 +336,13 @@ func (x *Target) UnmarshalJSON(data []byte) error {
 		return nil
 	case "minion":
 		x.Minion = new(uint32)
-		return unmarshalData(body, x.Minion)
+		return wire.UnmarshalData(body, x.Minion)
 	}
-	return fmt.Errorf("tcg.Target: unknown variant %q", name)
+	return wire.UnknownVariant("tcg.Target", name)
 }
 
 // Equal reports whether x and y are the same variant with the same data.
 func (x Target) Equal(y Target) bool {
 	return x.Hero == y.Hero &&
-		equalPtr(x.Minion, y.Minion)
-}
-
-// countSet counts the variants set.
-func countSet(set ...bool) int {
-	n := 0
-	for _, s := range set {
-		if s {
-			n++
-		}
-	}
-	return n
-}
-
-// marshalVariant writes a variant with data: {"name":data}.
-func marshalVariant(name string, data any) ([]byte, error) {
-	body, err := marshalPlain(data)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(name)+len(body)+5)
-	out = append(append(append(out, `{"`...), name...), `":`...)
-	return append(append(out, body...), '}'), nil
-}
-
-// unmarshalVariant reads a variant: "name" (no data) or {"name":data}.
-func unmarshalVariant(data []byte) (string, json.RawMessage, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '"' {
-		var name string
-		err := json.Unmarshal(data, &name)
-		return name, nil, err
-	}
-	var object map[string]json.RawMessage
-	if err := json.Unmarshal(data, &object); err != nil {
-		return "", nil, err
-	}
-	if len(object) != 1 {
-		return "", nil, fmt.Errorf("want a variant's name or an object of one key, not %s", data)
-	}
-	for name, body := range object {
-		return name, body, nil
-	}
-	return "", nil, nil
-}
-
-// unmarshalData reads the data of a variant that has some.
-func unmarshalData(body json.RawMessage, into any) error {
-	if body == nil {
-		return errors.New("the variant needs its data")
-	}
-	return json.Unmarshal(body, into)
-}
-
-// marshalPlain writes JSON as serde_json does: no HTML escapes, no newline.
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// equalPtr compares two optional values.
-func equalPtr[T comparable](x, y *T) bool {
-	return x == y || x != nil && y != nil && *x == *y
-}
-
-// equalBy compares two optional values with their Equal method.
-func equalBy[T any](x, y *T, equal func(T, T) bool) bool {
-	return x == y || x != nil && y != nil && equal(*x, *y)
+		wire.EqualPtr(x.Minion, y.Minion)
 }
