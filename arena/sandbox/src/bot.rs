@@ -502,7 +502,7 @@ impl WasmBot {
     fn classify(&self, error: wasmtime::Error) -> Fault {
         let trap = error.downcast_ref::<Trap>().copied();
         let last_log = telling_line(&self.store.data().log)
-            .map(|l| format!("; bot's last log line: {}", bounded(l)))
+            .map(|l| format!("; bot's log: {}", bounded(&l)))
             .unwrap_or_default();
         if let Some(crate::wasi::Exited(code)) = error.downcast_ref().copied() {
             return Fault::new(
@@ -693,18 +693,30 @@ impl WasmBot {
 }
 
 /// The line of the call's log that best says why a bot failed: a runtime's fatal error
-/// (Go's `panic: …` or `fatal error: …`, whose stack trace follows it), else the last line.
-fn telling_line(log: &str) -> Option<&str> {
-    let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
-    lines()
-        .find(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "))
-        .or_else(|| lines().next_back())
+/// (Go's `panic: …` or `fatal error: …`, whose stack trace follows it; the Rust SDK's
+/// `panic: panicked at FILE:LINE:` with the message on the next line), else the last line.
+fn telling_line(log: &str) -> Option<String> {
+    let lines: Vec<&str> = log
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let fatal = lines
+        .iter()
+        .position(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "));
+    match fatal {
+        Some(i) if lines[i].ends_with(':') && i + 1 < lines.len() => {
+            Some(format!("{} {}", lines[i], lines[i + 1]))
+        }
+        Some(i) => Some(lines[i].to_owned()),
+        None => lines.last().map(|l| (*l).to_owned()),
+    }
 }
 
 /// What a program that exits says about why (see [`telling_line`]).
 fn exit_reason(log: &str) -> String {
     telling_line(log)
-        .map(|line| format!("; it wrote: {}", bounded(line)))
+        .map(|line| format!("; it wrote: {}", bounded(&line)))
         .unwrap_or_default()
 }
 
@@ -778,10 +790,17 @@ mod tests {
     fn a_fatal_error_line_tells_more_than_the_stack_after_it() {
         let go = "slept\nfatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1:\n\tmain.go:27\n";
         assert_eq!(
-            telling_line(go),
+            telling_line(go).as_deref(),
             Some("fatal error: all goroutines are asleep - deadlock!")
         );
-        assert_eq!(telling_line("one\ntwo\n\n"), Some("two"));
+        let rust = "turn 3\npanic: panicked at src/lib.rs:12:9:\nindex out of bounds: the len is 3 but the index is 5";
+        assert_eq!(
+            telling_line(rust).as_deref(),
+            Some(
+                "panic: panicked at src/lib.rs:12:9: index out of bounds: the len is 3 but the index is 5"
+            )
+        );
+        assert_eq!(telling_line("one\ntwo\n\n").as_deref(), Some("two"));
         assert_eq!(telling_line(""), None);
     }
 

@@ -30,7 +30,7 @@ pub use cache::ModuleCache;
 pub use compile::{CompileLimits, Compiler};
 pub use load::{LoadError, LoadedBot, ModuleInfo};
 pub use structure::StructureLimits;
-pub use wasi::{RANDOM_FUEL_PER_BYTE, REALTIME_START_NS, WASI_FUEL_BASE};
+pub use wasi::{RANDOM_FUEL_PER_BYTE, REALTIME_START_NS, VECTOR_FUEL, WASI_FUEL_BASE};
 pub use wire::{EncodingPolicy, encode_request};
 
 use std::sync::Arc;

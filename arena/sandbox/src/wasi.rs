@@ -26,6 +26,8 @@ pub const MODULE: &str = "wasi_snapshot_preview1";
 pub const WASI_FUEL_BASE: u64 = 1_000;
 /// Fuel per byte `random_get` fills.
 pub const RANDOM_FUEL_PER_BYTE: u64 = 1;
+/// Fuel per iovec `fd_write` reads, and per subscription `poll_oneoff` reads.
+pub const VECTOR_FUEL: u64 = 100;
 
 /// The realtime clock at the start of every match: 2025-01-01T00:00:00Z, in nanoseconds.
 pub const REALTIME_START_NS: u64 = 1_735_689_600 * 1_000_000_000;
@@ -396,19 +398,21 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
         "random_get",
         |mut c: Ctx<'_>, ptr: i32, len: i32| {
             let len = len as u32 as usize;
-            pay(
-                &mut c,
-                WASI_FUEL_BASE.saturating_add(RANDOM_FUEL_PER_BYTE.saturating_mul(len as u64)),
-            )?;
+            pay(&mut c, WASI_FUEL_BASE)?;
             let Some(memory) = memory(&mut c) else {
                 return Ok(EFAULT);
             };
             let start = ptr as u32 as usize;
-            let (data, state) = memory.data_and_store_mut(&mut c);
-            let Some(buf) = start
+            if start
                 .checked_add(len)
-                .and_then(|end| data.get_mut(start..end))
-            else {
+                .is_none_or(|end| end > memory.data_size(&c))
+            {
+                return Ok(EFAULT);
+            }
+            // Paid before the bytes are drawn; a buffer outside memory was EFAULT above.
+            pay(&mut c, RANDOM_FUEL_PER_BYTE.saturating_mul(len as u64))?;
+            let (data, state) = memory.data_and_store_mut(&mut c);
+            let Some(buf) = data.get_mut(start..start + len) else {
                 return Ok(EFAULT);
             };
             state.wasi.rng.fill_bytes(buf);
@@ -453,6 +457,7 @@ fn fd_write(
     if count > MAX_VECTORS {
         return Ok(EINVAL);
     }
+    pay(&mut c, VECTOR_FUEL * u64::from(count))?;
     let Some(memory) = memory(&mut c) else {
         return Ok(EFAULT);
     };
@@ -515,7 +520,7 @@ fn poll_oneoff(
     if count == 0 || count > MAX_VECTORS {
         return Ok(EINVAL);
     }
-    pay(&mut c, 100 * u64::from(count))?;
+    pay(&mut c, VECTOR_FUEL * u64::from(count))?;
     let Some(memory) = memory(&mut c) else {
         return Ok(EFAULT);
     };

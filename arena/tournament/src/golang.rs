@@ -4,9 +4,11 @@
 //! provides deterministically (docs/abi.md, "WASI").
 //!
 //! A build is kept in the directory's `target/arena-go/` under the SHA-256 of everything it
-//! was made from — the Go toolchain's version and every `.go`, `go.mod` and `go.sum` file
-//! of the directory and of the local directories its `go.mod` replaces modules with — so
-//! an unchanged bot is not built again, and a changed one always is.
+//! was made from — the Go toolchain's version and every file of the directory (but its
+//! `target/` and `.git/`: `//go:embed` may read any) and of the local directories its
+//! `go.mod` replaces modules with — so an unchanged bot is not built again, and a changed
+//! one always is. Go's own settings files, workspaces and experiment variables are off, so
+//! that nothing outside those files changes the build.
 
 use crate::bots::BotError;
 use sha2::{Digest, Sha256};
@@ -19,9 +21,45 @@ pub const GO_VERSION: &str = "1.27.3";
 /// The oldest Go with `//go:wasmexport`.
 const OLDEST_GO_MINOR: u32 = 24;
 
-/// The `go` program: `$ARENA_GO` if set, else `go` on the `PATH`.
-fn go_program() -> std::ffi::OsString {
-    std::env::var_os("ARENA_GO").unwrap_or_else(|| "go".into())
+/// Files hashed for one build at most (a `replace` pointing at `/` must not walk the disk).
+const MAX_SOURCE_FILES: usize = 20_000;
+
+/// The `go` program as an absolute path: `$ARENA_GO` if set, else `go` in the first
+/// absolute directory of the `PATH` that has it. Never a relative path: the build runs in
+/// the bot's directory, where a relative one would name a program of the bot's.
+fn go_program() -> Result<PathBuf, String> {
+    if let Some(go) = std::env::var_os("ARENA_GO") {
+        return std::path::absolute(PathBuf::from(&go))
+            .map_err(|e| format!("ARENA_GO={}: {e}", Path::new(&go).display()));
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join("go"))
+        .find(|go| go.is_file())
+        .ok_or_else(|| {
+            format!(
+                "Go is needed to build a Go bot and is not on the PATH: {}",
+                install_hint()
+            )
+        })
+}
+
+/// A `go` command with the settings that could change a build cleared.
+fn go_command(go: &Path) -> Command {
+    let mut command = Command::new(go);
+    command
+        // Never fetch another toolchain because go.mod names a newer Go.
+        .env("GOTOOLCHAIN", "local")
+        // No settings file (`go env -w`), no workspace of a parent directory, no flags,
+        // experiments or wasm features from the environment.
+        .env("GOENV", "off")
+        .env("GOWORK", "off")
+        .env_remove("GOFLAGS")
+        .env_remove("GOEXPERIMENT")
+        .env_remove("GOWASM");
+    command
 }
 
 fn install_hint() -> String {
@@ -31,10 +69,9 @@ fn install_hint() -> String {
 }
 
 /// The toolchain's version (`go1.27.3`), or why there is no usable one.
-fn go_version() -> Result<String, String> {
-    let output = Command::new(go_program())
+fn go_version(go: &Path) -> Result<String, String> {
+    let output = go_command(go)
         .args(["env", "GOVERSION"])
-        .env("GOTOOLCHAIN", "local")
         .output()
         .map_err(|e| {
             format!(
@@ -68,18 +105,30 @@ fn local_replacements(dir: &Path, go_mod: &str) -> Vec<PathBuf> {
     let mut in_block = false;
     let mut out = Vec::new();
     for line in go_mod.lines() {
-        let line = line.split("//").next().unwrap_or("").trim();
+        // A comment starts with `//` after a space (a path may hold `//`).
+        let line = match line.find(" //").or_else(|| line.find("\t//")) {
+            Some(at) => &line[..at],
+            None if line.trim_start().starts_with("//") => "",
+            None => line,
+        }
+        .trim();
         let rule = if in_block {
             if line == ")" {
                 in_block = false;
                 continue;
             }
             line
-        } else if line == "replace (" {
-            in_block = true;
-            continue;
-        } else if let Some(rule) = line.strip_prefix("replace ") {
-            rule
+        } else if let Some(rest) = line.strip_prefix("replace") {
+            let rest = rest.trim_start();
+            if rest == "(" {
+                in_block = true;
+                continue;
+            }
+            if rest.len() == line.len() - "replace".len() {
+                // `replacement …`: not the directive.
+                continue;
+            }
+            rest
         } else {
             continue;
         };
@@ -93,34 +142,50 @@ fn local_replacements(dir: &Path, go_mod: &str) -> Vec<PathBuf> {
     out
 }
 
-/// Add every `.go`, `go.mod` and `go.sum` file under `dir` (sorted, skipping hidden
-/// directories, `target` and `testdata`) to `hash`, by relative path and content.
-fn hash_sources(dir: &Path, hash: &mut Sha256) -> std::io::Result<()> {
+/// Add `bytes` to `hash` with their length first, so that no two inputs run together.
+fn framed(hash: &mut Sha256, bytes: &[u8]) {
+    hash.update((bytes.len() as u64).to_le_bytes());
+    hash.update(bytes);
+}
+
+/// Add every file under `dir` but its top-level `target/` and any `.git/` (sorted; a
+/// symbolic link by its target) to `hash`, by relative path and content; `counted` counts
+/// the files against [`MAX_SOURCE_FILES`].
+fn hash_sources(dir: &Path, hash: &mut Sha256, counted: &mut usize) -> std::io::Result<()> {
     let mut stack = vec![dir.to_path_buf()];
     let mut files = Vec::new();
     while let Some(at) = stack.pop() {
         for entry in std::fs::read_dir(&at)? {
             let entry = entry?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
+            let path = entry.path();
             let kind = entry.file_type()?;
-            if kind.is_dir() {
-                if !name.starts_with('.') && name != "target" && name != "testdata" {
-                    stack.push(entry.path());
+            let skipped = entry.file_name() == ".git" || path == dir.join("target");
+            if kind.is_dir() && !skipped {
+                stack.push(path);
+            } else if !kind.is_dir() {
+                *counted += 1;
+                if *counted > MAX_SOURCE_FILES {
+                    return Err(std::io::Error::other(format!(
+                        "more than {MAX_SOURCE_FILES} files to build from (a `replace` of a directory that is not a Go module?)"
+                    )));
                 }
-            } else if name.ends_with(".go") || name == "go.mod" || name == "go.sum" {
-                files.push(entry.path());
+                files.push((path, kind.is_symlink()));
             }
         }
     }
     files.sort();
-    for file in files {
+    framed(hash, &(files.len() as u64).to_le_bytes());
+    for (file, link) in files {
         let relative = file.strip_prefix(dir).unwrap_or(&file);
-        hash.update(relative.to_string_lossy().as_bytes());
-        hash.update([0]);
-        let bytes = std::fs::read(&file)?;
-        hash.update((bytes.len() as u64).to_le_bytes());
-        hash.update(&bytes);
+        framed(hash, relative.to_string_lossy().as_bytes());
+        if link {
+            framed(
+                hash,
+                std::fs::read_link(&file)?.to_string_lossy().as_bytes(),
+            );
+        } else {
+            framed(hash, &std::fs::read(&file)?);
+        }
     }
     Ok(())
 }
@@ -134,16 +199,17 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
     let go_mod_path = dir.join("go.mod");
     let go_mod = std::fs::read_to_string(&go_mod_path)
         .map_err(|e| fail(format!("{}: {e}", go_mod_path.display())))?;
-    let version = go_version().map_err(fail)?;
+    let go = go_program().map_err(fail)?;
+    let version = go_version(&go).map_err(fail)?;
     let mut hash = Sha256::new();
-    hash.update(b"arena go build v1\0");
-    hash.update(version.as_bytes());
-    hash.update([0]);
+    framed(&mut hash, b"arena go build v2");
+    framed(&mut hash, version.as_bytes());
     let io = |at: &Path, e: std::io::Error| fail(format!("{}: {e}", at.display()));
-    hash_sources(dir, &mut hash).map_err(|e| io(dir, e))?;
+    let mut counted = 0;
+    hash_sources(dir, &mut hash, &mut counted).map_err(|e| io(dir, e))?;
     for replaced in local_replacements(dir, &go_mod) {
-        hash.update(replaced.to_string_lossy().as_bytes());
-        hash_sources(&replaced, &mut hash).map_err(|e| io(&replaced, e))?;
+        framed(&mut hash, replaced.to_string_lossy().as_bytes());
+        hash_sources(&replaced, &mut hash, &mut counted).map_err(|e| io(&replaced, e))?;
     }
     let key = hex::encode(hash.finalize());
     // Absolute: `go` runs in the bot's directory, where a relative output path would land
@@ -154,11 +220,18 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(|e| io(&out_dir, e))?;
-    // Built beside its final name and renamed, so a build cut short leaves no module that
-    // looks finished.
-    let partial = out_dir.join(format!("{}.partial", &key[..32]));
+    // Built beside its final name under a name of this build's own and renamed, so a
+    // build cut short leaves no module that looks finished, and two at once do not mix.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let partial = out_dir.join(format!(
+        "{}.{}-{nanos}.partial",
+        &key[..32],
+        std::process::id()
+    ));
     tracing::info!(dir = %dir.display(), %version, "building Go bot for wasip1");
-    let output = Command::new(go_program())
+    let output = go_command(&go)
         .args([
             "build",
             "-buildmode=c-shared",
@@ -172,9 +245,6 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         .env("GOOS", "wasip1")
         .env("GOARCH", "wasm")
         .env("CGO_ENABLED", "0")
-        // Never fetch another toolchain because go.mod names a newer Go.
-        .env("GOTOOLCHAIN", "local")
-        .env_remove("GOFLAGS")
         .output()
         .map_err(|e| fail(format!("cannot run go: {e}")))?;
     if !output.status.success() {
@@ -195,11 +265,19 @@ mod tests {
     fn local_replacements_are_found_in_lines_and_blocks() {
         let go_mod = "module bot\n\ngo 1.24\n\nrequire botarena.invalid/sdk v0.0.0\n\
                       replace botarena.invalid/sdk => ../../sdk/go // the SDK\n\
-                      replace (\n\tother v1.0.0 => ./vendor/other\n\tremote => remote v1.2.3\n)\n";
+                      // replace commented => ./no\n\
+                      replace (\n\tother v1.0.0 => ./vendor/other\n\tremote => remote v1.2.3\n)\n\
+                      replace(\n\tthird => ../a//b\n)\n\
+                      replace\tfourth => /abs\n";
         let dir = Path::new("/bots/mine");
         assert_eq!(
             local_replacements(dir, go_mod),
-            vec![dir.join("../../sdk/go"), dir.join("./vendor/other")]
+            vec![
+                dir.join("../../sdk/go"),
+                dir.join("./vendor/other"),
+                dir.join("../a//b"),
+                PathBuf::from("/abs"),
+            ]
         );
     }
 }
