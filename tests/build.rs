@@ -27,6 +27,7 @@ fn main() {
         "sdk/src",
         "sdk/c",
         "sdk/go",
+        "tests/wasi",
         "tests/hostile-go",
         "arena/builtins/src",
     ] {
@@ -114,6 +115,11 @@ fn main() {
         as_bot.display().to_string()
     );
     consts += &build_go_bots(&root, &out_dir);
+    let libc_probe = build_libc_probe(&root, &out_dir);
+    consts += &format!(
+        "/// `tests/wasi/libc-probe.c` built with clang and wasi-libc (`None` without them).\npub const WASI_LIBC_PROBE: Option<&str> = {:?};\n",
+        libc_probe.map(|p| p.display().to_string())
+    );
     let wat = root.join("sample-bots/wat-bot/bot.wat");
     consts += &format!(
         "/// `sample-bots/wat-bot` (WAT text).\npub const WAT_BOT: &str = {:?};\n",
@@ -375,4 +381,29 @@ fn build_go_bots(root: &Path, out_dir: &Path) -> String {
         go.is_some(),
         hostile
     )
+}
+
+/// The C probe of the WASI subset on wasi-libc (Debian: `wasi-libc` and
+/// `libclang-rt-14-dev-wasm32` beside clang and lld); `None` when clang cannot build for
+/// `wasm32-wasi`. No committed build: its test is skipped without the toolchain.
+fn build_libc_probe(root: &Path, out_dir: &Path) -> Option<PathBuf> {
+    let output = out_dir.join("libc-probe.wasm");
+    let mut clang = Command::new("clang");
+    clang
+        .args([
+            "--target=wasm32-wasi",
+            "-O2",
+            "-g0",
+            "-mexec-model=reactor",
+            "-o",
+        ])
+        .arg(&output)
+        .arg(root.join("tests/wasi/libc-probe.c"));
+    if compiled(clang, &output) {
+        return Some(output);
+    }
+    println!(
+        "cargo:warning=clang cannot build for wasm32-wasi (needs wasi-libc and libclang-rt-14-dev-wasm32): the wasi-libc test is skipped"
+    );
+    None
 }

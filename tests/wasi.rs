@@ -153,3 +153,35 @@ fn log_lines_and_program_output_keep_their_lines_apart() {
         "one\ntwo\nthree\nfour"
     );
 }
+
+#[test]
+fn a_c_bot_on_wasi_libc_prints_draws_from_its_seed_and_plays() {
+    let Some(probe) = arena_tests::bots::WASI_LIBC_PROBE else {
+        assert!(
+            std::env::var_os("ARENA_REQUIRE_WASI_LIBC").is_none(),
+            "ARENA_REQUIRE_WASI_LIBC is set but clang could not build for wasm32-wasi"
+        );
+        eprintln!("skipped: clang with wasi-libc is not installed");
+        return;
+    };
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let bot = sandbox.load(std::path::Path::new(probe)).unwrap();
+    let line = |seed: u64| {
+        let mut player = bot.player(&sandbox);
+        Player::<Battle>::start(&mut player, &seeded(seed)).unwrap();
+        let start = Player::<Battle>::last_call(&mut player).log;
+        let action = Player::<Battle>::act(&mut player, &observation()).unwrap();
+        assert_eq!(action, arena_sdk::battle::Action::Attack { target: 3 });
+        (start, Player::<Battle>::last_call(&mut player).log)
+    };
+    let (start, turn) = line(1);
+    // printf reaches the log; getentropy gives the seed's bytes; the clock is the fuel.
+    assert!(
+        start.starts_with("rand ") && start.ends_with('\n'),
+        "{start:?}"
+    );
+    assert_eq!((start.clone(), turn.clone()), line(1));
+    assert_ne!(start, line(2).0, "another seed, another rand()");
+    let clock = |log: &str| -> u64 { log.split_whitespace().nth(3).unwrap().parse().unwrap() };
+    assert!(clock(&turn) > clock(&start), "{start} {turn}");
+}
