@@ -23,10 +23,17 @@
 //! `UnmarshalJSON` speak serde's form, with a constructor per variant and `Equal`. The
 //! code they share is not generated: it is package `wire` (`sdk/go/internal/wire`), which
 //! the generated files call.
+//!
+//! The binary encoding (docs/abi.md, "Encodings"): every type a request holds gets a
+//! `DecodeBinary(*wire.Reader)` and every type of an answer an `EncodeBinary(*wire.Writer)`,
+//! postcard's layout of the traced format. `go test` decodes the host's binary encoding of
+//! every sample request and compares the values with the JSON's (by their JSON), and writes
+//! the binary response of every sample answer, which postcard must read back here.
 
 use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, run_match};
+use arena_sandbox::encode_request;
 use arena_sdk::protocol::RequestRef;
-use arena_sdk::{Game, MatchEnd, MatchStart};
+use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
 use arena_tests::root;
 use reflect::{COMMON, Trace, closure, enums, first_difference, names};
 use serde_json::Value;
@@ -53,6 +60,8 @@ struct Traced {
     reachable: BTreeSet<String>,
     /// Types reachable from the answers (what a bot writes).
     answers: BTreeSet<String>,
+    /// Types reachable from the requests (what a bot reads).
+    requests: BTreeSet<String>,
     choice: Format,
     action: Format,
 }
@@ -70,10 +79,12 @@ fn trace<G: Game>(enums: fn(&mut Tracer)) -> Traced {
     let mut roots = vec!["Request"];
     roots.extend(answer_roots);
     let reachable = closure(&registry, roots);
+    let requests = closure(&registry, vec!["Request"]);
     Traced {
         registry,
         reachable,
         answers,
+        requests,
         choice,
         action,
     }
@@ -88,6 +99,8 @@ struct Sample {
     kind: &'static str,
     format: Format,
     json: String,
+    /// A request's binary encoding (the host's encoder), in hex; empty for an answer.
+    binary: String,
 }
 
 /// Records everything seat 0 of a game is sent and answers, as JSON.
@@ -107,6 +120,11 @@ impl<G: Game> Recording<G> {
             kind: "request",
             format: Format::TypeName("Request".into()),
             json: serde_json::to_string(&request).unwrap(),
+            binary: {
+                let mut out = Vec::new();
+                encode_request(Encoding::Binary, request, &mut out).unwrap();
+                out.iter().map(|b| format!("{b:02x}")).collect()
+            },
         });
     }
 }
@@ -145,6 +163,7 @@ fn answer(kind: &'static str, format: &Format, value: &impl serde::Serialize) ->
         kind,
         format: format.clone(),
         json: serde_json::to_string(value).unwrap(),
+        binary: String::new(),
     }
 }
 
@@ -583,6 +602,23 @@ fn snake(camel: &str) -> String {
     out
 }
 
+/// The name of the `wire.Reader` and `wire.Writer` methods of a primitive format.
+fn primitive(f: &Format) -> Option<&'static str> {
+    Some(match f {
+        Format::Bool => "Bool",
+        Format::I8 => "I8",
+        Format::I16 => "I16",
+        Format::I32 => "I32",
+        Format::I64 => "I64",
+        Format::U8 => "U8",
+        Format::U16 => "U16",
+        Format::U32 => "U32",
+        Format::U64 => "U64",
+        Format::Str => "String",
+        _ => return None,
+    })
+}
+
 /// How a Go value of a type is compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Equality {
@@ -675,6 +711,8 @@ struct GoPackage<'a> {
     registry: &'a Registry,
     types: Vec<String>,
     answers: &'a BTreeSet<String>,
+    /// Types a request holds (they get a binary decoder; the answers' types an encoder).
+    requests: &'a BTreeSet<String>,
     shown: &'a Shown,
     docs: BTreeMap<String, ItemDocs>,
     /// `MatchStart`'s rules are a type parameter: each mode has its own `Rules`.
@@ -909,6 +947,21 @@ impl GoPackage<'_> {
             if self.fields_equality(fields) == Equality::Method {
                 out += &self.struct_equal(go_name, fields);
             }
+            let root = shown_as.split('.').next().unwrap_or(&shown_as).to_owned();
+            if self.requests.contains(&root) {
+                let mut body = Vec::new();
+                for f in fields {
+                    self.decode(&format!("x.{}", exported(&f.name)), &f.value, 1, &mut body);
+                }
+                out += &Self::binary_method(go_name, true, &body);
+            }
+            if self.answers.contains(&root) {
+                let mut body = Vec::new();
+                for f in fields {
+                    self.encode(&format!("x.{}", exported(&f.name)), &f.value, 1, &mut body);
+                }
+                out += &Self::binary_method(go_name, false, &body);
+            }
         }
         out
     }
@@ -1027,6 +1080,29 @@ impl GoPackage<'_> {
         }
         out += &aligned(&lines);
         out += ")\n";
+        let what = format!("{}.{name}", self.package);
+        if self.requests.contains(name) {
+            let mut body = vec!["\tswitch index := r.Variant(); index {".to_owned()];
+            for (index, v) in variants {
+                body.push(format!("\tcase {index}:"));
+                body.push(format!("\t\t*x = {}", Self::variant_name(name, &v.name)));
+            }
+            body.push("\tdefault:".into());
+            body.push(format!("\t\tr.Unknown(\"{what}\", index)"));
+            body.push("\t}".into());
+            out += &Self::binary_method(name, true, &body);
+        }
+        if self.answers.contains(name) {
+            let mut body = vec!["\tswitch x {".to_owned()];
+            for (index, v) in variants {
+                body.push(format!("\tcase {}:", Self::variant_name(name, &v.name)));
+                body.push(format!("\t\tw.Variant({index})"));
+            }
+            body.push("\tdefault:".into());
+            body.push(format!("\t\tw.Unknown(\"{what}\", string(x))"));
+            body.push("\t}".into());
+            out += &Self::binary_method(name, false, &body);
+        }
         out
     }
 
@@ -1090,6 +1166,7 @@ impl GoPackage<'_> {
         out += &aligned(&lines);
         out += "}\n";
         out += &extra;
+        out += &self.data_enum_binary(name, variants, &parts);
         // Constructors.
         for ((field, data, _, serde_name), v) in parts.iter().zip(variants.values()) {
             let constructor = Self::variant_name(name, serde_name);
@@ -1216,6 +1293,227 @@ impl GoPackage<'_> {
         out
     }
 
+    /// A `DecodeBinary` (`decoder`) or `EncodeBinary` method of `go_name` with the body's
+    /// lines.
+    fn binary_method(go_name: &str, decoder: bool, body: &[String]) -> String {
+        let head = if decoder {
+            format!(
+                "\n// DecodeBinary reads x in the binary encoding (docs/abi.md, \"Encodings\"); package\n\
+                 // arena calls it.\n\
+                 func (x *{go_name}) DecodeBinary(r *wire.Reader) {{"
+            )
+        } else {
+            format!(
+                "\n// EncodeBinary writes x in the binary encoding (docs/abi.md, \"Encodings\"); package\n\
+                 // arena calls it.\n\
+                 func (x {go_name}) EncodeBinary(w *wire.Writer) {{"
+            )
+        };
+        if body.is_empty() {
+            return head + "}\n";
+        }
+        let mut out = head + "\n";
+        for line in body {
+            out += line;
+            out.push('\n');
+        }
+        out + "}\n"
+    }
+
+    /// Whether every value of the format takes at least one byte in the binary encoding
+    /// (so that a count above the bytes left is malformed).
+    fn takes_a_byte(&self, f: &Format) -> bool {
+        match f {
+            Format::Unit => false,
+            Format::TupleArray { content, size } => *size > 0 && self.takes_a_byte(content),
+            Format::Tuple(items) => items.iter().any(|i| self.takes_a_byte(i)),
+            Format::TypeName(name) => match self.container(name) {
+                ContainerFormat::Struct(fields) => {
+                    fields.iter().any(|f| self.takes_a_byte(&f.value))
+                }
+                ContainerFormat::UnitStruct => false,
+                ContainerFormat::NewTypeStruct(inner) => self.takes_a_byte(inner),
+                ContainerFormat::TupleStruct(items) => items.iter().any(|i| self.takes_a_byte(i)),
+                ContainerFormat::Enum(_) => true,
+            },
+            _ => true,
+        }
+    }
+
+    /// The statements (indented by `depth` tabs) that read the value `lv` of format `f`.
+    fn decode(&mut self, lv: &str, f: &Format, depth: usize, out: &mut Vec<String>) {
+        let tabs = "\t".repeat(depth);
+        let suffix = if depth > 1 {
+            (depth - 1).to_string()
+        } else {
+            String::new()
+        };
+        if let Some(read) = primitive(f) {
+            out.push(format!("{tabs}{lv} = r.{read}()"));
+            return;
+        }
+        match f {
+            Format::Unit => {}
+            Format::TypeName(_) => out.push(format!("{tabs}{lv}.DecodeBinary(r)")),
+            Format::Option(inner) => {
+                let v = format!("v{suffix}");
+                out.push(format!("{tabs}if r.Option() {{"));
+                self.declare_decoded(&v, inner, depth + 1, out);
+                out.push(format!("{tabs}\t{lv} = &{v}"));
+                out.push(format!("{tabs}}}"));
+            }
+            Format::Seq(inner) => {
+                assert!(
+                    self.takes_a_byte(inner),
+                    "a sequence of {inner:?}, whose items may take no byte: bound its count \
+                     otherwise in the Go decoder"
+                );
+                let i = format!("i{suffix}");
+                out.push(format!("{tabs}{lv} = make({}, r.Len())", self.go_type(f)));
+                out.push(format!("{tabs}for {i} := range {lv} {{"));
+                self.decode(&format!("{lv}[{i}]"), inner, depth + 1, out);
+                out.push(format!("{tabs}}}"));
+            }
+            Format::TupleArray { content, .. } => {
+                let i = format!("i{suffix}");
+                out.push(format!("{tabs}for {i} := range {lv} {{"));
+                self.decode(&format!("{lv}[{i}]"), content, depth + 1, out);
+                out.push(format!("{tabs}}}"));
+            }
+            other => panic!("no binary decoder for {other:?} yet: add it to decode"),
+        }
+    }
+
+    /// The statements that declare the local `v` and read it.
+    fn declare_decoded(&mut self, v: &str, f: &Format, depth: usize, out: &mut Vec<String>) {
+        let tabs = "\t".repeat(depth);
+        match primitive(f) {
+            Some(read) => out.push(format!("{tabs}{v} := r.{read}()")),
+            None => {
+                out.push(format!("{tabs}var {v} {}", self.go_type(f)));
+                self.decode(v, f, depth, out);
+            }
+        }
+    }
+
+    /// The statements (indented by `depth` tabs) that write the value `x` of format `f`.
+    fn encode(&mut self, x: &str, f: &Format, depth: usize, out: &mut Vec<String>) {
+        let tabs = "\t".repeat(depth);
+        let suffix = if depth > 1 {
+            (depth - 1).to_string()
+        } else {
+            String::new()
+        };
+        if let Some(write) = primitive(f) {
+            out.push(format!("{tabs}w.{write}({x})"));
+            return;
+        }
+        match f {
+            Format::Unit => {}
+            Format::TypeName(_) => out.push(format!("{tabs}{x}.EncodeBinary(w)")),
+            Format::Option(inner) => {
+                out.push(format!("{tabs}if {x} == nil {{"));
+                out.push(format!("{tabs}\tw.U8(0)"));
+                out.push(format!("{tabs}}} else {{"));
+                out.push(format!("{tabs}\tw.U8(1)"));
+                self.encode(&Self::deref(x, inner), inner, depth + 1, out);
+                out.push(format!("{tabs}}}"));
+            }
+            Format::Seq(inner) | Format::TupleArray { content: inner, .. } => {
+                if matches!(f, Format::Seq(_)) {
+                    out.push(format!("{tabs}w.Len(len({x}))"));
+                }
+                let v = format!("v{suffix}");
+                out.push(format!("{tabs}for _, {v} := range {x} {{"));
+                self.encode(&v, inner, depth + 1, out);
+                out.push(format!("{tabs}}}"));
+            }
+            other => panic!("no binary encoder for {other:?} yet: add it to encode"),
+        }
+    }
+
+    /// The value a pointer `x` to a value of format `f` points to, as the encoder writes it
+    /// (a method call goes through the pointer).
+    fn deref(x: &str, f: &Format) -> String {
+        match f {
+            Format::TypeName(_) => x.to_owned(),
+            Format::Option(_) => panic!("no Go form for an option of an option"),
+            _ => format!("*{x}"),
+        }
+    }
+
+    /// The binary decoder and encoder of an enum with data (`parts`: field, Go type of the
+    /// data, Rust name and serde name of each variant).
+    fn data_enum_binary(
+        &mut self,
+        name: &str,
+        variants: &BTreeMap<u32, Named<VariantFormat>>,
+        parts: &[(String, Option<String>, String, String)],
+    ) -> String {
+        let what = format!("{}.{name}", self.package);
+        let mut out = String::new();
+        if self.requests.contains(name) {
+            let mut body = vec![
+                format!("\t*x = {name}{{}}"),
+                "\tswitch index := r.Variant(); index {".to_owned(),
+            ];
+            for ((index, v), (field, data, _, _)) in variants.iter().zip(parts) {
+                body.push(format!("\tcase {index}:"));
+                match (&v.value, data) {
+                    (VariantFormat::Unit, _) => body.push(format!("\t\tx.{field} = true")),
+                    (VariantFormat::NewType(inner), Some(_)) => {
+                        self.declare_decoded("v", inner, 2, &mut body);
+                        body.push(format!("\t\tx.{field} = &v"));
+                    }
+                    (_, Some(t)) => {
+                        body.push(format!("\t\tvar v {t}"));
+                        body.push("\t\tv.DecodeBinary(r)".into());
+                        body.push(format!("\t\tx.{field} = &v"));
+                    }
+                    _ => unreachable!(),
+                }
+            }
+            body.push("\tdefault:".into());
+            body.push(format!("\t\tr.Unknown(\"{what}\", index)"));
+            body.push("\t}".into());
+            out += &Self::binary_method(name, true, &body);
+        }
+        if self.answers.contains(name) {
+            let set: Vec<String> = parts
+                .iter()
+                .map(|(field, data, _, _)| match data {
+                    None => format!("x.{field}"),
+                    Some(_) => format!("x.{field} != nil"),
+                })
+                .collect();
+            let mut body = vec![
+                format!(
+                    "\tif err := wire.OneSet(\"{what}\", {}); err != nil {{",
+                    set.join(", ")
+                ),
+                "\t\tw.Fail(err)".into(),
+                "\t\treturn".into(),
+                "\t}".into(),
+                "\tswitch {".into(),
+            ];
+            for (((index, v), (field, _, _, _)), test) in variants.iter().zip(parts).zip(&set) {
+                body.push(format!("\tcase {test}:"));
+                body.push(format!("\t\tw.Variant({index})"));
+                match &v.value {
+                    VariantFormat::Unit => {}
+                    VariantFormat::NewType(inner) => {
+                        let x = Self::deref(&format!("x.{field}"), inner);
+                        self.encode(&x, inner, 2, &mut body);
+                    }
+                    _ => body.push(format!("\t\tx.{field}.EncodeBinary(w)")),
+                }
+            }
+            body.push("\t}".into());
+            out += &Self::binary_method(name, false, &body);
+        }
+        out
+    }
+
     /// The `Uint8s` type, if the package uses it (its code is in package wire).
     fn helper_code(&self) -> String {
         if !self.uint8s {
@@ -1240,6 +1538,39 @@ struct Mode {
     samples: Vec<Sample>,
 }
 
+/// The JSON of the answer in a binary response (`kind`: "choice" or "action"), read with
+/// postcard as the host reads it: `Result<answer, String>`, nothing after it.
+fn binary_answer<G: Game>(kind: &str, bytes: &[u8]) -> Result<String, String> {
+    fn read<T: serde::de::DeserializeOwned + serde::Serialize>(
+        bytes: &[u8],
+    ) -> Result<String, String> {
+        let (value, rest) = postcard::take_from_bytes::<Result<T, String>>(bytes)
+            .map_err(|e| format!("postcard cannot read it: {e}"))?;
+        if !rest.is_empty() {
+            return Err(format!("{} bytes after the answer", rest.len()));
+        }
+        let value = value.map_err(|e| format!("an error answer: {e}"))?;
+        Ok(serde_json::to_string(&value).unwrap())
+    }
+    match kind {
+        "choice" => read::<G::SetupChoice>(bytes),
+        _ => read::<G::Action>(bytes),
+    }
+}
+
+/// Each mode's [`binary_answer`].
+fn binary_answer_of(mode: &str) -> fn(&str, &[u8]) -> Result<String, String> {
+    use arena_sdk::{battle, conquest, dungeon, grid, tcg};
+    match mode {
+        "battle" => binary_answer::<battle::Battle>,
+        "tcg" => binary_answer::<tcg::Tcg>,
+        "grid" => binary_answer::<grid::Grid>,
+        "dungeon" => binary_answer::<dungeon::Dungeon>,
+        "conquest" => binary_answer::<conquest::Conquest>,
+        other => panic!("unknown mode {other}"),
+    }
+}
+
 fn mode<G: arena_builtins::Builtins + arena_engine::Ruleset>(
     name: &'static str,
     enums: fn(&mut Tracer),
@@ -1261,6 +1592,7 @@ fn mode<G: arena_builtins::Builtins + arena_engine::Ruleset>(
             kind,
             format,
             json: json.clone(),
+            binary: String::new(),
         });
     }
     Mode {
@@ -1397,7 +1729,12 @@ static MODEL: LazyLock<Model> = LazyLock::new(|| {
     let mut samples = String::new();
     for mode in &modes {
         for s in &mode.samples {
-            writeln!(samples, "{}\t{}\t{}", mode.name, s.kind, s.json).unwrap();
+            writeln!(
+                samples,
+                "{}\t{}\t{}\t{}",
+                mode.name, s.kind, s.json, s.binary
+            )
+            .unwrap();
         }
     }
     Model {
@@ -1437,6 +1774,7 @@ fn generated(modes: &[Mode]) -> Vec<(String, String)> {
             registry: &mode.traced.registry,
             types,
             answers: &mode.traced.answers,
+            requests: &mode.traced.requests,
             shown: &shown,
             docs,
             generic_rules: false,
@@ -1456,6 +1794,11 @@ fn generated(modes: &[Mode]) -> Vec<(String, String)> {
                     .map(|n| (*n).to_owned())
                     .collect(),
                 answers: &BTreeSet::new(),
+                // MatchStart's generic rules are read by package arena itself.
+                requests: &["MatchEnd", "MatchResult", "Mode"]
+                    .iter()
+                    .map(|n| (*n).to_owned())
+                    .collect(),
                 shown: &shown,
                 docs: read_docs(&source("sdk/src/protocol.rs")),
                 generic_rules: true,
@@ -1555,10 +1898,12 @@ fn go_reads_and_writes_real_requests_and_answers_byte_for_byte() {
     };
     let dir = tempfile::tempdir().unwrap();
     let samples = dir.path().join("samples.txt");
+    let binary = dir.path().join("binary-answers.txt");
     std::fs::write(&samples, &MODEL.samples).unwrap();
     let out = go_command(&go, &root().join("sdk/go"))
         .args(["test", "-count=1", "./..."])
         .env("ARENA_GO_SAMPLES", &samples)
+        .env("ARENA_GO_BINARY_OUT", &binary)
         .output()
         .unwrap();
     assert!(
@@ -1566,5 +1911,35 @@ fn go_reads_and_writes_real_requests_and_answers_byte_for_byte() {
         "go test in sdk/go failed:\n{}\n{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
+    );
+    // The binary responses Go wrote for every answer: postcard reads back the same value.
+    let written = std::fs::read_to_string(&binary).unwrap();
+    let mut checked = 0;
+    for line in written.lines() {
+        let [mode, kind, json, hex]: [&str; 4] = line
+            .split('\t')
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap_or_else(|_| panic!("a line of {} fields: {line}", line.split('\t').count()));
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let read = binary_answer_of(mode)(kind, &bytes)
+            .unwrap_or_else(|e| panic!("{mode} {kind} {json}: Go wrote {hex}: {e}"));
+        assert_eq!(
+            read, json,
+            "{mode} {kind}: Go's binary {hex} reads back otherwise"
+        );
+        checked += 1;
+    }
+    let answers = MODEL
+        .samples
+        .lines()
+        .filter(|l| !l.contains("\trequest\t"))
+        .count();
+    assert_eq!(
+        checked, answers,
+        "Go wrote a binary response for every answer"
     );
 }

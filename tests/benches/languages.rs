@@ -1,8 +1,8 @@
 //! The same starter strategy in Rust and in Go, in every mode: what a bot's language costs
 //! in the sandbox. Each starter plays seat 0 against the mode's weakest built-in (native)
 //! on the same seeds; the table gives, per language, the first call (instantiation,
-//! `_initialize` for Go, and the start request), each turn's fuel and time — Rust in the
-//! binary encoding its SDK picks and in JSON, which the Go SDK speaks — and the bot's
+//! `_initialize` for Go, and the start request), each turn's fuel and time — in the binary
+//! encoding both SDKs pick, and in JSON (`--encoding json`) — and the bot's
 //! memory at the end of the match, with Go's figures as ratios of Rust's measured in the
 //! same run.
 //!
@@ -142,9 +142,10 @@ fn row<G: Ruleset + Builtins>(
     let r = measure::<G>(sandbox, rust, opponent, seeds);
     let rj = measure::<G>(json, rust, opponent, seeds);
     let go = measure::<G>(sandbox, bots::GO_STARTER, opponent, seeds);
+    let goj = measure::<G>(json, bots::GO_STARTER, opponent, seeds);
     let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
     println!(
-        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}, {}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of Rust in JSON) | {:.0} / {:.0} KiB | {} / {} |",
+        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}, {}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {}) | {:.0} / {:.0} KiB | {} / {} |",
         r.start_fuel,
         r.start_us,
         go.start_fuel,
@@ -153,12 +154,16 @@ fn row<G: Ruleset + Builtins>(
         ratio(go.start_us, r.start_us),
         r.turn_fuel,
         r.turn_us,
-        rj.turn_fuel,
-        rj.turn_us,
         go.turn_fuel,
         go.turn_us,
-        ratio(go.turn_fuel, rj.turn_fuel),
-        ratio(go.turn_us, rj.turn_us),
+        ratio(go.turn_fuel, r.turn_fuel),
+        ratio(go.turn_us, r.turn_us),
+        rj.turn_fuel,
+        rj.turn_us,
+        goj.turn_fuel,
+        goj.turn_us,
+        ratio(goj.turn_fuel, rj.turn_fuel),
+        ratio(goj.turn_us, rj.turn_us),
         r.memory_kib,
         go.memory_kib,
         r.turns,
@@ -178,9 +183,9 @@ fn main() {
         bots::GO_BUILT
     );
     println!(
-        "| mode | first call, Rust: fuel / time | Go (ratio to Rust) | turn, Rust (binary): fuel / time (medians) | Rust (JSON) | Go (JSON) | memory at the end, Rust / Go | turns measured, Rust / Go |"
+        "| mode | first call, Rust: fuel / time | Go (ratios to Rust) | turn in binary, Rust: fuel / time (medians) | Go (ratios) | turn in JSON, Rust | Go (ratios) | memory at the end, Rust / Go | turns measured, Rust / Go |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
     row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
     row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");

@@ -1,5 +1,6 @@
 // Package arena makes a Go program a Bot Arena bot: it speaks the arena's bot ABI
-// (docs/abi.md, version 1, JSON) and calls the bot's functions with typed requests.
+// (docs/abi.md, version 1, in the binary encoding when the host offers it, else JSON) and
+// calls the bot's functions with typed requests.
 //
 // A bot registers one setup and one act function per mode it plays, from an init
 // function, and builds with GOOS=wasip1 GOARCH=wasm -buildmode=c-shared:
@@ -23,8 +24,9 @@
 //
 //	func main() {}
 //
-// The request loop, the exports (arena_abi_version, arena_alloc, arena_call) and the
-// import (arena::log) are this package's. A start request of a mode the bot did not
+// The request loop, the exports (arena_abi_version, arena_alloc, arena_call,
+// arena_encoding) and the import (arena::log) are this package's: the bot's functions
+// get the same typed values in either encoding. A start request of a mode the bot did not
 // register is refused with an error answer, so tournaments leave the bot out of that
 // mode. A panic in a bot's function is recovered: the answer is {"error": "panic: …"}
 // (a bot_error fault, the mode's default action is played), the stack trace goes to the
@@ -46,6 +48,7 @@ import (
 	"botarena.invalid/sdk/conquest"
 	"botarena.invalid/sdk/dungeon"
 	"botarena.invalid/sdk/grid"
+	"botarena.invalid/sdk/internal/wire"
 	"botarena.invalid/sdk/tcg"
 )
 
@@ -130,9 +133,17 @@ func Log(format string, args ...any) {
 }
 
 // Start is the start request of the match being played (zero before it): mode, seat
-// and the bot's seed, its only source of randomness. Its Rules are the raw JSON of the
-// mode's rules; a Bot's Start function gets them typed.
+// and the bot's seed, its only source of randomness. Its Rules are the JSON of the
+// mode's rules; a Bot's Start function gets them typed. In JSON that is the text the host
+// sent; in the binary encoding, the rules the host sent as the SDK writes them in JSON
+// (serde's JSON, the same text: encoded when Start is first called in a match, so a bot
+// that does not call it pays nothing).
 func Start() MatchStart[json.RawMessage] {
+	if started.Rules == nil && startedRules != nil {
+		if raw, err := wire.MarshalPlain(startedRules); err == nil {
+			started.Rules = raw
+		}
+	}
 	return started
 }
 
@@ -142,6 +153,11 @@ type handler interface {
 	setup(body []byte) ([]byte, error)
 	turn(body []byte) ([]byte, error)
 	end(body []byte) error
+	// The binary encoding: the start's typed rules (an R), and readers of the rest.
+	startBinary(rules any) error
+	setupBinary(r *wire.Reader) ([]byte, error)
+	turnBinary(r *wire.Reader) ([]byte, error)
+	endBinary(end *MatchEnd) error
 }
 
 var (
@@ -150,6 +166,11 @@ var (
 	// current answers the match being played (nil before a start it accepted).
 	current handler
 	started MatchStart[json.RawMessage]
+	// startedRules are the rules of a binary start (an R), Start's JSON of them made on
+	// demand.
+	startedRules any
+	// binary: the match speaks the binary encoding (arena_encoding chose it).
+	binary bool
 	// request is the buffer arena_alloc hands the host; response the last answer, which
 	// the host reads after arena_call returns. Package variables, so that the garbage
 	// collector keeps them (it never moves memory).
@@ -184,6 +205,9 @@ func buffer(n int) []byte {
 
 // handle answers one request (the bytes the host wrote into the request buffer).
 func handle(req []byte) []byte {
+	if binary {
+		return handleBinary(req)
+	}
 	kind, body, err := envelope(req)
 	if err != nil {
 		return fail("bad request: " + err.Error())
@@ -194,7 +218,7 @@ func handle(req []byte) []byte {
 		if err := json.Unmarshal(body, &start); err != nil {
 			return fail("bad request: " + err.Error())
 		}
-		started = start
+		started, startedRules = start, nil
 		current = handlers[start.Mode]
 		if current == nil {
 			return fail(refusal(start.Mode))
@@ -232,14 +256,40 @@ func guarded(run func() ([]byte, error)) (out []byte) {
 	return out
 }
 
-// ack is the answer to start and end: {} unless the handling failed.
+// ack is the answer to start and end: {} (binary: 00) unless the handling failed.
 func ack(err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
 	answer.Reset()
-	answer.WriteString("{}")
+	if binary {
+		answer.WriteByte(0)
+	} else {
+		answer.WriteString("{}")
+	}
 	return answer.Bytes(), nil
+}
+
+// binaryAnswer is the binary answer's writer, its buffer kept from call to call.
+var binaryAnswer wire.Writer
+
+// reply writes an answer in the match's encoding: serde_json's JSON, or 00 and the
+// answer's binary encoding.
+func reply[T any](v T) ([]byte, error) {
+	if !binary {
+		return encode(v)
+	}
+	e, ok := any(v).(wire.Encoder)
+	if !ok {
+		return nil, fmt.Errorf("cannot encode response: %T has no binary encoding", v)
+	}
+	w := &binaryAnswer
+	w.Buf, w.Err = append(w.Buf[:0], 0), nil
+	e.EncodeBinary(w)
+	if w.Err != nil {
+		return nil, fmt.Errorf("cannot encode response: %w", w.Err)
+	}
+	return w.Buf, nil
 }
 
 // encode writes an answer as serde_json would.
@@ -251,8 +301,14 @@ func encode(v any) ([]byte, error) {
 	return bytes.TrimSuffix(answer.Bytes(), []byte("\n")), nil
 }
 
-// fail is the answer {"error": message}.
+// fail is the answer {"error": message} (binary: 01 and the message).
 func fail(message string) []byte {
+	if binary {
+		w := &binaryAnswer
+		w.Buf, w.Err = append(w.Buf[:0], 1), nil
+		w.String(message)
+		return w.Buf
+	}
 	out, err := encode(struct {
 		Error string `json:"error"`
 	}{message})
@@ -321,6 +377,93 @@ func envelope(req []byte) (string, []byte, error) {
 	return "", nil, nil
 }
 
+// handleBinary answers one request in the binary encoding (docs/abi.md, "Encodings"):
+// the same answers as handle gives in JSON.
+func handleBinary(req []byte) []byte {
+	r := wire.NewReader(req)
+	kind := r.Variant()
+	if r.Err() != nil {
+		return fail("bad request: " + r.Err().Error())
+	}
+	switch kind {
+	case 0:
+		var start MatchStart[json.RawMessage]
+		start.ABI = r.U32()
+		start.Mode.DecodeBinary(r)
+		start.Seat = r.U8()
+		start.Seed = r.U64()
+		rules := decodeRules(start.Mode, r)
+		if err := r.Finish(); err != nil {
+			return fail("bad request: " + err.Error())
+		}
+		started, startedRules = start, rules
+		current = handlers[start.Mode]
+		if current == nil {
+			return fail(refusal(start.Mode))
+		}
+		return guarded(func() ([]byte, error) { return ack(current.startBinary(rules)) })
+	case 1, 2, 3:
+		if current == nil {
+			return fail("the first request must be `start` (of a mode this bot plays)")
+		}
+		switch kind {
+		case 1:
+			return guarded(func() ([]byte, error) { return current.setupBinary(r) })
+		case 2:
+			return guarded(func() ([]byte, error) { return current.turnBinary(r) })
+		default:
+			var end MatchEnd
+			end.DecodeBinary(r)
+			if err := r.Finish(); err != nil {
+				return fail("bad request: " + err.Error())
+			}
+			return guarded(func() ([]byte, error) { return ack(current.endBinary(&end)) })
+		}
+	}
+	return fail(fmt.Sprintf("bad request: unknown request %d", kind))
+}
+
+// decodeRules reads the rules of mode (every mode's, played or not, as JSON keeps them
+// for Start).
+func decodeRules(mode Mode, r *wire.Reader) any {
+	switch mode {
+	case ModeBattle:
+		return decoded[battle.Rules](r)
+	case ModeTcg:
+		return decoded[tcg.Rules](r)
+	case ModeGrid:
+		return decoded[grid.Rules](r)
+	case ModeDungeon:
+		return decoded[dungeon.Rules](r)
+	case ModeConquest:
+		return decoded[conquest.Rules](r)
+	}
+	return nil
+}
+
+// decoded reads a T from r (an error stays in r).
+func decoded[T any, P interface {
+	*T
+	wire.Decoder
+}](r *wire.Reader) T {
+	var v T
+	P(&v).DecodeBinary(r)
+	return v
+}
+
+// decodeWhole reads into v the rest of a request, all of it.
+func decodeWhole(r *wire.Reader, v any) error {
+	d, ok := v.(wire.Decoder)
+	if !ok {
+		return fmt.Errorf("bad request: %T has no binary encoding", v)
+	}
+	d.DecodeBinary(r)
+	if err := r.Finish(); err != nil {
+		return fmt.Errorf("bad request: %w", err)
+	}
+	return nil
+}
+
 // session answers the requests of one mode with its bot.
 type session[R, S, C, O, A any] struct {
 	bot Bot[R, S, C, O, A]
@@ -343,7 +486,7 @@ func (s *session[R, S, C, O, A]) setup(body []byte) ([]byte, error) {
 	if err := json.Unmarshal(body, &request); err != nil {
 		return nil, fmt.Errorf("bad request: %w", err)
 	}
-	return encode(s.bot.Setup(&request))
+	return reply(s.bot.Setup(&request))
 }
 
 func (s *session[R, S, C, O, A]) turn(body []byte) ([]byte, error) {
@@ -353,7 +496,7 @@ func (s *session[R, S, C, O, A]) turn(body []byte) ([]byte, error) {
 	if err := json.Unmarshal(body, &observation); err != nil {
 		return nil, fmt.Errorf("bad request: %w", err)
 	}
-	return encode(s.bot.Act(&observation))
+	return reply(s.bot.Act(&observation))
 }
 
 func (s *session[R, S, C, O, A]) end(body []byte) error {
@@ -365,5 +508,41 @@ func (s *session[R, S, C, O, A]) end(body []byte) error {
 		return fmt.Errorf("bad request: %w", err)
 	}
 	s.bot.End(&end)
+	return nil
+}
+
+func (s *session[R, S, C, O, A]) startBinary(rules any) error {
+	if s.bot.Start == nil {
+		return nil
+	}
+	typed, ok := rules.(R)
+	if !ok {
+		return fmt.Errorf("bad request: the rules are a %T, not a %T", rules, typed)
+	}
+	start := MatchStart[R]{ABI: started.ABI, Mode: started.Mode, Seat: started.Seat, Seed: started.Seed, Rules: typed}
+	s.bot.Start(&start)
+	return nil
+}
+
+func (s *session[R, S, C, O, A]) setupBinary(r *wire.Reader) ([]byte, error) {
+	var request S
+	if err := decodeWhole(r, &request); err != nil {
+		return nil, err
+	}
+	return reply(s.bot.Setup(&request))
+}
+
+func (s *session[R, S, C, O, A]) turnBinary(r *wire.Reader) ([]byte, error) {
+	var observation O
+	if err := decodeWhole(r, &observation); err != nil {
+		return nil, err
+	}
+	return reply(s.bot.Act(&observation))
+}
+
+func (s *session[R, S, C, O, A]) endBinary(end *MatchEnd) error {
+	if s.bot.End != nil {
+		s.bot.End(end)
+	}
 	return nil
 }

@@ -42,3 +42,23 @@ func address(b []byte) int32 {
 	}
 	return int32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 }
+
+// The encodings and flags of arena_encoding (docs/abi.md, "Encodings").
+const (
+	encodingJSON   = 1
+	encodingBinary = 2
+	keptBuffer     = 0x10000
+)
+
+//go:wasmexport arena_encoding
+func arenaEncoding(offered int32) int32 {
+	binary = offered&encodingBinary != 0
+	chosen := int32(encodingJSON)
+	if binary {
+		chosen = encodingBinary
+	}
+	// The request buffer is a package variable that only arena_alloc replaces, and a
+	// request is decoded into values of their own (strings copied), so the buffer can be
+	// kept from request to request.
+	return chosen | offered&keptBuffer
+}

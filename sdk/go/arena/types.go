@@ -3,12 +3,21 @@
 
 package arena
 
+import "botarena.invalid/sdk/internal/wire"
+
 // Sent once when a match is over.
 type MatchEnd struct {
 	// The result for the receiving bot.
 	Result MatchResult `json:"result"`
 	// Why the match ended, in words (e.g. "team destroyed", "turn cap").
 	Reason string `json:"reason"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *MatchEnd) DecodeBinary(r *wire.Reader) {
+	x.Result.DecodeBinary(r)
+	x.Reason = r.String()
 }
 
 // How a match ended, from one bot's point of view.
@@ -23,6 +32,21 @@ const (
 	// This bot lost.
 	MatchResultLoss MatchResult = "loss"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *MatchResult) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = MatchResultWin
+	case 1:
+		*x = MatchResultDraw
+	case 2:
+		*x = MatchResultLoss
+	default:
+		r.Unknown("arena.MatchResult", index)
+	}
+}
 
 // Sent once when a match begins.
 type MatchStart[R any] struct {
@@ -54,3 +78,22 @@ const (
 	// Little Battle: resources, recruiting, rock-paper-scissors armies, home bases.
 	ModeConquest Mode = "conquest"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Mode) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = ModeBattle
+	case 1:
+		*x = ModeTcg
+	case 2:
+		*x = ModeGrid
+	case 3:
+		*x = ModeDungeon
+	case 4:
+		*x = ModeConquest
+	default:
+		r.Unknown("arena.Mode", index)
+	}
+}

@@ -22,6 +22,28 @@ type ActionAttack struct {
 	Target uint8 `json:"target"`
 }
 
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x ActionAttack) EncodeBinary(w *wire.Writer) {
+	w.U8(x.Target)
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Action) EncodeBinary(w *wire.Writer) {
+	if err := wire.OneSet("battle.Action", x.Attack != nil, x.Skill); err != nil {
+		w.Fail(err)
+		return
+	}
+	switch {
+	case x.Attack != nil:
+		w.Variant(0)
+		x.Attack.EncodeBinary(w)
+	case x.Skill:
+		w.Variant(1)
+	}
+}
+
 // Attack is the Action attack.
 func Attack(target uint8) Action {
 	return Action{Attack: &ActionAttack{Target: target}}
@@ -80,6 +102,14 @@ type ActiveEffect struct {
 	Magnitude int32 `json:"magnitude"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *ActiveEffect) DecodeBinary(r *wire.Reader) {
+	x.Effect.DecodeBinary(r)
+	x.TurnsLeft = r.U32()
+	x.Magnitude = r.I32()
+}
+
 // The eight robot types of sprints 1–2.
 type BotType string
 
@@ -102,6 +132,56 @@ const (
 	// Doctor Bot: redistributes integrity.
 	BotTypeDoctor BotType = "doctor"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *BotType) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = BotTypeAggro
+	case 1:
+		*x = BotTypeStealth
+	case 2:
+		*x = BotTypeGlass
+	case 3:
+		*x = BotTypeTank
+	case 4:
+		*x = BotTypeBeaverette
+	case 5:
+		*x = BotTypeKamikaze
+	case 6:
+		*x = BotTypeNurse
+	case 7:
+		*x = BotTypeDoctor
+	default:
+		r.Unknown("battle.BotType", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x BotType) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case BotTypeAggro:
+		w.Variant(0)
+	case BotTypeStealth:
+		w.Variant(1)
+	case BotTypeGlass:
+		w.Variant(2)
+	case BotTypeTank:
+		w.Variant(3)
+	case BotTypeBeaverette:
+		w.Variant(4)
+	case BotTypeKamikaze:
+		w.Variant(5)
+	case BotTypeNurse:
+		w.Variant(6)
+	case BotTypeDoctor:
+		w.Variant(7)
+	default:
+		w.Unknown("battle.BotType", string(x))
+	}
+}
 
 // The effects of sprint 2, negative and positive.
 type Effect string
@@ -136,6 +216,41 @@ const (
 	EffectContinuousRepair Effect = "continuous_repair"
 )
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Effect) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = EffectDefenseDown
+	case 1:
+		*x = EffectOffenseDown
+	case 2:
+		*x = EffectContinuousDamage
+	case 3:
+		*x = EffectBomb
+	case 4:
+		*x = EffectSpeedDown
+	case 5:
+		*x = EffectStun
+	case 6:
+		*x = EffectDefenseUp
+	case 7:
+		*x = EffectOffenseUp
+	case 8:
+		*x = EffectSpeedUp
+	case 9:
+		*x = EffectTaunt
+	case 10:
+		*x = EffectStealth
+	case 11:
+		*x = EffectRetribution
+	case 12:
+		*x = EffectContinuousRepair
+	default:
+		r.Unknown("battle.Effect", index)
+	}
+}
+
 // What a bot sees on one of its units' turns.
 type Observation struct {
 	// The number of this unit turn in the match, counting from 1 (this turn included).
@@ -156,6 +271,28 @@ type Observation struct {
 	LastRejected *string `json:"last_rejected"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Observation) DecodeBinary(r *wire.Reader) {
+	x.Turn = r.U32()
+	x.TurnCap = r.U32()
+	x.Seat = r.U8()
+	x.Acting = r.U8()
+	x.Units = make([]Unit, r.Len())
+	for i := range x.Units {
+		x.Units[i].DecodeBinary(r)
+	}
+	x.LegalTargets = make(Uint8s, r.Len())
+	for i := range x.LegalTargets {
+		x.LegalTargets[i] = r.U8()
+	}
+	x.SkillReady = r.Bool()
+	if r.Option() {
+		v := r.String()
+		x.LastRejected = &v
+	}
+}
+
 // The rules configuration of `battle`.
 type Rules struct {
 	// The types a player may pick from (default: all eight), unless its seat has its own (`roster0`, `roster1`).
@@ -168,6 +305,32 @@ type Rules struct {
 	TurnCap uint32 `json:"turn_cap"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Rules) DecodeBinary(r *wire.Reader) {
+	x.Roster = make([]BotType, r.Len())
+	for i := range x.Roster {
+		x.Roster[i].DecodeBinary(r)
+	}
+	if r.Option() {
+		var v []BotType
+		v = make([]BotType, r.Len())
+		for i1 := range v {
+			v[i1].DecodeBinary(r)
+		}
+		x.Roster0 = &v
+	}
+	if r.Option() {
+		var v []BotType
+		v = make([]BotType, r.Len())
+		for i1 := range v {
+			v[i1].DecodeBinary(r)
+		}
+		x.Roster1 = &v
+	}
+	x.TurnCap = r.U32()
+}
+
 // Sent once before play: choose a team of three from the roster, blind.
 type SetupRequest struct {
 	// The types available.
@@ -176,6 +339,20 @@ type SetupRequest struct {
 	Stats []Stats `json:"stats"`
 	// How many robots to pick (3).
 	TeamSize uint32 `json:"team_size"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *SetupRequest) DecodeBinary(r *wire.Reader) {
+	x.Roster = make([]BotType, r.Len())
+	for i := range x.Roster {
+		x.Roster[i].DecodeBinary(r)
+	}
+	x.Stats = make([]Stats, r.Len())
+	for i := range x.Stats {
+		x.Stats[i].DecodeBinary(r)
+	}
+	x.TeamSize = r.U32()
 }
 
 // Base stats of one robot type, straight from the document's tables.
@@ -198,6 +375,19 @@ type Stats struct {
 	Effectivity int32 `json:"effectivity"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Stats) DecodeBinary(r *wire.Reader) {
+	x.Integrity = r.I32()
+	x.Power = r.I32()
+	x.Speed = r.I32()
+	x.Armor = r.I32()
+	x.Evasion = r.I32()
+	x.Critical = r.I32()
+	x.Resistance = r.I32()
+	x.Effectivity = r.I32()
+}
+
 // A team: distinct types from the roster.
 type TeamChoice struct {
 	// The chosen types, in the order they are placed.
@@ -212,6 +402,15 @@ func (x TeamChoice) MarshalJSON() ([]byte, error) {
 		x.Team = []BotType{}
 	}
 	return wire.MarshalPlain(plain(x))
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x TeamChoice) EncodeBinary(w *wire.Writer) {
+	w.Len(len(x.Team))
+	for _, v := range x.Team {
+		v.EncodeBinary(w)
+	}
 }
 
 // One unit as seen during play.
@@ -244,6 +443,28 @@ type Unit struct {
 	Effects []ActiveEffect `json:"effects"`
 	// Destroyed units stay in the list (ids are stable) but take no part.
 	Destroyed bool `json:"destroyed"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Unit) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U8()
+	x.Owner = r.U8()
+	x.Kind.DecodeBinary(r)
+	x.Base.DecodeBinary(r)
+	x.Integrity = r.I32()
+	x.Armor = r.I32()
+	x.Power = r.I32()
+	x.Speed = r.I32()
+	x.Resistance = r.I32()
+	x.TurnMeter = r.I32()
+	x.Cooldown = r.U32()
+	x.HasSkill = r.Bool()
+	x.Effects = make([]ActiveEffect, r.Len())
+	for i := range x.Effects {
+		x.Effects[i].DecodeBinary(r)
+	}
+	x.Destroyed = r.Bool()
 }
 
 // Uint8s is a []uint8 written as a JSON array of numbers, as serde writes a Vec<u8>

@@ -17,6 +17,15 @@ type Army struct {
 	Pos Pos `json:"pos"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Army) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U32()
+	x.Owner = r.U8()
+	x.Kind.DecodeBinary(r)
+	x.Pos.DecodeBinary(r)
+}
+
 // The four types of soldiers.
 type Kind string
 
@@ -32,12 +41,53 @@ const (
 	KindScout Kind = "scout"
 )
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Kind) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = KindSpearman
+	case 1:
+		*x = KindArcher
+	case 2:
+		*x = KindKnight
+	case 3:
+		*x = KindScout
+	default:
+		r.Unknown("conquest.Kind", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Kind) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case KindSpearman:
+		w.Variant(0)
+	case KindArcher:
+		w.Variant(1)
+	case KindKnight:
+		w.Variant(2)
+	case KindScout:
+		w.Variant(3)
+	default:
+		w.Unknown("conquest.Kind", string(x))
+	}
+}
+
 // Move the army standing on `from` to `to`.
 type Move struct {
 	// The army's tile when the order is carried out.
 	From Pos `json:"from"`
 	// Its destination.
 	To Pos `json:"to"`
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Move) EncodeBinary(w *wire.Writer) {
+	x.From.EncodeBinary(w)
+	x.To.EncodeBinary(w)
 }
 
 // What a bot sees on its turn: the whole current state.
@@ -72,6 +122,48 @@ type Observation struct {
 	LastRejected []string `json:"last_rejected"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Observation) DecodeBinary(r *wire.Reader) {
+	x.Year = r.U32()
+	x.LastYear = r.U32()
+	x.Seat = r.U8()
+	x.Width = r.U8()
+	x.Height = r.U8()
+	for i := range x.Homes {
+		x.Homes[i].DecodeBinary(r)
+	}
+	x.Water = make([]Pos, r.Len())
+	for i := range x.Water {
+		x.Water[i].DecodeBinary(r)
+	}
+	x.Wood = make([]Pos, r.Len())
+	for i := range x.Wood {
+		x.Wood[i].DecodeBinary(r)
+	}
+	x.Food = make([]Pos, r.Len())
+	for i := range x.Food {
+		x.Food[i].DecodeBinary(r)
+	}
+	x.Gold = make([]Pos, r.Len())
+	for i := range x.Gold {
+		x.Gold[i].DecodeBinary(r)
+	}
+	x.Armies = make([]Army, r.Len())
+	for i := range x.Armies {
+		x.Armies[i].DecodeBinary(r)
+	}
+	x.Resources.DecodeBinary(r)
+	x.Prices = make([]Price, r.Len())
+	for i := range x.Prices {
+		x.Prices[i].DecodeBinary(r)
+	}
+	x.LastRejected = make([]string, r.Len())
+	for i := range x.LastRejected {
+		x.LastRejected[i] = r.String()
+	}
+}
+
 // A bot's answer on its turn: the recruit stage's orders, then the move stage's, each carried out in order. An order that breaks a rule is skipped (and reported back in the next observation's `last_rejected`); the others still happen. `{}` passes; an unknown field is a malformed answer (a `wrong_shape` fault), not a pass.
 type Orders struct {
 	// Recruit orders.
@@ -93,12 +185,39 @@ func (x Orders) MarshalJSON() ([]byte, error) {
 	return wire.MarshalPlain(plain(x))
 }
 
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Orders) EncodeBinary(w *wire.Writer) {
+	w.Len(len(x.Recruit))
+	for _, v := range x.Recruit {
+		v.EncodeBinary(w)
+	}
+	w.Len(len(x.Moves))
+	for _, v := range x.Moves {
+		v.EncodeBinary(w)
+	}
+}
+
 // A tile's coordinates: `x` is the column, growing east (0 is the west edge, the left column), `y` the row, growing south (0 is the north edge, the top row).
 type Pos struct {
 	// Column, from the west edge.
 	X uint8 `json:"x"`
 	// Row, from the north edge.
 	Y uint8 `json:"y"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Pos) DecodeBinary(r *wire.Reader) {
+	x.X = r.U8()
+	x.Y = r.U8()
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Pos) EncodeBinary(w *wire.Writer) {
+	w.U8(x.X)
+	w.U8(x.Y)
 }
 
 // One line of the price list.
@@ -109,12 +228,26 @@ type Price struct {
 	Cost Resources `json:"cost"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Price) DecodeBinary(r *wire.Reader) {
+	x.Kind.DecodeBinary(r)
+	x.Cost.DecodeBinary(r)
+}
+
 // Recruit one army of `kind` onto `at` (one of the four tiles next to the home base).
 type Recruit struct {
 	// The type.
 	Kind Kind `json:"kind"`
 	// Where it is placed.
 	At Pos `json:"at"`
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Recruit) EncodeBinary(w *wire.Writer) {
+	x.Kind.EncodeBinary(w)
+	x.At.EncodeBinary(w)
 }
 
 // An amount of each resource (a player's stock, or a price).
@@ -127,6 +260,14 @@ type Resources struct {
 	Gold uint32 `json:"gold"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Resources) DecodeBinary(r *wire.Reader) {
+	x.Wood = r.U32()
+	x.Food = r.U32()
+	x.Gold = r.U32()
+}
+
 // The rules configuration of `conquest`.
 type Rules struct {
 	// The map file's text (docs/rules/conquest.md, "Maps"), so a rules config is self-contained. Default: `DEFAULT_MAP`.
@@ -137,8 +278,20 @@ type Rules struct {
 	MaxYears uint32 `json:"max_years"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Rules) DecodeBinary(r *wire.Reader) {
+	x.Map = r.String()
+	x.MaxFrame = r.U8()
+	x.MaxYears = r.U32()
+}
+
 // The answer to the setup request: `conquest` has nothing to choose, so it is `{}`.
 type SetupChoice struct{}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x SetupChoice) EncodeBinary(w *wire.Writer) {}
 
 // Sent once before play.
 type SetupRequest struct {
@@ -154,4 +307,17 @@ type SetupRequest struct {
 	FirstYear uint32 `json:"first_year"`
 	// The game ends after this many years.
 	MaxYears uint32 `json:"max_years"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *SetupRequest) DecodeBinary(r *wire.Reader) {
+	x.Width = r.U8()
+	x.Height = r.U8()
+	x.Seat = r.U8()
+	for i := range x.Homes {
+		x.Homes[i].DecodeBinary(r)
+	}
+	x.FirstYear = r.U32()
+	x.MaxYears = r.U32()
 }

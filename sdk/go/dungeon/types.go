@@ -50,6 +50,100 @@ const (
 	AbilityUnknown Ability = "unknown"
 )
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Ability) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = AbilityFight
+	case 1:
+		*x = AbilityShieldSlam
+	case 2:
+		*x = AbilityRecklessCharge
+	case 3:
+		*x = AbilityFireball
+	case 4:
+		*x = AbilityFrostbolt
+	case 5:
+		*x = AbilityHeal
+	case 6:
+		*x = AbilitySmite
+	case 7:
+		*x = AbilityBackstab
+	case 8:
+		*x = AbilityRapidStrike
+	case 9:
+		*x = AbilityTailSwipe
+	case 10:
+		*x = AbilityFireBreath
+	case 11:
+		*x = AbilityPoisonBreath
+	case 12:
+		*x = AbilityLifeDrain
+	case 13:
+		*x = AbilityBite
+	case 14:
+		*x = AbilityBash
+	case 15:
+		*x = AbilitySlash
+	case 16:
+		*x = AbilityRegenerate
+	case 17:
+		*x = AbilityBloodRage
+	case 18:
+		*x = AbilityUnknown
+	default:
+		r.Unknown("dungeon.Ability", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Ability) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case AbilityFight:
+		w.Variant(0)
+	case AbilityShieldSlam:
+		w.Variant(1)
+	case AbilityRecklessCharge:
+		w.Variant(2)
+	case AbilityFireball:
+		w.Variant(3)
+	case AbilityFrostbolt:
+		w.Variant(4)
+	case AbilityHeal:
+		w.Variant(5)
+	case AbilitySmite:
+		w.Variant(6)
+	case AbilityBackstab:
+		w.Variant(7)
+	case AbilityRapidStrike:
+		w.Variant(8)
+	case AbilityTailSwipe:
+		w.Variant(9)
+	case AbilityFireBreath:
+		w.Variant(10)
+	case AbilityPoisonBreath:
+		w.Variant(11)
+	case AbilityLifeDrain:
+		w.Variant(12)
+	case AbilityBite:
+		w.Variant(13)
+	case AbilityBash:
+		w.Variant(14)
+	case AbilitySlash:
+		w.Variant(15)
+	case AbilityRegenerate:
+		w.Variant(16)
+	case AbilityBloodRage:
+		w.Variant(17)
+	case AbilityUnknown:
+		w.Variant(18)
+	default:
+		w.Unknown("dungeon.Ability", string(x))
+	}
+}
+
 // A bot's answer on its hero's turn: use `ability` on `target`.
 type Action struct {
 	// The ability (one of the acting hero's class).
@@ -62,6 +156,20 @@ type Action struct {
 func (x Action) Equal(y Action) bool {
 	return x.Ability == y.Ability &&
 		x.Target.Equal(y.Target)
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Action) DecodeBinary(r *wire.Reader) {
+	x.Ability.DecodeBinary(r)
+	x.Target.DecodeBinary(r)
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Action) EncodeBinary(w *wire.Writer) {
+	x.Ability.EncodeBinary(w)
+	x.Target.EncodeBinary(w)
 }
 
 // A hero class.
@@ -79,6 +187,40 @@ const (
 	ClassRogue Class = "rogue"
 )
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Class) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = ClassWarrior
+	case 1:
+		*x = ClassMage
+	case 2:
+		*x = ClassCleric
+	case 3:
+		*x = ClassRogue
+	default:
+		r.Unknown("dungeon.Class", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Class) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case ClassWarrior:
+		w.Variant(0)
+	case ClassMage:
+		w.Variant(1)
+	case ClassCleric:
+		w.Variant(2)
+	case ClassRogue:
+		w.Variant(3)
+	default:
+		w.Unknown("dungeon.Class", string(x))
+	}
+}
+
 // What a class looks like at the run's starting level.
 type ClassInfo struct {
 	// The class.
@@ -93,6 +235,19 @@ type ClassInfo struct {
 	Abilities []Ability `json:"abilities"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *ClassInfo) DecodeBinary(r *wire.Reader) {
+	x.Class.DecodeBinary(r)
+	x.Stats.DecodeBinary(r)
+	x.MaxHP = r.U32()
+	x.MaxMP = r.U32()
+	x.Abilities = make([]Ability, r.Len())
+	for i := range x.Abilities {
+		x.Abilities[i].DecodeBinary(r)
+	}
+}
+
 // A monster family.
 type Family string
 
@@ -105,6 +260,21 @@ const (
 	// `slash`.
 	FamilyHumanoid Family = "humanoid"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Family) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = FamilyDragon
+	case 1:
+		*x = FamilyUndead
+	case 2:
+		*x = FamilyHumanoid
+	default:
+		r.Unknown("dungeon.Family", index)
+	}
+}
 
 // A hero as seen during play.
 type Hero struct {
@@ -130,6 +300,22 @@ type Hero struct {
 	MaxMP uint32 `json:"max_mp"`
 	// Dead heroes stay in the list (ids are stable) but never act again.
 	Dead bool `json:"dead"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Hero) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U8()
+	x.Name = r.String()
+	x.Class.DecodeBinary(r)
+	x.Level = r.U32()
+	x.XP = r.U32()
+	x.Stats.DecodeBinary(r)
+	x.HP = r.U32()
+	x.MaxHP = r.U32()
+	x.MP = r.U32()
+	x.MaxMP = r.U32()
+	x.Dead = r.Bool()
 }
 
 // A monster as seen during play.
@@ -158,6 +344,25 @@ type Monster struct {
 	Dead bool `json:"dead"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Monster) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U8()
+	x.Name = r.String()
+	x.Kind.DecodeBinary(r)
+	x.Family.DecodeBinary(r)
+	x.Level = r.U32()
+	x.Stats.DecodeBinary(r)
+	x.HP = r.U32()
+	x.MaxHP = r.U32()
+	x.XPValue = r.U32()
+	x.Queue = make([]Ability, r.Len())
+	for i := range x.Queue {
+		x.Queue[i].DecodeBinary(r)
+	}
+	x.Dead = r.Bool()
+}
+
 // A monster type.
 type MonsterKind string
 
@@ -176,6 +381,27 @@ const (
 	// Humanoid: strength ×1.75, base HP 16, `blood_rage`.
 	MonsterKindOrc MonsterKind = "orc"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *MonsterKind) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = MonsterKindRedDragon
+	case 1:
+		*x = MonsterKindGreenDragon
+	case 2:
+		*x = MonsterKindVampire
+	case 3:
+		*x = MonsterKindSkeleton
+	case 4:
+		*x = MonsterKindTroll
+	case 5:
+		*x = MonsterKindOrc
+	default:
+		r.Unknown("dungeon.MonsterKind", index)
+	}
+}
 
 // What a bot sees on one of its heroes' turns.
 type Observation struct {
@@ -203,6 +429,40 @@ type Observation struct {
 	LastRejected *string `json:"last_rejected"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Observation) DecodeBinary(r *wire.Reader) {
+	x.Wave = r.U32()
+	x.Waves = r.U32()
+	x.Turn = r.U32()
+	x.Acting = r.U8()
+	x.Party = make([]Hero, r.Len())
+	for i := range x.Party {
+		x.Party[i].DecodeBinary(r)
+	}
+	x.Monsters = make([]Monster, r.Len())
+	for i := range x.Monsters {
+		x.Monsters[i].DecodeBinary(r)
+	}
+	x.Initiative = make([]Target, r.Len())
+	for i := range x.Initiative {
+		x.Initiative[i].DecodeBinary(r)
+	}
+	x.Events = make([]string, r.Len())
+	for i := range x.Events {
+		x.Events[i] = r.String()
+	}
+	x.Legal = make([]Action, r.Len())
+	for i := range x.Legal {
+		x.Legal[i].DecodeBinary(r)
+	}
+	x.Score.DecodeBinary(r)
+	if r.Option() {
+		v := r.String()
+		x.LastRejected = &v
+	}
+}
+
 // The rules configuration of `dungeon`.
 type Rules struct {
 	// Heroes in a party (default 4, 1 to 8).
@@ -221,6 +481,18 @@ type Rules struct {
 	TurnLimit uint32 `json:"turn_limit"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Rules) DecodeBinary(r *wire.Reader) {
+	x.PartySize = r.U32()
+	x.HeroLevel = r.U32()
+	x.Waves = r.U32()
+	x.FirstWaveLevel = r.U32()
+	x.FirstWaveSize = r.U32()
+	x.MaxWaveSize = r.U32()
+	x.TurnLimit = r.U32()
+}
+
 // How a run is ranked: more waves cleared, then more XP, then fewer hero turns.
 type Score struct {
 	// Waves whose monsters all died.
@@ -229,6 +501,14 @@ type Score struct {
 	XP uint64 `json:"xp"`
 	// Hero turns played.
 	Turns uint32 `json:"turns"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Score) DecodeBinary(r *wire.Reader) {
+	x.WavesCleared = r.U32()
+	x.XP = r.U64()
+	x.Turns = r.U32()
 }
 
 // The answer to the setup request: the party's classes, in order (duplicates allowed).
@@ -247,6 +527,15 @@ func (x SetupChoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalPlain(plain(x))
 }
 
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x SetupChoice) EncodeBinary(w *wire.Writer) {
+	w.Len(len(x.Party))
+	for _, v := range x.Party {
+		v.EncodeBinary(w)
+	}
+}
+
 // Sent once before play: choose a party for the dungeon ahead.
 type SetupRequest struct {
 	// Heroes to choose (exactly this many).
@@ -261,6 +550,25 @@ type SetupRequest struct {
 	TurnLimit uint32 `json:"turn_limit"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *SetupRequest) DecodeBinary(r *wire.Reader) {
+	x.PartySize = r.U32()
+	x.HeroLevel = r.U32()
+	x.Classes = make([]ClassInfo, r.Len())
+	for i := range x.Classes {
+		x.Classes[i].DecodeBinary(r)
+	}
+	x.Waves = make([][]WaveMonster, r.Len())
+	for i := range x.Waves {
+		x.Waves[i] = make([]WaveMonster, r.Len())
+		for i1 := range x.Waves[i] {
+			x.Waves[i][i1].DecodeBinary(r)
+		}
+	}
+	x.TurnLimit = r.U32()
+}
+
 // The four stats every unit has.
 type Stats struct {
 	// Strength: `fight` and most physical abilities.
@@ -273,6 +581,15 @@ type Stats struct {
 	Speed uint32 `json:"speed"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Stats) DecodeBinary(r *wire.Reader) {
+	x.Strength = r.U32()
+	x.Constitution = r.U32()
+	x.Intelligence = r.U32()
+	x.Speed = r.U32()
+}
+
 // A unit on the battlefield: a hero of the party or a monster of the current wave, by its index in `Observation::party` or `Observation::monsters`.
 //
 // A variant of the Rust enum: set exactly one field, or build it with TargetHero(…), TargetMonster(…). In JSON
@@ -282,6 +599,39 @@ type Target struct {
 	Hero *uint8
 	// A monster of the current wave.
 	Monster *uint8
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Target) DecodeBinary(r *wire.Reader) {
+	*x = Target{}
+	switch index := r.Variant(); index {
+	case 0:
+		v := r.U8()
+		x.Hero = &v
+	case 1:
+		v := r.U8()
+		x.Monster = &v
+	default:
+		r.Unknown("dungeon.Target", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Target) EncodeBinary(w *wire.Writer) {
+	if err := wire.OneSet("dungeon.Target", x.Hero != nil, x.Monster != nil); err != nil {
+		w.Fail(err)
+		return
+	}
+	switch {
+	case x.Hero != nil:
+		w.Variant(0)
+		w.U8(*x.Hero)
+	case x.Monster != nil:
+		w.Variant(1)
+		w.U8(*x.Monster)
+	}
 }
 
 // TargetHero is the Target hero.
@@ -338,4 +688,11 @@ type WaveMonster struct {
 	Kind MonsterKind `json:"kind"`
 	// Its level.
 	Level uint32 `json:"level"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *WaveMonster) DecodeBinary(r *wire.Reader) {
+	x.Kind.DecodeBinary(r)
+	x.Level = r.U32()
 }

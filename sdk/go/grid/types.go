@@ -22,6 +22,25 @@ const (
 	Stay Action = "stay"
 )
 
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Action) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case North:
+		w.Variant(0)
+	case East:
+		w.Variant(1)
+	case South:
+		w.Variant(2)
+	case West:
+		w.Variant(3)
+	case Stay:
+		w.Variant(4)
+	default:
+		w.Unknown("grid.Action", string(x))
+	}
+}
+
 // One hero as seen during play.
 type Hero struct {
 	// Its index in `Observation::heroes`.
@@ -36,6 +55,16 @@ type Hero struct {
 	Dead bool `json:"dead"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Hero) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U8()
+	x.Team = r.U8()
+	x.Health = r.U32()
+	x.Pos.DecodeBinary(r)
+	x.Dead = r.Bool()
+}
+
 // The owner of one diamond mine.
 type Mine struct {
 	// The hero who captured it last, if any. Ownership outlives the owner's death (a dead owner earns nothing) until someone captures the mine.
@@ -48,6 +77,19 @@ type Mine struct {
 func (x Mine) Equal(y Mine) bool {
 	return wire.EqualPtr(x.Owner, y.Owner) &&
 		wire.EqualPtr(x.Team, y.Team)
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Mine) DecodeBinary(r *wire.Reader) {
+	if r.Option() {
+		v := r.U8()
+		x.Owner = &v
+	}
+	if r.Option() {
+		v := r.U8()
+		x.Team = &v
+	}
 }
 
 // What a bot sees on one of its heroes' turns: the whole dynamic state.
@@ -74,12 +116,46 @@ type Observation struct {
 	LastRejected *string `json:"last_rejected"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Observation) DecodeBinary(r *wire.Reader) {
+	x.Turn = r.U32()
+	x.TurnLimit = r.U32()
+	x.Team = r.U8()
+	x.Acting = r.U8()
+	x.Heroes = make([]Hero, r.Len())
+	for i := range x.Heroes {
+		x.Heroes[i].DecodeBinary(r)
+	}
+	x.Mines = make([]Mine, r.Len())
+	for i := range x.Mines {
+		x.Mines[i].DecodeBinary(r)
+	}
+	x.Graves = make([]Pos, r.Len())
+	for i := range x.Graves {
+		x.Graves[i].DecodeBinary(r)
+	}
+	x.Diamonds = r.U32()
+	x.EnemyDiamonds = r.U32()
+	if r.Option() {
+		v := r.String()
+		x.LastRejected = &v
+	}
+}
+
 // A tile's coordinates: `x` is the column, growing east (0 is the west edge, the left column), `y` the row, growing south (0 is the north edge, the top row).
 type Pos struct {
 	// Column, from the west edge.
 	X uint8 `json:"x"`
 	// Row, from the north edge.
 	Y uint8 `json:"y"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Pos) DecodeBinary(r *wire.Reader) {
+	x.X = r.U8()
+	x.Y = r.U8()
 }
 
 // The rules configuration of `grid`.
@@ -92,8 +168,20 @@ type Rules struct {
 	TurnLimit uint32 `json:"turn_limit"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Rules) DecodeBinary(r *wire.Reader) {
+	x.Map = r.String()
+	x.HeroesPerTeam = r.U32()
+	x.TurnLimit = r.U32()
+}
+
 // The answer to the setup request: `grid` has nothing to choose, so it is `{}`.
 type SetupChoice struct{}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x SetupChoice) EncodeBinary(w *wire.Writer) {}
 
 // Sent once before play: the static board.
 type SetupRequest struct {
@@ -113,4 +201,26 @@ type SetupRequest struct {
 	Team uint8 `json:"team"`
 	// Hero turns after which the game ends.
 	TurnLimit uint32 `json:"turn_limit"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *SetupRequest) DecodeBinary(r *wire.Reader) {
+	x.Width = r.U8()
+	x.Height = r.U8()
+	x.Walls = make([]Pos, r.Len())
+	for i := range x.Walls {
+		x.Walls[i].DecodeBinary(r)
+	}
+	x.Mines = make([]Pos, r.Len())
+	for i := range x.Mines {
+		x.Mines[i].DecodeBinary(r)
+	}
+	x.Wells = make([]Pos, r.Len())
+	for i := range x.Wells {
+		x.Wells[i].DecodeBinary(r)
+	}
+	x.HeroesPerTeam = r.U32()
+	x.Team = r.U8()
+	x.TurnLimit = r.U32()
 }

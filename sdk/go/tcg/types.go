@@ -35,6 +35,22 @@ func (x ActionPlayCard) Equal(y ActionPlayCard) bool {
 		x.Target.Equal(y.Target)
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *ActionPlayCard) DecodeBinary(r *wire.Reader) {
+	x.Card = r.U32()
+	x.As.DecodeBinary(r)
+	x.Target.DecodeBinary(r)
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x ActionPlayCard) EncodeBinary(w *wire.Writer) {
+	w.U32(x.Card)
+	x.As.EncodeBinary(w)
+	x.Target.EncodeBinary(w)
+}
+
 // ActionAttack is the data of Action's variant attack.
 type ActionAttack struct {
 	// The attacker's id.
@@ -47,6 +63,59 @@ type ActionAttack struct {
 func (x ActionAttack) Equal(y ActionAttack) bool {
 	return x.Minion == y.Minion &&
 		x.Target.Equal(y.Target)
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *ActionAttack) DecodeBinary(r *wire.Reader) {
+	x.Minion = r.U32()
+	x.Target.DecodeBinary(r)
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x ActionAttack) EncodeBinary(w *wire.Writer) {
+	w.U32(x.Minion)
+	x.Target.EncodeBinary(w)
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Action) DecodeBinary(r *wire.Reader) {
+	*x = Action{}
+	switch index := r.Variant(); index {
+	case 0:
+		var v ActionPlayCard
+		v.DecodeBinary(r)
+		x.PlayCard = &v
+	case 1:
+		var v ActionAttack
+		v.DecodeBinary(r)
+		x.Attack = &v
+	case 2:
+		x.EndTurn = true
+	default:
+		r.Unknown("tcg.Action", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Action) EncodeBinary(w *wire.Writer) {
+	if err := wire.OneSet("tcg.Action", x.PlayCard != nil, x.Attack != nil, x.EndTurn); err != nil {
+		w.Fail(err)
+		return
+	}
+	switch {
+	case x.PlayCard != nil:
+		w.Variant(0)
+		x.PlayCard.EncodeBinary(w)
+	case x.Attack != nil:
+		w.Variant(1)
+		x.Attack.EncodeBinary(w)
+	case x.EndTurn:
+		w.Variant(2)
+	}
 }
 
 // PlayCard is the Action play_card.
@@ -124,12 +193,30 @@ type Card struct {
 	Draw int32 `json:"draw,omitempty"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Card) DecodeBinary(r *wire.Reader) {
+	x.ID = r.String()
+	x.Kind.DecodeBinary(r)
+	x.Cost = r.I32()
+	x.Damage = r.I32()
+	x.Heal = r.I32()
+	x.Draw = r.I32()
+}
+
 // A card in a hand or deck: one physical copy, with an id unique in the match.
 type CardInstance struct {
 	// Unique in the match; a minion keeps its card's uid as its id.
 	UID uint32 `json:"uid"`
 	// What the card is.
 	Card Card `json:"card"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *CardInstance) DecodeBinary(r *wire.Reader) {
+	x.UID = r.U32()
+	x.Card.DecodeBinary(r)
 }
 
 // What a card does when played as a spell.
@@ -145,6 +232,21 @@ const (
 	CardKindDraw CardKind = "draw"
 )
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *CardKind) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = CardKindDamage
+	case 1:
+		*x = CardKindHeal
+	case 2:
+		*x = CardKindDraw
+	default:
+		r.Unknown("tcg.CardKind", index)
+	}
+}
+
 // The cards decks are built from, with the deck-building limits.
 type CardPool struct {
 	// The cards available.
@@ -155,10 +257,35 @@ type CardPool struct {
 	MaxCopies uint32 `json:"max_copies"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *CardPool) DecodeBinary(r *wire.Reader) {
+	x.Cards = make([]Card, r.Len())
+	for i := range x.Cards {
+		x.Cards[i].DecodeBinary(r)
+	}
+	x.DeckSize = r.U32()
+	x.MaxCopies = r.U32()
+}
+
 // A bot's deck choice. `{}` or `{"deck": null}` takes the default deck.
 type DeckChoice struct {
 	// Card ids from the pool, exactly `deck_size` of them.
 	Deck *[]string `json:"deck"`
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x DeckChoice) EncodeBinary(w *wire.Writer) {
+	if x.Deck == nil {
+		w.U8(0)
+	} else {
+		w.U8(1)
+		w.Len(len(*x.Deck))
+		for _, v1 := range *x.Deck {
+			w.String(v1)
+		}
+	}
 }
 
 // One hero as everyone sees it.
@@ -173,6 +300,16 @@ type Hero struct {
 	DeckSize uint32 `json:"deck_size"`
 	// Cards in hand.
 	HandSize uint32 `json:"hand_size"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Hero) DecodeBinary(r *wire.Reader) {
+	x.Health = r.I32()
+	x.Mana = r.I32()
+	x.ManaSlots = r.I32()
+	x.DeckSize = r.U32()
+	x.HandSize = r.U32()
 }
 
 // A minion on the board.
@@ -191,6 +328,18 @@ type Minion struct {
 	Asleep bool `json:"asleep"`
 	// It may attack now (owner's turn, awake, not attacked yet this turn).
 	CanAttack bool `json:"can_attack"`
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Minion) DecodeBinary(r *wire.Reader) {
+	x.ID = r.U32()
+	x.Owner = r.U8()
+	x.Card = r.String()
+	x.Attack = r.I32()
+	x.Health = r.I32()
+	x.Asleep = r.Bool()
+	x.CanAttack = r.Bool()
 }
 
 // What a bot sees each time it is asked for an action on its turn.
@@ -213,6 +362,33 @@ type Observation struct {
 	LastRejected *string `json:"last_rejected"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Observation) DecodeBinary(r *wire.Reader) {
+	x.Turn = r.U32()
+	x.TurnCap = r.U32()
+	x.Seat = r.U8()
+	for i := range x.Heroes {
+		x.Heroes[i].DecodeBinary(r)
+	}
+	x.Hand = make([]CardInstance, r.Len())
+	for i := range x.Hand {
+		x.Hand[i].DecodeBinary(r)
+	}
+	x.Board = make([]Minion, r.Len())
+	for i := range x.Board {
+		x.Board[i].DecodeBinary(r)
+	}
+	x.Legal = make([]Action, r.Len())
+	for i := range x.Legal {
+		x.Legal[i].DecodeBinary(r)
+	}
+	if r.Option() {
+		v := r.String()
+		x.LastRejected = &v
+	}
+}
+
 // How a damage card is played.
 type PlayAs string
 
@@ -225,6 +401,36 @@ const (
 	// Heal the own hero by the card's damage (`any_card_heals`).
 	PlayAsHeal PlayAs = "heal"
 )
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *PlayAs) DecodeBinary(r *wire.Reader) {
+	switch index := r.Variant(); index {
+	case 0:
+		*x = PlayAsSpell
+	case 1:
+		*x = PlayAsMinion
+	case 2:
+		*x = PlayAsHeal
+	default:
+		r.Unknown("tcg.PlayAs", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x PlayAs) EncodeBinary(w *wire.Writer) {
+	switch x {
+	case PlayAsSpell:
+		w.Variant(0)
+	case PlayAsMinion:
+		w.Variant(1)
+	case PlayAsHeal:
+		w.Variant(2)
+	default:
+		w.Unknown("tcg.PlayAs", string(x))
+	}
+}
 
 // The rules configuration of `tcg`. The defaults are the document's basic and special rules; each advanced variation is a switch.
 type Rules struct {
@@ -274,6 +480,53 @@ type Rules struct {
 	TurnCap uint32 `json:"turn_cap"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Rules) DecodeBinary(r *wire.Reader) {
+	x.StartingHealth = r.I32()
+	x.MaxMana = r.I32()
+	x.OpeningHand = r.U32()
+	x.SecondPlayerExtraCard = r.Bool()
+	x.RandomFirstPlayer = r.Bool()
+	x.MaxHand = r.U32()
+	x.BleedingOut = r.Bool()
+	x.Overload = r.Bool()
+	x.SeparateDamage = r.Bool()
+	x.Healing = r.Bool()
+	x.AnyCardHeals = r.Bool()
+	x.CardDrawers = r.Bool()
+	x.Minions = r.Bool()
+	x.MaxMinions = r.U32()
+	x.CustomDecks = r.Bool()
+	x.DeckSize = r.U32()
+	x.MaxCopies = r.U32()
+	x.Pool = make([]Card, r.Len())
+	for i := range x.Pool {
+		x.Pool[i].DecodeBinary(r)
+	}
+	x.Deck = make([]string, r.Len())
+	for i := range x.Deck {
+		x.Deck[i] = r.String()
+	}
+	if r.Option() {
+		var v []string
+		v = make([]string, r.Len())
+		for i1 := range v {
+			v[i1] = r.String()
+		}
+		x.Deck0 = &v
+	}
+	if r.Option() {
+		var v []string
+		v = make([]string, r.Len())
+		for i1 := range v {
+			v[i1] = r.String()
+		}
+		x.Deck1 = &v
+	}
+	x.TurnCap = r.U32()
+}
+
 // Sent once before play. Without custom decks the answer is ignored (answer `{}`).
 type SetupRequest struct {
 	// The receiving bot's seat.
@@ -288,6 +541,19 @@ type SetupRequest struct {
 	DefaultDeck []string `json:"default_deck"`
 }
 
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *SetupRequest) DecodeBinary(r *wire.Reader) {
+	x.Seat = r.U8()
+	x.FirstPlayer = r.U8()
+	x.ChooseDeck = r.Bool()
+	x.Pool.DecodeBinary(r)
+	x.DefaultDeck = make([]string, r.Len())
+	for i := range x.DefaultDeck {
+		x.DefaultDeck[i] = r.String()
+	}
+}
+
 // Who an attack or damage spell hits: `"hero"` (the enemy hero) or `{"minion": id}`.
 //
 // A variant of the Rust enum: set exactly one field, or build it with TargetHero(), TargetMinion(…). In JSON
@@ -297,6 +563,37 @@ type Target struct {
 	Hero bool
 	// An enemy minion.
 	Minion *uint32
+}
+
+// DecodeBinary reads x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x *Target) DecodeBinary(r *wire.Reader) {
+	*x = Target{}
+	switch index := r.Variant(); index {
+	case 0:
+		x.Hero = true
+	case 1:
+		v := r.U32()
+		x.Minion = &v
+	default:
+		r.Unknown("tcg.Target", index)
+	}
+}
+
+// EncodeBinary writes x in the binary encoding (docs/abi.md, "Encodings"); package
+// arena calls it.
+func (x Target) EncodeBinary(w *wire.Writer) {
+	if err := wire.OneSet("tcg.Target", x.Hero, x.Minion != nil); err != nil {
+		w.Fail(err)
+		return
+	}
+	switch {
+	case x.Hero:
+		w.Variant(0)
+	case x.Minion != nil:
+		w.Variant(1)
+		w.U32(*x.Minion)
+	}
 }
 
 // TargetHero is the Target hero.
