@@ -915,3 +915,80 @@ fn a_go_bot_is_accepted_and_plays_the_ladder() {
         replay["outcome"]
     );
 }
+
+#[test]
+fn a_posted_tournament_names_no_server_path_and_quotes_no_server_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\n");
+    let organizer = server.add_user("org", true);
+    let crate_dir = arena_tests::root().join("sample-bots/battle-starter");
+    let go_dir = arena_tests::root().join("sample-bots/go-starter");
+    let head = "name = \"cup\"\nseed = 7\n";
+    let cases = [
+        (
+            format!("{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = \"/etc/passwd.wasm\"\n"),
+            "lists only built-ins",
+        ),
+        (
+            format!(
+                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = \"../../../etc/x.wasm\"\n"
+            ),
+            "lists only built-ins",
+        ),
+        (
+            format!(
+                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = {:?}\n",
+                crate_dir.display().to_string()
+            ),
+            "lists only built-ins",
+        ),
+        (
+            format!(
+                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = {:?}\n",
+                go_dir.display().to_string()
+            ),
+            "lists only built-ins",
+        ),
+        (
+            format!("{head}[modes.grid]\nmap_file = \"/etc/passwd\"\n"),
+            "reads no files: `modes.grid.map_file`",
+        ),
+        (
+            format!("{head}[modes.tcg]\ndeck_files = [\"/etc/passwd\", \"/dev/zero\"]\n"),
+            "reads no files: `modes.tcg.deck_files`",
+        ),
+        (
+            format!(
+                "{head}[modes.tcg]\n[[bots]]\nname = \"x\"\nbot = \"builtin:random\"\ndeck = \"/etc/passwd\"\n"
+            ),
+            "`deck` names a file",
+        ),
+    ];
+    for (file, words) in &cases {
+        let (status, body) = request(
+            ureq_agent()
+                .post(format!("{}/api/tournaments", server.url))
+                .header("Authorization", &format!("Bearer {organizer}"))
+                .send(file.as_str()),
+        );
+        assert_eq!(status, 400, "{file}: {body}");
+        assert!(body.contains(words), "{file}: {body}");
+        assert!(!body.contains("root:"), "no server file is quoted: {body}");
+    }
+    // Nothing was recorded, and an inline map is still welcome.
+    assert_eq!(server.get("/api/tournaments/1").0, 404);
+    let map =
+        std::fs::read_to_string(arena_tests::root().join("tournaments/maps/default-12x12.map"))
+            .unwrap();
+    let file = format!(
+        "{head}games_per_pairing = 2\n[modes.grid]\nmap = {:?}\n[[bots]]\nname = \"w\"\nbot = \"builtin:random-walker\"\n[[bots]]\nname = \"c\"\nbot = \"builtin:coward\"\n",
+        map
+    );
+    let (status, body) = request(
+        ureq_agent()
+            .post(format!("{}/api/tournaments", server.url))
+            .header("Authorization", &format!("Bearer {organizer}"))
+            .send(file.as_str()),
+    );
+    assert_eq!(status, 202, "{body}");
+}

@@ -166,8 +166,67 @@ pub fn run_prepared(
     outcome
 }
 
+/// A tournament posted to the API names only what the server holds: built-ins
+/// (`builtin:NAME`) as its own entries — the submitted bots join by themselves — and maps
+/// and decks inline in its rules. Never a path: no key ending in `_file`/`_files`, no bot
+/// module, crate or Go directory, no bot's own `deck` file. Checked before anything is read
+/// or recorded, so no error can quote a file the organizer did not send.
+pub fn check_posted(text: &str) -> Result<(), String> {
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("tournament file: {}", e.message()))?;
+    fn paths(value: &toml::Value, at: &str, out: &mut Vec<String>) {
+        match value {
+            toml::Value::Table(table) => {
+                for (key, value) in table {
+                    let here = if at.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{at}.{key}")
+                    };
+                    if key.ends_with("_file") || key.ends_with("_files") {
+                        out.push(format!("`{here}`"));
+                    }
+                    paths(value, &here, out);
+                }
+            }
+            toml::Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    paths(item, &format!("{at}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    let whole = toml::Value::Table(table);
+    paths(&whole, "", &mut found);
+    if !found.is_empty() {
+        return Err(format!(
+            "a tournament posted to the server reads no files: {} (give a map inline as `map = \"\"\"…\"\"\"` and a deck as `deck = [\"card\", …]` in its [modes.*] table)",
+            found.join(", ")
+        ));
+    }
+    let bots = whole.get("bots").and_then(toml::Value::as_array);
+    for (i, bot) in bots.into_iter().flatten().enumerate() {
+        let spec = bot.get("bot").and_then(toml::Value::as_str).unwrap_or("");
+        if !spec.starts_with("builtin:") {
+            return Err(format!(
+                "bots[{i}]: a tournament posted to the server lists only built-ins (`bot = \"builtin:NAME\"`); every submitted bot joins it by itself"
+            ));
+        }
+        if bot.get("deck").is_some() {
+            return Err(format!(
+                "bots[{i}]: `deck` names a file; a tournament posted to the server reads no files"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Start a tournament in the background; its page shows progress and then the report.
 pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
+    check_posted(text).map_err(|why| ApiError::new(StatusCode::BAD_REQUEST, why))?;
     if !claim(app) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
