@@ -418,8 +418,17 @@ fn open_registration_is_rate_limited() {
                 .send_json(serde_json::json!({ "name": name })),
         )
     };
+    // Refused names (invalid, taken) do not use up the hour for everyone.
+    for _ in 0..20 {
+        let (status, body) = register("Not A Name!");
+        assert_eq!(status, 400, "{body}");
+    }
     let (status, body) = register("alice");
     assert_eq!(status, 201, "{body}");
+    for _ in 0..5 {
+        let (status, body) = register("alice");
+        assert_eq!(status, 409, "{body}");
+    }
     let token = serde_json::from_str::<Value>(&body).unwrap()["token"]
         .as_str()
         .unwrap()

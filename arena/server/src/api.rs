@@ -597,14 +597,16 @@ async fn register(
         ));
     }
     let store = Arc::clone(app.store());
-    let (user, token) = blocking(move || {
+    let added = blocking(move || {
         accounts::add_user(&store, &registration.name, false).map_err(|e| match e {
             accounts::AddUserError::Name(m) => ApiError::new(StatusCode::BAD_REQUEST, m),
             accounts::AddUserError::Exists(_) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
             e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         })
     })
-    .await?;
+    .await;
+    // Only accounts made count toward the hour's limit.
+    let (user, token) = added.inspect_err(|_| app.unregister())?;
     Ok((
         StatusCode::CREATED,
         axum::Json(json!({ "user": user.name, "token": token })),

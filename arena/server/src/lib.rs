@@ -110,10 +110,18 @@ impl App {
         )
     }
 
-    /// Count an open registration; false when the server is over its hourly limit.
+    /// Count an open registration; false when the server is over its hourly limit. A
+    /// registration refused afterwards (an invalid or taken name) gives its place back with
+    /// [`App::unregister`], so nobody's mistakes use up the hour for everyone.
     pub(crate) fn allow_registration(&self) -> bool {
         let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
         within_hour(&mut recent, self.config.registrations_per_hour)
+    }
+
+    /// Give back the place of a registration that was counted and then refused.
+    pub(crate) fn unregister(&self) {
+        let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
+        recent.pop_back();
     }
 }
 
