@@ -23,8 +23,8 @@ fn forbidden_imports_are_all_listed_with_the_build_to_use() {
         &glue,
         r#"(module
   (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
-  (import "env" "invoke_vi" (func (param i32 i32)))
-  (import "env" "emscripten_memcpy_js" (func (param i32 i32 i32)))
+  (import "env" "glue_vi" (func (param i32 i32)))
+  (import "env" "glue_memcpy" (func (param i32 i32 i32)))
   (memory (export "memory") 1))"#,
     )
     .unwrap();
@@ -43,7 +43,7 @@ fn forbidden_imports_are_all_listed_with_the_build_to_use() {
         assert!(!out.status.success());
         // WASI preview 1 is allowed: only the glue is named.
         assert!(
-            text.contains("imports env::invoke_vi, env::emscripten_memcpy_js;"),
+            text.contains("imports env::glue_vi, env::glue_memcpy;"),
             "{text}"
         );
         assert!(
@@ -134,4 +134,65 @@ fn a_debug_build_gets_a_warning_with_its_size_and_the_release_command() {
         "{}",
         stdout(&release)
     );
+}
+
+#[test]
+fn a_component_go_js_or_emscripten_build_is_named_before_any_limit_it_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    // A component's preamble, padded past the 8 MiB module cap with a custom section.
+    let mut component = b"\0asm\x0d\x00\x01\x00".to_vec();
+    let pad = 9usize << 20;
+    component.push(0);
+    let mut len = (pad + 2) as u32;
+    loop {
+        let byte = (len & 0x7f) as u8;
+        len >>= 7;
+        component.push(if len == 0 { byte } else { byte | 0x80 });
+        if len == 0 {
+            break;
+        }
+    }
+    component.extend_from_slice(&[1, b'x']);
+    component.resize(component.len() + pad, 0);
+    // Go's js/wasm with more data segments than the cap; an Emscripten build.
+    let segments: String = (0..120_000)
+        .map(|i| format!("(data (i32.const {}) \"a\")", i % 60_000))
+        .collect();
+    let go_js = format!(
+        r#"(module (import "gojs" "runtime.wasmExit" (func (param i32))) (memory 1) {segments})"#
+    );
+    let emscripten =
+        r#"(module (import "env" "emscripten_memcpy_js" (func (param i32 i32 i32))) (memory 1))"#;
+    let go_js_wasm = wat::parse_str(&go_js).unwrap();
+    let emscripten_wasm = wat::parse_str(emscripten).unwrap();
+    for (file, bytes, words) in [
+        (
+            "python.wasm",
+            &component,
+            "is a WebAssembly component (the component model); the arena runs core modules",
+        ),
+        (
+            "go-js.wasm",
+            &go_js_wasm,
+            "is Go's js/wasm build (it imports gojs::runtime.wasmExit, JavaScript glue): build with GOOS=wasip1",
+        ),
+        (
+            "emcc.wasm",
+            &emscripten_wasm,
+            "is an Emscripten build (it imports env::emscripten_memcpy_js",
+        ),
+    ] {
+        let path = dir.path().join(file);
+        std::fs::write(&path, bytes).unwrap();
+        let out = arena(dir.path(), &["check", path.to_str().unwrap()]);
+        let text = stdout(&out) + &stderr(&out);
+        assert!(!out.status.success(), "{text}");
+        assert!(text.contains(words), "{file}: {text}");
+        for secondary in ["the limit is", "data_segments"] {
+            assert!(
+                !text.contains(secondary),
+                "{file}: the real cause comes first: {text}"
+            );
+        }
+    }
 }

@@ -311,7 +311,7 @@ fn rejected_modules_say_what_is_wrong() {
     let cases = [
         (
             "forbidden-import.wat",
-            "imports env::invoke_vi, wasi_unstable::fd_write",
+            "imports env::glue_vi, wasi_unstable::fd_write",
         ),
         (
             "forbidden-import.wat",

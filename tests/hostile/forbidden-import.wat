@@ -1,7 +1,7 @@
-;; Hostile bot: imports Emscripten's glue and a WASI function of another version (expect
+;; Hostile bot: imports JavaScript glue (env::) and a WASI function of another version (expect
 ;; rejection at load, naming both)
 (module
-  (import "env" "invoke_vi" (func (param i32 i32)))
+  (import "env" "glue_vi" (func (param i32 i32)))
   (import "wasi_unstable" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
   (func (export "arena_abi_version") (result i32) (i32.const 1))

@@ -297,6 +297,10 @@ impl Sandbox {
     /// Load a bot from the bytes of a `.wasm` or `.wat` file.
     pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<LoadedBot, LoadError> {
         let bot = name.to_owned();
+        // What a module was built for is its first problem: said before any limit it breaks.
+        if let Some(detail) = foreign_build(bytes) {
+            return Err(LoadError::Abi { bot, detail });
+        }
         if bytes.len() > self.limits.module_bytes {
             return Err(LoadError::TooLarge {
                 bot,
@@ -447,6 +451,64 @@ impl Sandbox {
             }
         }
     }
+}
+
+/// The build a binary was made for, when it is one the arena cannot run whatever its size
+/// and shape — a component, Go's `js/wasm`, Emscripten's JavaScript glue — with what to
+/// build instead. Reads the header and the import section only.
+fn foreign_build(bytes: &[u8]) -> Option<String> {
+    // A component's preamble: `\0asm`, then version 0x0d and layer 1.
+    if bytes.len() >= 8 && bytes.starts_with(b"\0asm") && bytes[4..8] == [0x0d, 0x00, 0x01, 0x00] {
+        return Some(
+            "is a WebAssembly component (the component model); the arena runs core modules: \
+             build a core module (Rust: wasm32-unknown-unknown, Go: GOOS=wasip1 -buildmode=c-shared, \
+             C: --target=wasm32 or wasm32-wasi); Python and JavaScript bots are not supported yet \
+             (docs/languages.md)"
+                .to_owned(),
+        );
+    }
+    if !bytes.starts_with(b"\0asm") {
+        return None;
+    }
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        match payload {
+            Ok(wasmparser::Payload::ImportSection(section)) => {
+                let mut names = Vec::new();
+                for group in section {
+                    let Ok(group) = group else { return None };
+                    for import in group {
+                        let Ok((_, import)) = import else { return None };
+                        names.push((import.module.to_owned(), import.name.to_owned()));
+                    }
+                }
+                let go_js = names.iter().find(|(module, _)| module == "gojs");
+                if let Some((module, name)) = go_js {
+                    return Some(format!(
+                        "is Go's js/wasm build (it imports {module}::{name}, JavaScript glue): build with \
+                         GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared (docs/languages.md, Go)"
+                    ));
+                }
+                let emscripten = names.iter().find(|(module, name)| {
+                    module == "env"
+                        && (name.starts_with("emscripten_")
+                            || name.starts_with("invoke_")
+                            || name.starts_with("__syscall_"))
+                });
+                if let Some((module, name)) = emscripten {
+                    return Some(format!(
+                        "is an Emscripten build (it imports {module}::{name}, JavaScript glue): build for \
+                         wasm32-wasi (clang --target=wasm32-wasi, with wasi-libc) or freestanding wasm32 \
+                         instead (docs/languages.md)"
+                    ));
+                }
+                return None;
+            }
+            // Imports come before any code: past them there is nothing to find.
+            Ok(wasmparser::Payload::CodeSectionStart { .. }) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+    None
 }
 
 fn to_binary<'a>(bot: &str, bytes: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>, LoadError> {
