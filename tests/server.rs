@@ -1001,3 +1001,30 @@ fn a_posted_tournament_names_no_server_path_and_quotes_no_server_file() {
     );
     assert_eq!(status, 202, "{body}");
 }
+
+#[test]
+fn arena_submit_builds_a_bot_directory_and_uploads_its_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\n");
+    let alice = server.add_user("alice", false);
+    let mut dirs = vec![arena_tests::root().join("sample-bots/battle-starter")];
+    if bots::GO_BUILT {
+        dirs.push(arena_tests::root().join("sample-bots/go-starter"));
+    }
+    for bot in dirs {
+        let out = Command::new(arena_bin())
+            .arg("submit")
+            .arg(&bot)
+            .args(["--server", &server.url])
+            .env("ARENA_TOKEN", &alice)
+            .output()
+            .unwrap();
+        let text = stdout(&out);
+        assert!(out.status.success(), "{}: {text}", bot.display());
+        let name = bot.file_name().unwrap().to_str().unwrap();
+        assert!(
+            text.contains(&format!("accepted: {name} version 1 plays battle")),
+            "named after the directory: {text}"
+        );
+    }
+}

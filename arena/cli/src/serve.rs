@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use arena_server::config::ServerConfig;
+use arena_tournament::bots::BotSpec;
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -183,7 +184,8 @@ async fn shutdown_signal() {
 
 #[derive(Debug, Args)]
 pub struct SubmitArgs {
-    /// The bot's .wasm file.
+    /// The bot: a .wasm/.wat file, or a bot directory (a Rust crate, a Go module), built
+    /// here and its module uploaded.
     bot: PathBuf,
     /// The server's base URL, e.g. http://127.0.0.1:8080.
     #[arg(long, value_name = "URL")]
@@ -201,17 +203,28 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         Some(token) => token,
         None => bail!("no token: pass --token TOKEN or set ARENA_TOKEN"),
     };
+    // A directory is built as `check`, `play` and tournaments build it; the server only
+    // ever receives the module.
+    let named = if args.bot.is_dir() {
+        std::fs::canonicalize(&args.bot).unwrap_or_else(|_| args.bot.clone())
+    } else {
+        args.bot.clone()
+    };
+    let module = match args.bot.to_str().map(str::parse::<BotSpec>) {
+        Some(Ok(BotSpec::Crate(dir))) => arena_tournament::bots::build_crate(&dir)?,
+        Some(Ok(BotSpec::Go(dir))) => arena_tournament::golang::build_go(&dir)?,
+        _ => args.bot.clone(),
+    };
     let name = match args.name {
         Some(name) => name,
-        None => args
-            .bot
+        None => named
             .file_stem()
             .and_then(|s| s.to_str())
             .context("cannot take a bot name from the file name; pass --name")?
             .to_owned(),
     };
     let wasm =
-        std::fs::read(&args.bot).with_context(|| format!("cannot read {}", args.bot.display()))?;
+        std::fs::read(&module).with_context(|| format!("cannot read {}", module.display()))?;
     let url = format!("{}/api/bots?name={name}", args.server.trim_end_matches('/'));
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
