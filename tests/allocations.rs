@@ -1,4 +1,4 @@
-//! The host's turn path allocates nothing (issue 10): after warm-up, a wasm bot's turn —
+//! The host's turn path allocates nothing (a requirement of the binary-encoding work): after warm-up, a wasm bot's turn —
 //! encode the observation into the reused request buffer, write it into the bot's memory,
 //! call, decode the answer in place, collect the call's report — makes no heap allocation,
 //! in the binary encoding and in JSON. Counted by a global allocator that counts the

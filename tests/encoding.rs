@@ -1,4 +1,4 @@
-//! The binary encoding changes nothing but fuel (issue 10's regression guard): a tournament
+//! The binary encoding changes nothing but fuel (the regression guard of the binary encoding): a tournament
 //! over every mode with the SDK sample bots (which pick the binary encoding), the C bot
 //! (whose binary reader is written by hand from docs/abi.md) and the JSON-only WAT bot, run
 //! once as usual and once with `--encoding json`, writes the same results log and the same

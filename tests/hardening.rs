@@ -1,4 +1,4 @@
-//! Issue 9: the failures a hostile-bot suite found, each one closed: the module cache,
+//! The failures a hostile-bot suite found, each one closed: the module cache,
 //! bounded compilation, host calls that pay fuel, bounded inputs, the results log and
 //! escaped bot text. Big modules are generated here, not committed.
 

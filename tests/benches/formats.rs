@@ -1,4 +1,4 @@
-//! The candidates for the ABI's binary encoding, measured on real requests (issue 10,
+//! The candidates for the ABI's binary encoding, measured on real requests (
 //! "choose the format by measurement"): JSON (the default), postcard (what the SDK speaks),
 //! the same format written by the postcard crate's own serializer (`postcard-crate`: the
 //! SDK's writer, `arena_sdk::protocol::to_binary`, must give the same bytes faster),

@@ -141,7 +141,7 @@ const CASES: [Case; 12] = [
         native: [Side::Native("strong"), Side::Native("random")],
         wasm: [Side::Wasm(bots::CONQUEST_STRONG), Side::Native("random")],
     },
-    // The strategies issue 10 names, against themselves: every turn is theirs.
+    // The named strategies of the speed targets, against themselves: every turn is theirs.
     Case {
         name: "battle-mirror",
         mode: Mode::Battle,
