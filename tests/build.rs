@@ -308,26 +308,37 @@ fn go() -> Option<std::ffi::OsString> {
     (minor >= 24).then_some(go)
 }
 
-/// Build the Go bot in `dir` to `output` as the arena builds Go bots
-/// (`arena_tournament::golang::build_go`).
+/// As the arena builds Go bots (`arena_tournament::golang`'s `GO_BUILD_ARGS`, `GO_ENV` and
+/// `GO_ENV_REMOVED`, which a test compares with these).
+const GO_BUILD_ARGS: [&str; 4] = [
+    "build",
+    "-buildmode=c-shared",
+    "-trimpath",
+    "-buildvcs=false",
+];
+const GO_ENV: [(&str, &str); 6] = [
+    ("GOOS", "wasip1"),
+    ("GOARCH", "wasm"),
+    ("CGO_ENABLED", "0"),
+    ("GOTOOLCHAIN", "local"),
+    ("GOENV", "off"),
+    ("GOWORK", "off"),
+];
+const GO_ENV_REMOVED: [&str; 3] = ["GOFLAGS", "GOEXPERIMENT", "GOWASM"];
+
+/// Build the Go bot in `dir` to `output`.
 fn build_go(go: &std::ffi::OsStr, dir: &Path, output: &Path) -> bool {
     let mut build = Command::new(go);
     build
-        .args([
-            "build",
-            "-buildmode=c-shared",
-            "-trimpath",
-            "-buildvcs=false",
-            "-o",
-        ])
+        .args(GO_BUILD_ARGS)
+        .arg("-o")
         .arg(output)
         .arg(".")
         .current_dir(dir)
-        .env("GOOS", "wasip1")
-        .env("GOARCH", "wasm")
-        .env("CGO_ENABLED", "0")
-        .env("GOTOOLCHAIN", "local")
-        .env_remove("GOFLAGS");
+        .envs(GO_ENV);
+    for var in GO_ENV_REMOVED {
+        build.env_remove(var);
+    }
     compiled(build, output)
 }
 
@@ -374,7 +385,8 @@ fn build_go_bots(root: &Path, out_dir: &Path) -> String {
         }
     }
     format!(
-        "/// `sample-bots/go-starter` built with Go (or its committed build).\npub const GO_STARTER: &str = {:?};\n\
+        "/// The Go build the bots were made with.\npub const GO_BUILD: ([&str; 4], [(&str, &str); 6], [&str; 3]) = ({GO_BUILD_ARGS:?}, {GO_ENV:?}, {GO_ENV_REMOVED:?});\n\
+         /// `sample-bots/go-starter` built with Go (or its committed build).\npub const GO_STARTER: &str = {:?};\n\
          /// Whether Go built the Go bots here (else `GO_STARTER` is the committed build).\npub const GO_BUILT: bool = {};\n\
          /// The bots of `tests/hostile-go/` by directory name, built with Go (none without it).\npub const GO_HOSTILE: &[(&str, &str)] = &{:?};\n",
         starter.display().to_string(),

@@ -208,18 +208,30 @@ fn a_go_bot_directory_is_built_once_and_again_only_when_a_source_changes() {
         text.contains("start (tcg): not played"),
         "one mode file, one mode: {text}"
     );
-    let builds = || {
+    // The builds kept: (file name, modification time), one at a time.
+    let builds = || -> Vec<(std::ffi::OsString, std::time::SystemTime)> {
         std::fs::read_dir(bot.join("target/arena-go"))
             .unwrap()
-            .count()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name(), e.metadata().unwrap().modified().unwrap())
+            })
+            .collect()
     };
-    assert_eq!(builds(), 1);
+    let first = builds();
+    assert_eq!(first.len(), 1);
     check(&["play", "--mode", "battle", spec, "builtin:random"]);
-    assert_eq!(builds(), 1, "unchanged sources are not built again");
+    assert_eq!(builds(), first, "unchanged sources are not built again");
     let source = std::fs::read_to_string(bot.join("battle.go")).unwrap();
     std::fs::write(bot.join("battle.go"), source + "\n// changed\n").unwrap();
     check(&["play", "--mode", "battle", spec, "builtin:random"]);
-    assert_eq!(builds(), 2, "a changed source is built again");
+    let second = builds();
+    assert_eq!(
+        second.len(),
+        1,
+        "only the current build is kept: {second:?}"
+    );
+    assert_ne!(second[0].0, first[0].0, "a changed source is built again");
 
     // A compile error reaches the user with Go's own message, file and line.
     std::fs::write(
@@ -420,4 +432,10 @@ fn go_randomness_and_time_follow_the_match_seed_and_fuel() {
         "{}",
         one[0]
     );
+}
+
+#[test]
+fn the_tests_build_go_bots_as_the_arena_does() {
+    use arena_tournament::golang::{GO_BUILD_ARGS, GO_ENV, GO_ENV_REMOVED};
+    assert_eq!(bots::GO_BUILD, (GO_BUILD_ARGS, GO_ENV, GO_ENV_REMOVED));
 }

@@ -195,7 +195,10 @@ fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
             wasm_file(name),
         ),
         Lang::Go => (
-            Some(format!("GOOS=wasip1 GOARCH=wasm {GO_BUILD} -o bot.wasm .")),
+            Some(format!(
+                "GOOS=wasip1 GOARCH=wasm go {} -o bot.wasm .",
+                arena_tournament::golang::GO_BUILD_ARGS.join(" ")
+            )),
             "bot.wasm".to_owned(),
         ),
         Lang::C => (
@@ -309,9 +312,6 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
     }
     Ok(files)
 }
-
-/// How a Go bot is built (as `arena` builds a Go bot directory itself).
-const GO_BUILD: &str = "go build -buildmode=c-shared -trimpath -buildvcs=false";
 
 fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>> {
     let source = GO_STARTERS

@@ -44,15 +44,20 @@ impl BotState {
         }
     }
 
-    /// Append a program's output (standard output or error) to the log as it was written:
-    /// no separator, since the program writes its own line ends. Invalid UTF-8 becomes
-    /// U+FFFD; cut at the log's cap.
-    pub(crate) fn append_output(&mut self, bytes: &[u8]) {
-        // After an `arena::log` line, output starts on a line of its own.
-        if !self.output_last && !self.log.is_empty() {
+    /// Append text to the log, cut at its cap (invalid UTF-8 becomes U+FFFD, 3 bytes per
+    /// bad byte: cut after converting). An `arena::log` call (`output: false`) is a line of
+    /// its own; a program's output (standard output or error) is kept as written — the
+    /// program writes its own line ends — starting a new line only after a log call's.
+    pub(crate) fn append(&mut self, bytes: &[u8], output: bool) {
+        let new_line = if output {
+            !self.output_last
+        } else {
+            !self.output_last || !self.log.ends_with('\n')
+        };
+        if new_line && !self.log.is_empty() {
             self.log.push('\n');
         }
-        self.output_last = true;
+        self.output_last = output;
         let room = self.log_cap.saturating_sub(self.log.len());
         let text = String::from_utf8_lossy(bytes);
         self.log.push_str(cut(&text, room));
@@ -157,16 +162,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             let Some(bytes) = data.get(start..start.saturating_add(len)) else {
                 return Ok(());
             };
-            // One line per call; after output that ended its line, no blank line between.
-            let line_open = !state.output_last || !state.log.ends_with('\n');
-            if !state.log.is_empty() && line_open {
-                state.log.push('\n');
-            }
-            state.output_last = false;
-            let room = state.log_cap.saturating_sub(state.log.len());
-            // Invalid UTF-8 becomes U+FFFD (3 bytes per bad byte): cut after converting.
-            let text = String::from_utf8_lossy(&bytes[..take]);
-            state.log.push_str(cut(&text, room));
+            state.append(&bytes[..take], false);
             Ok(())
         },
     )?;

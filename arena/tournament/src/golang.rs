@@ -3,7 +3,7 @@
 //! (`-trimpath`, no VCS stamp). The module imports WASI preview 1, which the sandbox
 //! provides deterministically (docs/abi.md, "WASI").
 //!
-//! A build is kept in the directory's `target/arena-go/` under the SHA-256 of everything it
+//! The build is kept in the directory's `target/arena-go/` under the SHA-256 of everything it
 //! was made from — the Go toolchain's version and every file of the directory (but its
 //! `target/` and `.git/`: `//go:embed` may read any) and of the local directories its
 //! `go.mod` replaces modules with — so an unchanged bot is not built again, and a changed
@@ -49,18 +49,37 @@ fn go_program() -> Result<PathBuf, String> {
 /// A `go` command with the settings that could change a build cleared.
 fn go_command(go: &Path) -> Command {
     let mut command = Command::new(go);
-    command
-        // Never fetch another toolchain because go.mod names a newer Go.
-        .env("GOTOOLCHAIN", "local")
-        // No settings file (`go env -w`), no workspace of a parent directory, no flags,
-        // experiments or wasm features from the environment.
-        .env("GOENV", "off")
-        .env("GOWORK", "off")
-        .env_remove("GOFLAGS")
-        .env_remove("GOEXPERIMENT")
-        .env_remove("GOWASM");
+    command.envs(GO_ENV);
+    for var in GO_ENV_REMOVED {
+        command.env_remove(var);
+    }
     command
 }
+
+/// The `go build` arguments of a bot, before `-o FILE .` (the sample bots of the test suite
+/// are built the same way: `tests/build.rs`, which a test compares with these).
+pub const GO_BUILD_ARGS: [&str; 4] = [
+    "build",
+    "-buildmode=c-shared",
+    "-trimpath",
+    "-buildvcs=false",
+];
+
+/// The environment of every `go` command: a wasip1 reactor, no cgo; never another
+/// toolchain fetched because go.mod names a newer Go; no settings file (`go env -w`) and
+/// no workspace of a parent directory.
+pub const GO_ENV: [(&str, &str); 6] = [
+    ("GOOS", "wasip1"),
+    ("GOARCH", "wasm"),
+    ("CGO_ENABLED", "0"),
+    ("GOTOOLCHAIN", "local"),
+    ("GOENV", "off"),
+    ("GOWORK", "off"),
+];
+
+/// Variables of the caller's environment that would change a build: flags, experiments,
+/// wasm features.
+pub const GO_ENV_REMOVED: [&str; 3] = ["GOFLAGS", "GOEXPERIMENT", "GOWASM"];
 
 fn install_hint() -> String {
     format!(
@@ -232,19 +251,11 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
     ));
     tracing::info!(dir = %dir.display(), %version, "building Go bot for wasip1");
     let output = go_command(&go)
-        .args([
-            "build",
-            "-buildmode=c-shared",
-            "-trimpath",
-            "-buildvcs=false",
-            "-o",
-        ])
+        .args(GO_BUILD_ARGS)
+        .arg("-o")
         .arg(&partial)
         .arg(".")
         .current_dir(dir)
-        .env("GOOS", "wasip1")
-        .env("GOARCH", "wasm")
-        .env("CGO_ENABLED", "0")
         .output()
         .map_err(|e| fail(format!("cannot run go: {e}")))?;
     if !output.status.success() {
@@ -254,6 +265,16 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         ));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;
+    // Only the build of the current sources is kept: older ones (5 MB each) are made
+    // again from their sources if those come back.
+    if let Ok(entries) = std::fs::read_dir(&out_dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path != wasm && path.extension().is_some_and(|e| e == "wasm") {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
     Ok(wasm)
 }
 
