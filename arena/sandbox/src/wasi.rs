@@ -62,8 +62,15 @@ pub(crate) struct Wasi {
 }
 
 impl Default for Wasi {
+    /// The state before a match starts (`start` replaces it with the seeded one, before
+    /// the bot runs a single instruction): no hashing for a player that is made and dropped.
     fn default() -> Self {
-        Wasi::seeded(0)
+        Wasi {
+            rng: ChaCha12Rng::from_seed([0; 32]),
+            fuel_before: 0,
+            slept_ns: 0,
+            exited: None,
+        }
     }
 }
 
