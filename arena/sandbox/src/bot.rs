@@ -81,6 +81,14 @@ struct BotLimiter {
     refused: Option<Refused>,
     grow_fuel: u64,
     fuel_budget: u64,
+    /// Bytes of all the store's memories together: a core bot has one, a component one
+    /// per core module that defines one, and `memory_bytes` bounds their sum.
+    memory_total: usize,
+    /// Instances, memories and tables the store may hold: one core instance for a core
+    /// bot, every core instance of a component (bounded at load by the structural limits).
+    instances: usize,
+    memories: usize,
+    tables: usize,
 }
 
 impl BotLimiter {
@@ -97,14 +105,16 @@ impl BotLimiter {
 impl ResourceLimiter for BotLimiter {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _max: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired <= self.memory_bytes {
+        let total = (self.memory_total - current.min(self.memory_total)).saturating_add(desired);
+        if total <= self.memory_bytes {
+            self.memory_total = total;
             return Ok(true);
         }
-        self.refuse(Refused::Memory(desired))
+        self.refuse(Refused::Memory(total))
     }
     fn table_growing(
         &mut self,
@@ -118,13 +128,13 @@ impl ResourceLimiter for BotLimiter {
         self.refuse(Refused::Table(desired))
     }
     fn instances(&self) -> usize {
-        1
+        self.instances
     }
     fn tables(&self) -> usize {
-        4
+        self.tables
     }
     fn memories(&self) -> usize {
-        1
+        self.memories
     }
 }
 
@@ -197,10 +207,29 @@ pub(crate) fn bounded(text: &str) -> String {
     )
 }
 
-struct Exports {
-    memory: Memory,
-    alloc: AbiFunc<1>,
-    call: AbiFunc<2>,
+/// The code a [`WasmBot`] instantiates: a core module's or a component's.
+pub(crate) enum Pre {
+    Core(InstancePre<BotState>),
+    Component(wasmtime::component::InstancePre<BotState>),
+}
+
+/// What a bot's instance is called through.
+enum Exports {
+    Core {
+        memory: Memory,
+        alloc: AbiFunc<1>,
+        call: AbiFunc<2>,
+    },
+    /// A component's `call` (`component.rs`).
+    Component {
+        call: wasmtime::component::TypedFunc<(String,), (String,)>,
+    },
+}
+
+/// Where a response lies: in the bot's memory, or (a component's) in `WasmBot::owned`.
+enum Response {
+    Memory(std::ops::Range<usize>),
+    Owned,
 }
 
 /// An ABI export taking `N` `i32`s and returning one integer, called with raw values.
@@ -256,8 +285,13 @@ const KEPT_BUFFER_BYTES: i32 = 4096;
 /// instantiated when the match starts; memory persists across the match's turns.
 pub struct WasmBot {
     store: Store<BotState>,
-    pre: InstancePre<BotState>,
+    pre: Pre,
     exports: Option<Exports>,
+    /// A component's last response (a core bot's stays in its memory).
+    owned: String,
+    /// Whether a component call trapped: wasmtime never enters a component instance again
+    /// after a trap, so every later call of the match faults at once, saying why.
+    trapped: bool,
     fuel_per_turn: u64,
     fuel_per_setup: u64,
     response_bytes: usize,
@@ -298,12 +332,23 @@ impl std::fmt::Debug for WasmBot {
 
 impl WasmBot {
     pub(crate) fn new(
-        pre: InstancePre<BotState>,
+        pre: Pre,
         engine: &Engine,
         slot: Option<crate::PoolSlot>,
         sandbox: &Sandbox,
     ) -> Self {
         let limits = sandbox.limits();
+        let (instances, memories, tables) = match pre {
+            Pre::Core(_) => (1, 1, limits.structure.tables.max(1) as usize),
+            Pre::Component(_) => {
+                let c = &limits.structure.component;
+                (
+                    c.core_instances as usize,
+                    c.total_memories as usize,
+                    (c.core_modules as usize).saturating_mul(limits.structure.tables as usize),
+                )
+            }
+        };
         let state = BotState {
             limiter: BotLimiter {
                 memory_bytes: limits.memory_bytes,
@@ -311,6 +356,10 @@ impl WasmBot {
                 refused: None,
                 grow_fuel: 0,
                 fuel_budget: limits.fuel_per_setup,
+                memory_total: 0,
+                instances,
+                memories,
+                tables,
             },
             log: String::new(),
             log_cap: limits.log_bytes_per_call,
@@ -326,6 +375,8 @@ impl WasmBot {
             store,
             pre,
             exports: None,
+            owned: String::new(),
+            trapped: false,
             fuel_per_turn: limits.fuel_per_turn,
             fuel_per_setup: limits.fuel_per_setup,
             response_bytes: limits.response_bytes,
@@ -362,7 +413,7 @@ impl WasmBot {
     pub fn memory_bytes(&self) -> Option<usize> {
         self.exports
             .as_ref()
-            .map(|exports| exports.memory.data_size(&self.store))
+            .map(|_| self.store.data().limiter.memory_total)
     }
 
     /// Arm the limits for one call; a timeout fault if the match's wall-clock budget is
@@ -417,8 +468,22 @@ impl WasmBot {
     }
 
     fn instantiate(&mut self) -> Result<(), Fault> {
-        let instance = self
-            .pre
+        let pre = match &self.pre {
+            Pre::Core(pre) => pre,
+            Pre::Component(pre) => {
+                let instance = pre
+                    .instantiate(&mut self.store)
+                    .map_err(|e| self.fault(e))?;
+                // Typed at load (`component::validate`).
+                let call = instance
+                    .get_typed_func::<(String,), (String,)>(&mut self.store, crate::component::CALL)
+                    .map_err(|e| Fault::new(FaultKind::Instantiation, format!("{e:#}")))?;
+                self.encoding = Encoding::Json;
+                self.exports = Some(Exports::Component { call });
+                return Ok(());
+            }
+        };
+        let instance = pre
             .instantiate(&mut self.store)
             .map_err(|e| self.fault(e))?;
         let exports = self
@@ -478,7 +543,7 @@ impl WasmBot {
 
     fn exports_of(&mut self, instance: Instance) -> Result<Exports, String> {
         let store = &mut self.store;
-        Ok(Exports {
+        Ok(Exports::Core {
             memory: instance
                 .get_memory(&mut *store, "memory")
                 .ok_or("no memory export")?,
@@ -548,14 +613,24 @@ impl WasmBot {
 
     /// Send the request in `self.request`; returns where the (bounds-checked) response lies
     /// in the bot's memory, to be decoded in place by [`WasmBot::response`].
-    fn exchange(&mut self, fuel: u64) -> Result<std::ops::Range<usize>, Fault> {
+    fn exchange(&mut self, fuel: u64) -> Result<Response, Fault> {
         let Some(exports) = &self.exports else {
             return Err(Fault::new(
                 FaultKind::Instantiation,
                 "the bot was not instantiated (its start failed)",
             ));
         };
-        let (memory, alloc, call) = (exports.memory, exports.alloc, exports.call);
+        let (memory, alloc, call) = match exports {
+            Exports::Core {
+                memory,
+                alloc,
+                call,
+            } => (*memory, *alloc, *call),
+            Exports::Component { call } => {
+                let call = *call;
+                return self.exchange_component(call, fuel);
+            }
+        };
         if let Some(code) = self.store.data().wasi.exited {
             return Err(Fault::new(
                 FaultKind::Trap,
@@ -566,11 +641,53 @@ impl WasmBot {
         let started = self.now();
         let result = self
             .exchange_armed(memory, alloc, call)
-            .and_then(|range| self.over_budget(fuel).map(|()| range));
+            .and_then(|range| self.over_budget(fuel).map(|()| Response::Memory(range)));
         self.spent += self.now() - started;
         self.last.fuel = self.fuel_used(fuel).min(fuel);
         let wasi = &mut self.store.data_mut().wasi;
         wasi.fuel_before = wasi.fuel_before.saturating_add(self.last.fuel);
+        result
+    }
+
+    /// `exchange` for a component: the request (JSON) as a string in, the response out.
+    fn exchange_component(
+        &mut self,
+        call: wasmtime::component::TypedFunc<(String,), (String,)>,
+        fuel: u64,
+    ) -> Result<Response, Fault> {
+        if self.trapped {
+            return Err(Fault::new(
+                FaultKind::Trap,
+                "the bot trapped earlier in the match, and a component cannot be called again after a trap",
+            ));
+        }
+        // JSON from serde_json: always UTF-8.
+        let request = String::from_utf8(std::mem::take(&mut self.request))
+            .map_err(|_| Fault::new(FaultKind::WrongShape, "a request that is not UTF-8"))?;
+        self.arm(fuel)?;
+        let started = self.now();
+        let result = match call.call(&mut self.store, (request,)) {
+            Ok((response,)) => self.over_budget(fuel).and_then(|()| {
+                if response.len() > self.response_bytes {
+                    return Err(Fault::new(
+                        FaultKind::ResponseTooLarge,
+                        format!(
+                            "response of {} bytes; the limit is {} bytes",
+                            response.len(),
+                            self.response_bytes
+                        ),
+                    ));
+                }
+                self.owned = response;
+                Ok(Response::Owned)
+            }),
+            Err(error) => {
+                self.trapped = true;
+                Err(self.fault(error))
+            }
+        };
+        self.spent += self.now() - started;
+        self.last.fuel = self.fuel_used(fuel).min(fuel);
         result
     }
 
@@ -657,13 +774,14 @@ impl WasmBot {
     }
 
     /// The response bytes `exchange` located (no copy).
-    fn response(&self, range: std::ops::Range<usize>) -> &[u8] {
-        let memory = self
-            .exports
-            .as_ref()
-            .expect("exchange succeeded, so the bot is instantiated")
-            .memory;
-        &memory.data(&self.store)[range]
+    fn response(&self, at: Response) -> &[u8] {
+        match (at, &self.exports) {
+            (Response::Memory(range), Some(Exports::Core { memory, .. })) => {
+                &memory.data(&self.store)[range]
+            }
+            (Response::Owned, _) => self.owned.as_bytes(),
+            (Response::Memory(_), _) => unreachable!("a response in memory is a core bot's"),
+        }
     }
 
     fn encode<G: Game>(&mut self, request: RequestRef<'_, G>) -> Result<(), Fault> {
@@ -676,15 +794,15 @@ impl WasmBot {
         fuel: u64,
     ) -> Result<T, Fault> {
         self.encode(request)?;
-        let range = self.exchange(fuel)?;
-        crate::wire::decode(self.encoding, self.response(range))
+        let at = self.exchange(fuel)?;
+        crate::wire::decode(self.encoding, self.response(at))
     }
 
     /// Like `ask` for start/end, whose responses only matter if they are errors.
     fn notify<G: Game>(&mut self, request: RequestRef<'_, G>, fuel: u64) -> Result<(), Fault> {
         self.encode(request)?;
-        let range = self.exchange(fuel)?;
-        crate::wire::decode_ack(self.encoding, self.response(range))
+        let at = self.exchange(fuel)?;
+        crate::wire::decode_ack(self.encoding, self.response(at))
     }
 }
 

@@ -30,9 +30,9 @@ pub struct ModuleCache {
 }
 
 /// What a lookup found.
-pub(crate) enum Lookup {
-    /// A verified entry.
-    Hit(Module),
+pub(crate) enum Lookup<T> {
+    /// A verified entry, deserialized.
+    Hit(T),
     /// No entry.
     Miss,
     /// An entry (or the cache itself) that failed a check: why. Recompile.
@@ -89,7 +89,36 @@ impl ModuleCache {
 
     /// A previously compiled module of `sha256`, if the cache holds one that passes every
     /// check.
-    pub(crate) fn get(&self, engine: &Engine, sha256: &str) -> Lookup {
+    pub(crate) fn get(&self, engine: &Engine, sha256: &str) -> Lookup<Module> {
+        // SAFETY: see `get_with`: the bytes are what this cache verified.
+        #[allow(unsafe_code)]
+        self.get_with(engine, sha256, |compiled| unsafe {
+            Module::deserialize(engine, compiled)
+        })
+    }
+
+    /// A previously compiled component of `sha256` (its file's), like [`ModuleCache::get`].
+    pub(crate) fn get_component(
+        &self,
+        engine: &Engine,
+        sha256: &str,
+    ) -> Lookup<wasmtime::component::Component> {
+        // SAFETY: see `get_with`: the bytes are what this cache verified.
+        #[allow(unsafe_code)]
+        self.get_with(engine, sha256, |compiled| unsafe {
+            wasmtime::component::Component::deserialize(engine, compiled)
+        })
+    }
+
+    /// The entry of `sha256`, verified, given to `deserialize` — which must be wasmtime's
+    /// deserializer for `engine` of the kind of code the file with that SHA-256 is (a
+    /// module's bytes never hash like a component's, so an entry is always of its kind).
+    fn get_with<T>(
+        &self,
+        engine: &Engine,
+        sha256: &str,
+        deserialize: impl FnOnce(&[u8]) -> wasmtime::Result<T>,
+    ) -> Lookup<T> {
         let path = self.entry_path(engine, sha256);
         match std::fs::symlink_metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Lookup::Miss,
@@ -122,12 +151,10 @@ impl ModuleCache {
                 "its MAC does not match: it was not compiled by this arena from this module".into(),
             );
         }
-        // SAFETY: `deserialize` trusts its input to be a module serialized by this
-        // wasmtime. The MAC above proves these bytes were written by this cache (holding
-        // the owner-only key) for this module and engine, after this arena compiled them.
-        #[allow(unsafe_code)]
-        let module = unsafe { Module::deserialize(engine, compiled) };
-        match module {
+        // `deserialize` trusts its input to be code serialized by this wasmtime. The MAC
+        // above proves these bytes were written by this cache (holding the owner-only key)
+        // for this file and engine, after this arena compiled them.
+        match deserialize(compiled) {
             Ok(module) => Lookup::Hit(module),
             Err(error) => refused(format!("unusable: {error:#}")),
         }

@@ -3,9 +3,9 @@
 //!
 //! The child is a program that calls [`serve_if_requested`] first thing in `main` (the
 //! `arena` binary does): run with the hidden argument [`SUBCOMMAND`], it lowers its own
-//! rlimits (address space, CPU seconds, no core dump), reads a wasm binary on stdin,
-//! compiles it with the same engine configuration as the parent and writes wasmtime's
-//! serialized module to stdout. The parent kills it at the wall-clock limit, and only
+//! rlimits (address space, CPU seconds, no core dump), reads a wasm binary (a core module
+//! or a component) on stdin, compiles it with the same engine configuration as the parent
+//! and writes wasmtime's serialized module or component to stdout. The parent kills it at the wall-clock limit, and only
 //! deserializes what its own child wrote (wasmtime's `Module::deserialize` trusts its
 //! input, so bytes from anywhere else never reach it; see `cache.rs` for the cache).
 //!
@@ -69,6 +69,37 @@ impl Default for CompileLimits {
     }
 }
 
+impl CompileLimits {
+    /// The default bounds of compiling a component (a Python or JavaScript bot).
+    pub fn for_components() -> Self {
+        // componentize-py's CPython (19 MB, 38 core modules, 13,000 functions) takes
+        // about 13 s of CPU and 1 GiB; jco's QuickJS (1.6 MB) about 1 s.
+        CompileLimits {
+            cpu: Duration::from_secs(60),
+            wall: Duration::from_secs(120),
+            memory_bytes: 4 << 30,
+        }
+    }
+}
+
+/// What a compile child compiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A core module.
+    Module,
+    /// A component.
+    Component,
+}
+
+impl Kind {
+    fn arg(self) -> &'static str {
+        match self {
+            Kind::Module => "module",
+            Kind::Component => "component",
+        }
+    }
+}
+
 /// Compilation failed: the module is invalid, or it broke a compile limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CompileError {
@@ -103,9 +134,22 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
         args.get(i)
             .and_then(|a| a.to_str())
             .and_then(|a| a.parse().ok())
-            .ok_or_else(|| format!("{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES"))
+            .ok_or_else(|| {
+                format!(
+                    "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component"
+                )
+            })
     };
     let (stack_bytes, cpu_seconds, memory_bytes) = (arg(0)?, arg(1)?, arg(2)?);
+    let component = match args.get(3).and_then(|a| a.to_str()) {
+        Some("module") => false,
+        Some("component") => true,
+        _ => {
+            return Err(format!(
+                "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component"
+            ));
+        }
+    };
     set_rlimits(cpu_seconds, memory_bytes)?;
     let mut binary = Vec::new();
     std::io::stdin()
@@ -113,9 +157,12 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
         .map_err(|e| format!("cannot read the module: {e}"))?;
     let engine = wasmtime::Engine::new(&crate::engine_config(stack_bytes as usize))
         .map_err(|e| format!("cannot set up the wasm engine: {e:#}"))?;
-    let compiled = engine
-        .precompile_module(&binary)
-        .map_err(|e| format!("{e:#}"))?;
+    let compiled = if component {
+        engine.precompile_component(&binary)
+    } else {
+        engine.precompile_module(&binary)
+    }
+    .map_err(|e| format!("{e:#}"))?;
     std::io::stdout()
         .write_all(&compiled)
         .and_then(|()| std::io::stdout().flush())
@@ -151,6 +198,7 @@ fn set_rlimits(_cpu_seconds: u64, _memory_bytes: u64) -> Result<(), String> {
 pub(crate) fn in_child(
     program: &Path,
     binary: &[u8],
+    kind: Kind,
     limits: &CompileLimits,
     stack_bytes: usize,
 ) -> Result<Vec<u8>, CompileError> {
@@ -160,6 +208,7 @@ pub(crate) fn in_child(
         .arg(stack_bytes.to_string())
         .arg(limits.cpu.as_secs().max(1).to_string())
         .arg(limits.memory_bytes.to_string())
+        .arg(kind.arg())
         // glibc reserves 64 MiB of address space per malloc arena and thread; two arenas
         // keep that from eating the address-space limit.
         .env("MALLOC_ARENA_MAX", "2")

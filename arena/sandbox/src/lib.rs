@@ -20,6 +20,7 @@
 mod bot;
 mod cache;
 pub mod compile;
+mod component;
 mod load;
 pub mod structure;
 mod wasi;
@@ -56,6 +57,9 @@ pub struct Limits {
     pub response_bytes: usize,
     /// Maximum module file size, in bytes.
     pub module_bytes: usize,
+    /// Maximum component file size, in bytes (a Python or JavaScript bot: docs/abi.md,
+    /// "Components").
+    pub component_bytes: usize,
     /// Maximum log output per call, in bytes (more is cut).
     pub log_bytes_per_call: usize,
     /// `arena::log` calls kept per call; later ones are dropped (and still pay fuel).
@@ -70,6 +74,8 @@ pub struct Limits {
     pub structure: StructureLimits,
     /// CPU, wall-clock and memory bounds of compiling one module (in a child process).
     pub compile: CompileLimits,
+    /// The same for one component (an interpreter: far more code than a compiled bot).
+    pub component_compile: CompileLimits,
     /// The encodings offered to bots (not a limit: results never depend on it).
     pub encoding: EncodingPolicy,
 }
@@ -94,12 +100,16 @@ impl Default for Limits {
             // The Rust sample bots are 0.2–0.3 MB; a Go bot with `encoding/json` and `fmt`
             // is 4.9 MB (its runtime and reflection), so twice that leaves room.
             module_bytes: 8 << 20,
+            // componentize-py's CPython with the standard library is 18–20 MB; jco's
+            // QuickJS 1.6 MB.
+            component_bytes: 24 << 20,
             log_bytes_per_call: 4 << 10,
             log_calls_per_call: 100,
             wall_clock: Duration::from_secs(2),
             match_wall_clock: Duration::from_secs(60),
             structure: StructureLimits::default(),
             compile: CompileLimits::default(),
+            component_compile: CompileLimits::for_components(),
             encoding: EncodingPolicy::default(),
         }
     }
@@ -180,17 +190,24 @@ impl Drop for PoolSlot {
     }
 }
 
-/// The engine and linker of one allocation strategy.
+/// The engine and linkers of one allocation strategy.
 pub(crate) struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) linker: wasmtime::Linker<bot::BotState>,
+    /// The linker of components (`component.rs`).
+    pub(crate) components: wasmtime::component::Linker<bot::BotState>,
 }
 
 impl Runtime {
     fn new(config: &Config) -> Result<Runtime, SetupError> {
         let engine = Engine::new(config).map_err(|e| SetupError(format!("{e:#}")))?;
         let linker = bot::linker(&engine).map_err(|e| SetupError(format!("{e:#}")))?;
-        Ok(Runtime { engine, linker })
+        let components = component::linker(&engine).map_err(|e| SetupError(format!("{e:#}")))?;
+        Ok(Runtime {
+            engine,
+            linker,
+            components,
+        })
     }
 }
 
@@ -201,6 +218,8 @@ pub struct Sandbox {
     cache: Option<ModuleCache>,
     compiler: Compiler,
     linker: wasmtime::Linker<bot::BotState>,
+    /// The component linker of `engine` (components run there only without a pool).
+    component_linker: wasmtime::component::Linker<bot::BotState>,
     /// With pooling: the admission count of the pool, and the on-demand runtime that
     /// takes the instances the pool has no slot for.
     pool: Option<(Arc<PoolSlots>, Runtime)>,
@@ -292,6 +311,7 @@ impl Sandbox {
             cache,
             compiler: Compiler::default(),
             linker: primary.linker,
+            component_linker: primary.components,
             pool,
             ticker_stop,
             ticks,
@@ -315,6 +335,18 @@ impl Sandbox {
     /// The runtime for instances the pool has no slot for (`None` without pooling).
     pub(crate) fn fallback(&self) -> Option<&Runtime> {
         self.pool.as_ref().map(|(_, runtime)| runtime)
+    }
+
+    /// The engine and linker components run in: never the pooled one. The pool's slots
+    /// are sized for one core instance each, and a component makes dozens (CPython's 108):
+    /// components come from the on-demand allocator, whose instances need no slot.
+    pub(crate) fn component_runtime(
+        &self,
+    ) -> (&Engine, &wasmtime::component::Linker<bot::BotState>) {
+        match self.fallback() {
+            Some(runtime) => (&runtime.engine, &runtime.components),
+            None => (&self.engine, &self.component_linker),
+        }
     }
 
     /// The pool's size and how many of its slots are taken now (`None` without pooling).
@@ -374,9 +406,11 @@ pub(crate) fn engine_config(stack_bytes: usize) -> Config {
         .cranelift_nan_canonicalization(true)
         .wasm_relaxed_simd(false)
         .relaxed_simd_deterministic(true)
-        // One memory per module (the ABI's); threads and shared memory need the `threads`
-        // cargo feature, which is off.
-        .wasm_multi_memory(false)
+        // A core bot has one memory (the structural limits say so before compiling); a
+        // component's adapters between its core modules use several at once (jco's
+        // QuickJS: three). Threads and shared memory need the `threads` cargo feature,
+        // which is off.
+        .wasm_multi_memory(true)
         .wasm_memory64(false)
         .max_wasm_stack(stack_bytes);
     // For profiling the arena with `perf`: bots' compiled functions are named in

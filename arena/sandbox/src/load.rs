@@ -1,7 +1,7 @@
 //! Loading a bot: read, check size, compile (or take from the cache), validate the ABI.
 
 use crate::Sandbox;
-use crate::bot::{BotState, WasmBot};
+use crate::bot::{BotState, Pre, WasmBot};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::sync::{Arc, OnceLock, Weak};
@@ -99,15 +99,25 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
-/// A compiled module, shared by every [`LoadedBot`] of the same bytes in one sandbox.
+/// A compiled module or component, shared by every [`LoadedBot`] of the same bytes in one
+/// sandbox.
 pub(crate) struct Compiled {
-    pre: InstancePre<BotState>,
+    code: Code,
     /// What its first load found (a later load of the same bytes reports it, with its own
     /// load time).
     info: ModuleInfo,
-    /// The same module in the sandbox's on-demand runtime, made the first time the pool
-    /// is full when one of its bots starts a match.
-    fallback: OnceLock<Result<InstancePre<BotState>, String>>,
+}
+
+/// The compiled code, ready to instantiate.
+enum Code {
+    Core {
+        pre: InstancePre<BotState>,
+        /// The same module in the sandbox's on-demand runtime, made the first time the
+        /// pool is full when one of its bots starts a match.
+        fallback: OnceLock<Result<InstancePre<BotState>, String>>,
+    },
+    /// A component, in the sandbox's on-demand runtime (`Sandbox::component_runtime`).
+    Component(wasmtime::component::InstancePre<BotState>),
 }
 
 /// The sandbox's table of resident modules by the SHA-256 of their bytes (see
@@ -211,34 +221,50 @@ impl LoadedBot {
     /// it loaded costs, for caches that bound it. Bots sharing a module (`same_code`) each
     /// report its whole size, so a sum over bots may count it more than once.
     pub fn compiled_bytes(&self) -> usize {
-        let image = self.compiled.pre.module().image_range();
+        let image = match &self.compiled.code {
+            Code::Core { pre, .. } => pre.module().image_range(),
+            Code::Component(pre) => pre.component().image_range(),
+        };
         (image.end as usize).saturating_sub(image.start as usize)
+    }
+
+    /// Whether the bot is a component (a Python or JavaScript bot) rather than a core
+    /// module.
+    pub fn is_component(&self) -> bool {
+        matches!(self.compiled.code, Code::Component(_))
     }
 
     /// A fresh player for one match (instantiated when the match starts): in a slot of
     /// the sandbox's instance pool, or from its on-demand allocator when every slot is
     /// taken (same limits, same results).
     pub fn player(&self, sandbox: &Sandbox) -> WasmBot {
-        let compiled = &*self.compiled;
+        let (pre, fallback_pre) = match &self.compiled.code {
+            Code::Core { pre, fallback } => (pre, fallback),
+            Code::Component(pre) => {
+                let (engine, _) = sandbox.component_runtime();
+                return WasmBot::new(Pre::Component(pre.clone()), engine, None, sandbox);
+            }
+        };
+        let core = |pre: &InstancePre<BotState>| Pre::Core(pre.clone());
         if let Some(slot) = sandbox.take_slot() {
-            return WasmBot::new(compiled.pre.clone(), &sandbox.engine, Some(slot), sandbox);
+            return WasmBot::new(core(pre), &sandbox.engine, Some(slot), sandbox);
         }
         let Some(fallback) = sandbox.fallback() else {
-            return WasmBot::new(compiled.pre.clone(), &sandbox.engine, None, sandbox);
+            return WasmBot::new(core(pre), &sandbox.engine, None, sandbox);
         };
-        let pre = compiled.fallback.get_or_init(|| {
+        let moved = fallback_pre.get_or_init(|| {
             tracing::debug!(bot = %self.name, "instance pool full; instantiating on demand");
-            on_demand(compiled.pre.module(), fallback)
+            on_demand(pre.module(), fallback)
         });
-        match pre {
-            Ok(pre) => WasmBot::new(pre.clone(), &fallback.engine, None, sandbox),
+        match moved {
+            Ok(moved) => WasmBot::new(core(moved), &fallback.engine, None, sandbox),
             Err(why) => {
                 // Cannot happen short of a wasmtime bug (our own bytes, one compiler
                 // configuration). The pooled runtime without a slot is then the only one
                 // left: wasmtime refuses the instance if the pool is still full, and that
                 // becomes the seat's `instantiation` fault, never a hang.
                 tracing::error!(bot = %self.name, "cannot move the module to the on-demand runtime: {why}");
-                WasmBot::new(compiled.pre.clone(), &sandbox.engine, None, sandbox)
+                WasmBot::new(core(pre), &sandbox.engine, None, sandbox)
             }
         }
     }
@@ -301,11 +327,17 @@ impl Sandbox {
         if let Some(detail) = foreign_build(bytes) {
             return Err(LoadError::Abi { bot, detail });
         }
-        if bytes.len() > self.limits.module_bytes {
+        let component = crate::component::is_component(bytes);
+        let limit = if component {
+            self.limits.component_bytes
+        } else {
+            self.limits.module_bytes
+        };
+        if bytes.len() > limit {
             return Err(LoadError::TooLarge {
                 bot,
                 size: bytes.len(),
-                limit: self.limits.module_bytes,
+                limit,
             });
         }
         let sha256 = hex::encode(Sha256::digest(bytes));
@@ -326,20 +358,11 @@ impl Sandbox {
                 compiled,
             });
         }
+        if component {
+            return self.load_component(bot, bytes, sha256);
+        }
         let binary = to_binary(&bot, bytes)?;
-        let shape =
-            crate::structure::check(&binary, &self.limits.structure).map_err(|problem| {
-                match problem {
-                    crate::structure::Problem::Malformed(detail) => LoadError::Invalid {
-                        bot: bot.clone(),
-                        detail,
-                    },
-                    crate::structure::Problem::Limit(limit) => LoadError::Structure {
-                        bot: bot.clone(),
-                        detail: limit.to_string(),
-                    },
-                }
-            })?;
+        let shape = self.check_structure(&bot, &binary)?;
         if shape.largest_table > self.limits.table_elements as u64 {
             return Err(LoadError::Abi {
                 bot,
@@ -399,15 +422,135 @@ impl Sandbox {
         let compiled = self.resident.adopt(
             &info.sha256,
             Arc::new(Compiled {
-                pre,
+                code: Code::Core {
+                    pre,
+                    fallback: OnceLock::new(),
+                },
                 info: info.clone(),
-                fallback: OnceLock::new(),
             }),
         );
         Ok(LoadedBot {
             name: bot,
             info,
             compiled,
+        })
+    }
+
+    /// The rest of [`Sandbox::load_bytes`] for a component (its size already checked).
+    fn load_component(
+        &self,
+        bot: String,
+        bytes: &[u8],
+        sha256: String,
+    ) -> Result<LoadedBot, LoadError> {
+        let shape = self.check_structure(&bot, bytes)?;
+        if shape.largest_table > self.limits.table_elements as u64 {
+            return Err(LoadError::Abi {
+                bot,
+                detail: format!(
+                    "has a table of {} elements; the limit is {}",
+                    shape.largest_table, self.limits.table_elements
+                ),
+            });
+        }
+        let (engine, linker) = self.component_runtime();
+        let started = Instant::now();
+        let mut cache_warning = None;
+        let cached = match self
+            .cache
+            .as_ref()
+            .map(|c| c.get_component(engine, &sha256))
+        {
+            Some(crate::cache::Lookup::Hit(component)) => Some(component),
+            Some(crate::cache::Lookup::Refused(why)) => {
+                tracing::warn!(bot = %bot, "refusing a module cache entry, recompiling: {why}");
+                cache_warning = Some(why);
+                None
+            }
+            Some(crate::cache::Lookup::Miss) | None => None,
+        };
+        let from_cache = cached.is_some();
+        let component = match cached {
+            Some(component) => component,
+            None => {
+                let compiled = self.compile_code(&bot, bytes, crate::compile::Kind::Component)?;
+                // SAFETY: `compile_code` returns what wasmtime serialized for this engine
+                // configuration, in this process or in our own compile child.
+                #[allow(unsafe_code)]
+                let component =
+                    unsafe { wasmtime::component::Component::deserialize(engine, &compiled) }
+                        .map_err(|e| LoadError::Invalid {
+                            bot: bot.clone(),
+                            detail: format!("{e:#}"),
+                        })?;
+                if let Some(cache) = &self.cache {
+                    cache.put(engine, &sha256, &compiled);
+                }
+                component
+            }
+        };
+        let load_time = started.elapsed();
+        let abi = |detail: String| LoadError::Abi {
+            bot: bot.clone(),
+            detail,
+        };
+        let (imports, exports) = crate::component::validate(engine, &component).map_err(abi)?;
+        let resources = component.resources_required();
+        // The largest initial memory of any of its core modules (they are limited together
+        // at run time, by the store's limiter).
+        let initial_memory = resources
+            .and_then(|r| r.max_initial_memory_size)
+            .unwrap_or(0)
+            .saturating_mul(64 << 10);
+        if initial_memory > self.limits.memory_bytes as u64 {
+            return Err(abi(format!(
+                "asks for {} of initial memory; the limit is {}",
+                bytes_text(initial_memory),
+                bytes_text(self.limits.memory_bytes as u64)
+            )));
+        }
+        let pre = linker
+            .instantiate_pre(&component)
+            .map_err(|e| abi(format!("{e:#}")))?;
+        let info = ModuleInfo {
+            size: bytes.len(),
+            sha256,
+            exports,
+            imports,
+            initial_memory,
+            load_time,
+            from_cache,
+            cache_warning,
+        };
+        let compiled = self.resident.adopt(
+            &info.sha256,
+            Arc::new(Compiled {
+                code: Code::Component(pre),
+                info: info.clone(),
+            }),
+        );
+        Ok(LoadedBot {
+            name: bot,
+            info,
+            compiled,
+        })
+    }
+
+    /// The structural check, its problems as load errors.
+    fn check_structure(
+        &self,
+        bot: &str,
+        binary: &[u8],
+    ) -> Result<crate::structure::Shape, LoadError> {
+        crate::structure::check(binary, &self.limits.structure).map_err(|problem| match problem {
+            crate::structure::Problem::Malformed(detail) => LoadError::Invalid {
+                bot: bot.to_owned(),
+                detail,
+            },
+            crate::structure::Problem::Limit(limit) => LoadError::Structure {
+                bot: bot.to_owned(),
+                detail: limit.to_string(),
+            },
         })
     }
 }
@@ -420,53 +563,66 @@ impl Sandbox {
             bot: bot.to_owned(),
             detail,
         };
+        if self.compiler == crate::Compiler::InProcess {
+            let module =
+                Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
+            let compiled = module.serialize().map_err(|e| invalid(format!("{e:#}")))?;
+            return Ok((module, compiled));
+        }
+        let compiled = self.compile_code(bot, binary, crate::compile::Kind::Module)?;
+        // SAFETY: these bytes were just written by our own compile child (this program,
+        // re-executed) for this engine configuration; nothing else can write into the pipe.
+        #[allow(unsafe_code)]
+        let module = unsafe { Module::deserialize(&self.engine, &compiled) }
+            .map_err(|e| invalid(format!("{e:#}")))?;
+        Ok((module, compiled))
+    }
+
+    /// Compile untrusted code of `kind` with this sandbox's [`Compiler`](crate::Compiler)
+    /// under the kind's compile limits; returns wasmtime's serialized form.
+    fn compile_code(
+        &self,
+        bot: &str,
+        binary: &[u8],
+        kind: crate::compile::Kind,
+    ) -> Result<Vec<u8>, LoadError> {
+        let invalid = |detail: String| LoadError::Invalid {
+            bot: bot.to_owned(),
+            detail,
+        };
         match &self.compiler {
             crate::Compiler::InProcess => {
-                let module =
-                    Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
-                let compiled = module.serialize().map_err(|e| invalid(format!("{e:#}")))?;
-                Ok((module, compiled))
+                let engine = match kind {
+                    crate::compile::Kind::Module => &self.engine,
+                    crate::compile::Kind::Component => self.component_runtime().0,
+                };
+                match kind {
+                    crate::compile::Kind::Module => engine.precompile_module(binary),
+                    crate::compile::Kind::Component => engine.precompile_component(binary),
+                }
+                .map_err(|e| invalid(format!("{e:#}")))
             }
             crate::Compiler::Child(program) => {
-                let compiled = crate::compile::in_child(
-                    program,
-                    binary,
-                    &self.limits.compile,
-                    self.limits.stack_bytes,
-                )
-                .map_err(|e| match e {
-                    crate::compile::CompileError::Invalid(detail) => invalid(detail),
-                    crate::compile::CompileError::Limit(detail) => LoadError::CompileLimit {
-                        bot: bot.to_owned(),
-                        detail,
-                    },
-                })?;
-                // SAFETY: these bytes were just written by our own compile child (this
-                // program, re-executed) for this engine configuration; nothing else can
-                // write into the pipe.
-                #[allow(unsafe_code)]
-                let module = unsafe { Module::deserialize(&self.engine, &compiled) }
-                    .map_err(|e| invalid(format!("{e:#}")))?;
-                Ok((module, compiled))
+                let limits = match kind {
+                    crate::compile::Kind::Module => &self.limits.compile,
+                    crate::compile::Kind::Component => &self.limits.component_compile,
+                };
+                crate::compile::in_child(program, binary, kind, limits, self.limits.stack_bytes)
+                    .map_err(|e| match e {
+                        crate::compile::CompileError::Invalid(detail) => invalid(detail),
+                        crate::compile::CompileError::Limit(detail) => LoadError::CompileLimit {
+                            bot: bot.to_owned(),
+                            detail,
+                        },
+                    })
             }
         }
     }
 }
 
 /// The build a binary was made for, when it is one the arena cannot run whatever its size
-/// and shape — a component, Go's `js/wasm`, Emscripten's JavaScript glue — with what to
-/// build instead. Reads the header and the import section only.
+/// and shape — Go's `js/wasm`, Emscripten's JavaScript glue — with what to build instead. Reads the header and the import section only.
 fn foreign_build(bytes: &[u8]) -> Option<String> {
-    // A component's preamble: `\0asm`, then version 0x0d and layer 1.
-    if bytes.len() >= 8 && bytes.starts_with(b"\0asm") && bytes[4..8] == [0x0d, 0x00, 0x01, 0x00] {
-        return Some(
-            "is a WebAssembly component (the component model); the arena runs core modules: \
-             build a core module (Rust: wasm32-unknown-unknown, Go: GOOS=wasip1 -buildmode=c-shared, \
-             C: --target=wasm32 or wasm32-wasi); Python and JavaScript bots are not supported yet \
-             (docs/languages.md)"
-                .to_owned(),
-        );
-    }
     if !bytes.starts_with(b"\0asm") {
         return None;
     }
@@ -594,8 +750,8 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
     if initial_memory > memory_limit as u64 {
         return Err(abi(format!(
             "asks for {} of initial memory; the limit is {}",
-            bytes(initial_memory),
-            bytes(memory_limit as u64)
+            bytes_text(initial_memory),
+            bytes_text(memory_limit as u64)
         )));
     }
     for &(name, params, results) in REQUIRED_FUNCS {
@@ -631,7 +787,7 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
 
 /// A memory size as people read it: whole MiB, else KiB (a wasm page is 64 KiB), so that
 /// an initial memory just over the limit never reads as equal to it.
-fn bytes(n: u64) -> String {
+fn bytes_text(n: u64) -> String {
     if n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
     } else {

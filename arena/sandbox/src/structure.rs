@@ -37,6 +37,54 @@ pub struct StructureLimits {
     pub tables: u32,
     /// Memories defined by the module (the ABI has exactly one).
     pub memories: u32,
+    /// The shape a component may have (Python and JavaScript bots): each core module
+    /// inside it is held to the limits above, and the component as a whole to these.
+    pub component: ComponentLimits,
+}
+
+/// The shape of a component beyond that of each core module inside it. The defaults are
+/// several times what componentize-py's CPython and jco's QuickJS components have
+/// (docs/abi.md, "Limits").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentLimits {
+    /// Core modules, at every depth.
+    pub core_modules: u32,
+    /// Functions defined by all the core modules together.
+    pub total_functions: u32,
+    /// Bytes of code of all the core modules together.
+    pub total_code_bytes: u64,
+    /// Memories defined by all the core modules together.
+    pub total_memories: u32,
+    /// Core instances made by all the instance sections together.
+    pub core_instances: u32,
+    /// Components nested inside the component, at every depth.
+    pub components: u32,
+    /// How deep components nest inside each other.
+    pub component_depth: u32,
+    /// Component instances made by all the instance sections together.
+    pub component_instances: u32,
+    /// Entries of all the type sections (core and component) together.
+    pub types: u32,
+    /// Entries of every other section of the component layer (aliases, canonical
+    /// functions, imports, exports), together.
+    pub items: u32,
+}
+
+impl Default for ComponentLimits {
+    fn default() -> Self {
+        ComponentLimits {
+            core_modules: 64,
+            total_functions: 60_000,
+            total_code_bytes: 64 << 20,
+            total_memories: 8,
+            core_instances: 256,
+            components: 32,
+            component_depth: 4,
+            component_instances: 64,
+            types: 20_000,
+            items: 50_000,
+        }
+    }
 }
 
 impl Default for StructureLimits {
@@ -48,12 +96,13 @@ impl Default for StructureLimits {
             nesting: 5_000,
             types: 10_000,
             globals: 1_000,
-            imports: 100,
-            exports: 1_000,
+            imports: 1_000,
+            exports: 5_000,
             data_segments: 100_000,
             element_segments: 1_000,
             tables: 4,
             memories: 1,
+            component: ComponentLimits::default(),
         }
     }
 }
@@ -70,7 +119,24 @@ pub struct StructureError {
     pub max: u64,
     /// The function index, for per-function limits.
     pub function: Option<u32>,
+    /// In a component: which core module (counted from 0 in the order they appear) broke
+    /// a limit of one module; `None` for a core module and for the component's own limits.
+    pub module: Option<u32>,
 }
+
+/// The limits of [`ComponentLimits`], which the component as a whole breaks.
+const COMPONENT_WIDE: [&str; 10] = [
+    "core_modules",
+    "total_functions",
+    "total_code_bytes",
+    "total_memories",
+    "core_instances",
+    "components",
+    "component_depth",
+    "component_instances",
+    "component_types",
+    "component_items",
+];
 
 impl std::fmt::Display for StructureError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -87,17 +153,37 @@ impl std::fmt::Display for StructureError {
             "element_segments" => "element segments",
             "tables" => "tables",
             "memories" => "memories",
+            "core_modules" => "core modules",
+            "total_functions" => "functions in all its core modules",
+            "total_code_bytes" => "bytes of code in all its core modules",
+            "total_memories" => "memories in all its core modules",
+            "core_instances" => "core instances",
+            "components" => "nested components",
+            "component_depth" => "levels of nested components",
+            "component_instances" => "component instances",
+            "component_types" => "types in its type sections",
+            "component_items" => "aliases, canonical functions, imports and exports",
             other => other,
         };
-        match self.function {
-            Some(index) => write!(
+        let module = match self.module {
+            Some(module) => format!("core module {module}"),
+            None if COMPONENT_WIDE.contains(&self.limit) => "the component".to_owned(),
+            None => "the module".to_owned(),
+        };
+        match (self.function, self.module) {
+            (Some(index), Some(_)) => write!(
+                f,
+                "{module}, function {index} has {} {what}; the limit (`{}`) is {}",
+                self.found, self.limit, self.max
+            ),
+            (Some(index), None) => write!(
                 f,
                 "function {index} has {} {what}; the limit (`{}`) is {}",
                 self.found, self.limit, self.max
             ),
-            None => write!(
+            (None, _) => write!(
                 f,
-                "the module has {} {what}; the limit (`{}`) is {}",
+                "{module} has {} {what}; the limit (`{}`) is {}",
                 self.found, self.limit, self.max
             ),
         }
@@ -116,7 +202,11 @@ pub enum Problem {
 /// What the pass found (for reports and for the tests of the limits).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
-    /// Functions defined.
+    /// Whether the binary is a component (else a core module).
+    pub component: bool,
+    /// Core modules: 1 for a core module, every one inside a component.
+    pub core_modules: u32,
+    /// Functions defined (by all core modules).
     pub functions: u32,
     /// Largest function body, in bytes.
     pub largest_function: u32,
@@ -124,30 +214,132 @@ pub struct Shape {
     pub deepest_nesting: u32,
     /// Largest table minimum.
     pub largest_table: u64,
+    /// Core instances a component makes (0 for a core module).
+    pub core_instances: u32,
 }
 
-/// Check `binary` (a wasm binary) against `limits` in one pass.
+/// Counters of one core module.
+#[derive(Default)]
+struct ModuleCounts {
+    imported_functions: u32,
+    body_index: u32,
+}
+
+/// Counters of the whole component.
+#[derive(Default)]
+struct ComponentCounts {
+    code_bytes: u64,
+    memories: u32,
+    components: u32,
+    component_instances: u32,
+    types: u32,
+    items: u32,
+}
+
+/// Check `binary` (a wasm binary: a core module or a component) against `limits` in one
+/// pass.
 pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> {
+    let mut shape = Shape::default();
+    walk(binary, limits, &mut shape).map_err(|problem| match problem {
+        Problem::Limit(mut e) if shape.component && !COMPONENT_WIDE.contains(&e.limit) => {
+            e.module = Some(shape.core_modules.saturating_sub(1));
+            Problem::Limit(e)
+        }
+        other => other,
+    })?;
+    Ok(shape)
+}
+
+fn walk(binary: &[u8], limits: &StructureLimits, shape: &mut Shape) -> Result<(), Problem> {
     let malformed = |e: wasmparser::BinaryReaderError| Problem::Malformed(e.to_string());
-    let over = |limit: &'static str, found: u64, max: u32, function: Option<u32>| {
-        (found > u64::from(max)).then_some(Problem::Limit(StructureError {
+    let over = |limit: &'static str, found: u64, max: u64, function: Option<u32>| {
+        (found > max).then_some(Problem::Limit(StructureError {
             limit,
             found,
-            max: u64::from(max),
+            max,
             function,
+            module: None,
         }))
     };
-    let count = |limit, n: u32, max| over(limit, u64::from(n), max, None).map_or(Ok(()), Err);
-    let mut shape = Shape::default();
-    let mut imported_functions = 0u32;
-    let mut body_index = 0u32;
+    let count = |limit, n: u32, max: u32| {
+        over(limit, u64::from(n), u64::from(max), None).map_or(Ok(()), Err)
+    };
+    let total = |limit, n: u64, max: u64| over(limit, n, max, None).map_or(Ok(()), Err);
+    let cl = &limits.component;
+    let mut module = ModuleCounts::default();
+    let mut whole = ComponentCounts::default();
+    // What each open `Version` … `End` is: the outermost, then nested modules and
+    // components (wasmparser's `parse_all` walks into them in place).
+    let mut layers: Vec<wasmparser::Encoding> = Vec::new();
     for payload in Parser::new(0).parse_all(binary) {
-        match payload.map_err(malformed)? {
-            Payload::Version { encoding, .. } if encoding != wasmparser::Encoding::Module => {
-                return Err(Problem::Malformed(
-                    "a component, not a core module".to_owned(),
-                ));
+        let payload = payload.map_err(malformed)?;
+        let in_component = layers.last() == Some(&wasmparser::Encoding::Component);
+        match payload {
+            Payload::Version { encoding, .. } => {
+                if layers.is_empty() {
+                    shape.component = encoding == wasmparser::Encoding::Component;
+                }
+                match encoding {
+                    wasmparser::Encoding::Module => {
+                        shape.core_modules += 1;
+                        count("core_modules", shape.core_modules, cl.core_modules)?;
+                        module = ModuleCounts::default();
+                    }
+                    wasmparser::Encoding::Component => {
+                        let depth = layers
+                            .iter()
+                            .filter(|&&e| e == wasmparser::Encoding::Component)
+                            .count() as u32;
+                        if depth > 0 {
+                            whole.components += 1;
+                            count("components", whole.components, cl.components)?;
+                            count("component_depth", depth, cl.component_depth)?;
+                        }
+                    }
+                }
+                layers.push(encoding);
             }
+            Payload::End(_) => {
+                layers.pop();
+            }
+            // The component layer.
+            Payload::CoreTypeSection(s) if in_component => {
+                whole.types = whole.types.saturating_add(s.count());
+                count("component_types", whole.types, cl.types)?;
+            }
+            Payload::ComponentTypeSection(s) => {
+                whole.types = whole.types.saturating_add(s.count());
+                count("component_types", whole.types, cl.types)?;
+            }
+            Payload::InstanceSection(s) => {
+                shape.core_instances = shape.core_instances.saturating_add(s.count());
+                count("core_instances", shape.core_instances, cl.core_instances)?;
+            }
+            Payload::ComponentInstanceSection(s) => {
+                whole.component_instances = whole.component_instances.saturating_add(s.count());
+                count(
+                    "component_instances",
+                    whole.component_instances,
+                    cl.component_instances,
+                )?;
+            }
+            Payload::ComponentAliasSection(s) => {
+                whole.items = whole.items.saturating_add(s.count());
+                count("component_items", whole.items, cl.items)?;
+            }
+            Payload::ComponentCanonicalSection(s) => {
+                whole.items = whole.items.saturating_add(s.count());
+                count("component_items", whole.items, cl.items)?;
+            }
+            Payload::ComponentImportSection(s) => {
+                whole.items = whole.items.saturating_add(s.count());
+                count("component_items", whole.items, cl.items)?;
+            }
+            Payload::ComponentExportSection(s) => {
+                whole.items = whole.items.saturating_add(s.count());
+                count("component_items", whole.items, cl.items)?;
+            }
+            // A core module (the whole binary, or one inside a component).
             Payload::TypeSection(s) => count("types", s.count(), limits.types)?,
             Payload::ImportSection(s) => {
                 count("imports", s.count(), limits.imports)?;
@@ -155,14 +347,15 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
                     for import in group.map_err(malformed)? {
                         let (_, import) = import.map_err(malformed)?;
                         if matches!(import.ty, wasmparser::TypeRef::Func(_)) {
-                            imported_functions += 1;
+                            module.imported_functions += 1;
                         }
                     }
                 }
             }
             Payload::FunctionSection(s) => {
                 count("functions", s.count(), limits.functions)?;
-                shape.functions = s.count();
+                shape.functions = shape.functions.saturating_add(s.count());
+                count("total_functions", shape.functions, cl.total_functions)?;
             }
             Payload::TableSection(s) => {
                 count("tables", s.count(), limits.tables)?;
@@ -171,21 +364,32 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
                     shape.largest_table = shape.largest_table.max(table.ty.initial);
                 }
             }
-            Payload::MemorySection(s) => count("memories", s.count(), limits.memories)?,
+            Payload::MemorySection(s) => {
+                count("memories", s.count(), limits.memories)?;
+                whole.memories = whole.memories.saturating_add(s.count());
+                count("total_memories", whole.memories, cl.total_memories)?;
+            }
             Payload::GlobalSection(s) => count("globals", s.count(), limits.globals)?,
             Payload::ExportSection(s) => count("exports", s.count(), limits.exports)?,
             Payload::ElementSection(s) => {
                 count("element_segments", s.count(), limits.element_segments)?
             }
             Payload::DataSection(s) => count("data_segments", s.count(), limits.data_segments)?,
-            Payload::CodeSectionStart { count: n, .. } => count("functions", n, limits.functions)?,
+            Payload::CodeSectionStart { count: n, size, .. } => {
+                count("functions", n, limits.functions)?;
+                whole.code_bytes = whole.code_bytes.saturating_add(u64::from(size));
+                total("total_code_bytes", whole.code_bytes, cl.total_code_bytes)?;
+            }
             Payload::CodeSectionEntry(body) => {
-                let index = imported_functions + body_index;
-                body_index += 1;
+                let index = module.imported_functions + module.body_index;
+                module.body_index += 1;
                 let size = body.range().len() as u64;
-                if let Some(problem) =
-                    over("function_bytes", size, limits.function_bytes, Some(index))
-                {
+                if let Some(problem) = over(
+                    "function_bytes",
+                    size,
+                    u64::from(limits.function_bytes),
+                    Some(index),
+                ) {
                     return Err(problem);
                 }
                 shape.largest_function = shape.largest_function.max(size as u32);
@@ -193,7 +397,9 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
                 for group in body.get_locals_reader().map_err(malformed)? {
                     let (n, _) = group.map_err(malformed)?;
                     locals += u64::from(n);
-                    if let Some(problem) = over("locals", locals, limits.locals, Some(index)) {
+                    if let Some(problem) =
+                        over("locals", locals, u64::from(limits.locals), Some(index))
+                    {
                         return Err(problem);
                     }
                 }
@@ -210,9 +416,12 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
                             depth += 1;
                             if depth > deepest {
                                 deepest = depth;
-                                if let Some(problem) =
-                                    over("nesting", u64::from(depth), limits.nesting, Some(index))
-                                {
+                                if let Some(problem) = over(
+                                    "nesting",
+                                    u64::from(depth),
+                                    u64::from(limits.nesting),
+                                    Some(index),
+                                ) {
                                     return Err(problem);
                                 }
                             }
@@ -228,7 +437,7 @@ pub fn check(binary: &[u8], limits: &StructureLimits) -> Result<Shape, Problem> 
             _ => {}
         }
     }
-    Ok(shape)
+    Ok(())
 }
 
 #[cfg(test)]

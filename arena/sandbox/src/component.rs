@@ -1,0 +1,173 @@
+//! Bots as WebAssembly components of the `arena:bot` world (`docs/wit/arena-bot.wit`):
+//! the host's one import (`log`) and the check of what a component imports and exports.
+//!
+//! A component speaks the same requests as a core bot, as JSON text through one export,
+//! `call: func(request: string) -> string`, and runs in the same store under the same
+//! fuel, memory, stack and wall-clock limits (`bot.rs`). Python (componentize-py) and
+//! JavaScript (jco) bots are such components.
+
+use crate::bot::BotState;
+use wasmtime::component::types::{ComponentFunc, ComponentItem};
+use wasmtime::component::{Component, Linker, Type, WasmStr};
+use wasmtime::{AsContext, Engine, StoreContextMut, Trap};
+
+/// The world's export, its parameter's name and its type in words.
+pub(crate) const CALL: &str = "call";
+const CALL_TYPE: &str = "func(request: string) -> string";
+/// The world's import.
+pub(crate) const LOG: &str = "log";
+const LOG_TYPE: &str = "func(msg: string)";
+
+/// The host side of the world: `log`, at the price and under the caps of `arena::log`.
+pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
+    let mut linker = Linker::new(engine);
+    linker.root().func_wrap(
+        LOG,
+        |mut store: StoreContextMut<'_, BotState>, (msg,): (WasmStr,)| -> wasmtime::Result<()> {
+            let state = store.data_mut();
+            state.count_log_call();
+            let room = state.log_room();
+            // Lifting the string already paid a unit of fuel per byte (wasmtime's
+            // canonical ABI); the log's own price is on top, as for a core bot.
+            let text = msg.to_str(store.as_context())?;
+            let take = cut_len(&text, room);
+            let kept = text[..take].to_owned();
+            let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
+            let fuel = store.get_fuel()?;
+            if fuel < cost {
+                store.set_fuel(0)?;
+                return Err(Trap::OutOfFuel.into());
+            }
+            store.set_fuel(fuel - cost)?;
+            if take > 0 {
+                store.data_mut().append(kept.as_bytes(), false);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(linker)
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+fn cut_len(text: &str, max: usize) -> usize {
+    if text.len() <= max {
+        return text.len();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
+/// Whether `bytes` start like a component (`\0asm`, version 0x0d, layer 1) rather than a
+/// core module.
+pub(crate) fn is_component(bytes: &[u8]) -> bool {
+    bytes.len() >= 8 && bytes.starts_with(b"\0asm") && bytes[4..8] == [0x0d, 0x00, 0x01, 0x00]
+}
+
+/// What a component imports and exports, in the words `arena check` prints; or what is
+/// wrong with them (the world allows `log` in and requires `call` out, of these types).
+pub(crate) fn validate(
+    engine: &Engine,
+    component: &Component,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let ty = component.component_type();
+    let mut imports = Vec::new();
+    let mut forbidden = Vec::new();
+    for (name, item) in ty.imports(engine) {
+        let described = describe(&item.ty);
+        if name == LOG {
+            if !matches!(&item.ty, ComponentItem::ComponentFunc(f) if is_log(f)) {
+                return Err(format!(
+                    "imports `log` as {described}; the arena:bot world defines it as {LOG_TYPE}"
+                ));
+            }
+        } else {
+            forbidden.push(name.to_owned());
+        }
+        imports.push(format!("{name}: {described}"));
+    }
+    if !forbidden.is_empty() {
+        let hint = if forbidden.iter().any(|i| i.starts_with("wasi:")) {
+            " (WASI: build with componentize-py's --stub-wasi, or jco's --backend-qjs-stub-wasi)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "the component imports {}; a component may import only `log` (docs/wit/arena-bot.wit){hint}",
+            forbidden.join(", ")
+        ));
+    }
+    let mut exports = Vec::new();
+    let mut call = None;
+    for (name, item) in ty.exports(engine) {
+        if name == CALL {
+            call = Some(item.ty.clone());
+        }
+        exports.push(format!("{name}: {}", describe(&item.ty)));
+    }
+    match call {
+        Some(ComponentItem::ComponentFunc(f)) if is_call(&f) => Ok((imports, exports)),
+        Some(other) => Err(format!(
+            "the component exports `call` as {}; the arena:bot world defines it as {CALL_TYPE}",
+            describe(&other)
+        )),
+        None => Err(format!(
+            "the component does not export `call` ({CALL_TYPE}; docs/wit/arena-bot.wit)"
+        )),
+    }
+}
+
+fn is_log(f: &ComponentFunc) -> bool {
+    let params: Vec<_> = f.params().map(|(_, t)| t).collect();
+    matches!(params.as_slice(), [Type::String]) && f.results().len() == 0
+}
+
+fn is_call(f: &ComponentFunc) -> bool {
+    let params: Vec<_> = f.params().map(|(_, t)| t).collect();
+    let results: Vec<_> = f.results().collect();
+    matches!(params.as_slice(), [Type::String]) && matches!(results.as_slice(), [Type::String])
+}
+
+/// A component item as `arena check` prints it.
+fn describe(item: &ComponentItem) -> String {
+    match item {
+        ComponentItem::ComponentFunc(f) => {
+            let params: Vec<String> = f
+                .params()
+                .map(|(name, t)| format!("{name}: {}", type_name(&t)))
+                .collect();
+            let results: Vec<String> = f.results().map(|t| type_name(&t)).collect();
+            match results.as_slice() {
+                [] => format!("func({})", params.join(", ")),
+                [one] => format!("func({}) -> {one}", params.join(", ")),
+                many => format!("func({}) -> ({})", params.join(", "), many.join(", ")),
+            }
+        }
+        ComponentItem::CoreFunc(_) => "core func".to_owned(),
+        ComponentItem::Module(_) => "core module".to_owned(),
+        ComponentItem::Component(_) => "component".to_owned(),
+        ComponentItem::ComponentInstance(_) => "instance".to_owned(),
+        ComponentItem::Type(_) => "type".to_owned(),
+        ComponentItem::Resource(_) => "resource".to_owned(),
+    }
+}
+
+fn type_name(ty: &Type) -> String {
+    match ty {
+        Type::String => "string".to_owned(),
+        Type::Bool => "bool".to_owned(),
+        Type::U8 => "u8".to_owned(),
+        Type::U32 => "u32".to_owned(),
+        Type::S32 => "s32".to_owned(),
+        Type::U64 => "u64".to_owned(),
+        Type::S64 => "s64".to_owned(),
+        Type::List(_) => "list<…>".to_owned(),
+        other => format!("{other:?}")
+            .split(['(', ' '])
+            .next()
+            .unwrap_or("type")
+            .to_lowercase(),
+    }
+}
