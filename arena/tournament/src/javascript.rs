@@ -53,7 +53,7 @@ pub const MAX_SCRIPT_BYTES: usize = 16 << 20;
 
 /// The options `tsc` compiles a TypeScript bot with, before `--outFile FILE` and the inputs.
 /// Files on the command line: a `tsconfig.json` (for the editor) is not read.
-pub const TSC_ARGS: [&str; 11] = [
+pub const TSC_ARGS: [&str; 9] = [
     "--target",
     "es2022",
     "--lib",
@@ -62,8 +62,6 @@ pub const TSC_ARGS: [&str; 11] = [
     "--noEmitOnError",
     "--pretty",
     "false",
-    "--types",
-    "",
     "--removeComments",
 ];
 
