@@ -200,13 +200,19 @@ class Board:
         walkable tiles, every tile next to a reached tile is tested (so a path's last step
         may go into a mine, well or hero), neighbours are tried north, east, south, west;
         `start` itself is never a target. None if nothing is found."""
+        width = self.width
+        return self._search(start, lambda i: is_target(Pos(i % width, i // width), self._tile_at(i)))
+
+    def _search(self, start: Pos, test: Callable[[int], bool]) -> Optional[PathStep]:
+        """`nearest` with a test of the tile's index (the nearest_* helpers: no objects
+        made for the tiles tested)."""
         width, height = self.width, self.height
         s = self._index(start.x, start.y)
         if s is None:
             return None
         terrain, occupant = self._terrain, self._occupant
-        visited = [False] * len(terrain)
-        visited[s] = True
+        visited = bytearray(len(terrain))
+        visited[s] = 1
         queue = deque([(start.x, start.y, None, 0)])
         steps = ((NORTH, 0, -1), (EAST, 1, 0), (SOUTH, 0, 1), (WEST, -1, 0))
         while queue:
@@ -218,37 +224,53 @@ class Board:
                 i = ny * width + nx
                 if visited[i]:
                     continue
-                tile = self._tile_at(i)
                 f = direction if first is None else first
-                if is_target(Pos(nx, ny), tile):
+                if test(i):
                     return PathStep(Pos(nx, ny), distance + 1, f)
                 if terrain[i] == 0 and occupant[i] == 0:
-                    visited[i] = True
+                    visited[i] = 1
                     queue.append((nx, ny, f, distance + 1))
         return None
 
+    def _hero_at(self, i: int) -> Optional[Hero]:
+        o = self._occupant[i]
+        return self.heroes[o - 1] if o and self._terrain[i] == 0 else None
+
+    def _mine_at(self, i: int) -> Optional[Mine]:
+        t = self._terrain[i]
+        if t <= 0:
+            return None
+        return self.mines[t - 1] if t - 1 < len(self.mines) else Mine()
+
     def nearest_well(self, start: Pos) -> Optional[PathStep]:
         """The nearest health well."""
-        return self.nearest(start, lambda _, t: t.kind == WELL)
+        terrain = self._terrain
+        return self._search(start, lambda i: terrain[i] == _WELL)
 
     def nearest_non_team_mine(self, start: Pos, team: int) -> Optional[PathStep]:
         """The nearest mine team does not own (unowned or the other team's)."""
-        return self.nearest(start, lambda _, t: t.kind == MINE and t.mine.team != team)
+        mine_at = self._mine_at
+        return self._search(start, lambda i: (m := mine_at(i)) is not None and m.team != team)
 
     def nearest_mine_not_owned_by(self, start: Pos, hero: int) -> Optional[PathStep]:
         """The nearest mine hero does not own itself (its teammates' included)."""
-        return self.nearest(start, lambda _, t: t.kind == MINE and t.mine.owner != hero)
+        mine_at = self._mine_at
+        return self._search(start, lambda i: (m := mine_at(i)) is not None and m.owner != hero)
 
     def nearest_enemy(self, start: Pos, team: int) -> Optional[PathStep]:
         """The nearest living hero of the other team."""
-        return self.nearest(start, lambda _, t: t.kind == HERO and t.hero.team != team)
+        hero_at = self._hero_at
+        return self._search(start, lambda i: (h := hero_at(i)) is not None and h.team != team)
 
     def nearest_weaker_enemy(self, start: Pos, team: int, health: int) -> Optional[PathStep]:
         """The nearest living enemy with less health than health."""
-        return self.nearest(
-            start, lambda _, t: t.kind == HERO and t.hero.team != team and t.hero.health < health
+        hero_at = self._hero_at
+        return self._search(
+            start,
+            lambda i: (h := hero_at(i)) is not None and h.team != team and h.health < health,
         )
 
     def nearest_teammate(self, start: Pos, team: int) -> Optional[PathStep]:
         """The nearest living teammate (other than a hero standing on start)."""
-        return self.nearest(start, lambda _, t: t.kind == HERO and t.hero.team == team)
+        hero_at = self._hero_at
+        return self._search(start, lambda i: (h := hero_at(i)) is not None and h.team == team)
