@@ -327,18 +327,21 @@ impl Sandbox {
         if let Some(detail) = foreign_build(bytes) {
             return Err(LoadError::Abi { bot, detail });
         }
-        let component = crate::component::is_component(bytes);
-        let limit = if component {
+        // A binary's kind is in its header; WAT text may be either until parsed.
+        let limit = if !bytes.starts_with(b"\0asm") {
+            self.limits.module_bytes.max(self.limits.component_bytes)
+        } else if crate::component::is_component(bytes) {
             self.limits.component_bytes
         } else {
             self.limits.module_bytes
         };
+        let too_large = |limit: usize| LoadError::TooLarge {
+            bot: name.to_owned(),
+            size: bytes.len(),
+            limit,
+        };
         if bytes.len() > limit {
-            return Err(LoadError::TooLarge {
-                bot,
-                size: bytes.len(),
-                limit,
-            });
+            return Err(too_large(limit));
         }
         let sha256 = hex::encode(Sha256::digest(bytes));
         // The same bytes, checked and compiled by this sandbox under the same limits and
@@ -358,10 +361,16 @@ impl Sandbox {
                 compiled,
             });
         }
-        if component {
-            return self.load_component(bot, bytes, sha256);
-        }
         let binary = to_binary(&bot, bytes)?;
+        if crate::component::is_component(&binary) {
+            if bytes.len() > self.limits.component_bytes {
+                return Err(too_large(self.limits.component_bytes));
+            }
+            return self.load_component(bot, bytes, &binary, sha256);
+        }
+        if bytes.len() > self.limits.module_bytes {
+            return Err(too_large(self.limits.module_bytes));
+        }
         let shape = self.check_structure(&bot, &binary)?;
         if shape.largest_table > self.limits.table_elements as u64 {
             return Err(LoadError::Abi {
@@ -436,14 +445,16 @@ impl Sandbox {
         })
     }
 
-    /// The rest of [`Sandbox::load_bytes`] for a component (its size already checked).
+    /// The rest of [`Sandbox::load_bytes`] for a component (its file's size already
+    /// checked): `bytes` is the file, `binary` the component.
     fn load_component(
         &self,
         bot: String,
         bytes: &[u8],
+        binary: &[u8],
         sha256: String,
     ) -> Result<LoadedBot, LoadError> {
-        let shape = self.check_structure(&bot, bytes)?;
+        let shape = self.check_structure(&bot, binary)?;
         if shape.largest_table > self.limits.table_elements as u64 {
             return Err(LoadError::Abi {
                 bot,
@@ -473,7 +484,7 @@ impl Sandbox {
         let component = match cached {
             Some(component) => component,
             None => {
-                let compiled = self.compile_code(&bot, bytes, crate::compile::Kind::Component)?;
+                let compiled = self.compile_code(&bot, binary, crate::compile::Kind::Component)?;
                 // SAFETY: `compile_code` returns what wasmtime serialized for this engine
                 // configuration, in this process or in our own compile child.
                 #[allow(unsafe_code)]

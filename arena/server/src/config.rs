@@ -70,7 +70,9 @@ impl Default for ServerConfig {
             db: PathBuf::from("arena.db"),
             jobs: 2,
             open_registration: false,
-            max_upload_bytes: 8 << 20,
+            // The sandbox's cap of a component (a Python bot is 18–20 MB); a core module is
+            // then held to its own 8 MiB by the check every upload gets.
+            max_upload_bytes: 24 << 20,
             max_body_bytes: 256 << 10,
             body_timeout_secs: 30,
             header_timeout_secs: 30,
