@@ -104,6 +104,7 @@ def start() -> Optional[MatchStart]:
 # The log
 
 _LOG_CAP = 4096
+_TRACEBACK_FRAMES = 20
 _pending: list = []
 _pending_size = 0
 
@@ -228,6 +229,7 @@ def install() -> None:
     asctime, strftime, gmtime = time.asctime, time.strftime, time.gmtime
     time.asctime = lambda t=None: asctime(gmtime() if t is None else t)
     time.strftime = lambda f, t=None: strftime(f, gmtime() if t is None else t)
+    _install_datetime()
     os.urandom = _urandom
     random._urandom = _urandom
     seed = random.Random.seed
@@ -242,6 +244,29 @@ def install() -> None:
 
     linecache.getlines = lambda filename, module_globals=None: []
     linecache.checkcache = lambda filename=None: None
+
+
+def _install_datetime() -> None:
+    """Module datetime's `datetime` becomes a subclass whose now() and utcnow() read the
+    virtual clock (the C type's read the system clock, which would trap)."""
+    import datetime as module
+
+    base = module.datetime
+
+    class datetime(base):
+        __slots__ = ()
+
+        @classmethod
+        def now(cls, tz=None):
+            return cls.fromtimestamp(time.time(), tz)
+
+        @classmethod
+        def utcnow(cls):
+            return cls.fromtimestamp(time.time(), module.timezone.utc).replace(tzinfo=None)
+
+    datetime.__module__ = "datetime"
+    datetime.__doc__ = base.__doc__
+    module.datetime = datetime
 
 
 # ---------------------------------------------------------------------------------------
@@ -299,6 +324,24 @@ def _refusal(mode: str) -> str:
     return f"this bot plays {played} only, not {mode}"
 
 
+def _traceback(e: BaseException) -> str:
+    """The traceback of e, its innermost frames only: the traceback module would look at
+    every frame of a RecursionError's thousand, which costs more fuel than a turn has."""
+    entries = []
+    tb = e.__traceback__
+    while tb is not None:
+        entries.append(tb)
+        tb = tb.tb_next
+    lines = ["Traceback (most recent call last):\n"]
+    if len(entries) > _TRACEBACK_FRAMES:
+        lines.append(f"  ... {len(entries) - _TRACEBACK_FRAMES} frames left out\n")
+    for tb in entries[-_TRACEBACK_FRAMES:]:
+        code = tb.tb_frame.f_code
+        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+    lines.extend(traceback.format_exception_only(type(e), e))
+    return "".join(lines)
+
+
 def _answer(value: Any, what: str) -> str:
     if value is None:
         raise TypeError(f"{what} returned None, not an answer")
@@ -338,7 +381,7 @@ def handle(text: str) -> str:
     except Exception as e:  # noqa: BLE001
         try:
             _flush()
-            _host_log(traceback.format_exc())
+            _host_log(_traceback(e))
             return _fail(f"{type(e).__name__}: {e}")
         except BaseException:  # noqa: BLE001
             return '{"error":"the error could not be described"}'
