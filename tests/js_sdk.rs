@@ -519,7 +519,7 @@ fn mode<G: arena_builtins::Builtins + arena_engine::Ruleset>(
             kind,
             format,
             json: json.clone(),
-            });
+        });
     }
     Mode {
         name,
@@ -689,9 +689,16 @@ fn jsdoc(out: &mut String, doc: &[String], indent: &str) {
 
 /// A property name as TypeScript writes it.
 fn property(name: &str) -> String {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain { name.to_owned() } else { format!("{name:?}") }
+    if plain {
+        name.to_owned()
+    } else {
+        format!("{name:?}")
+    }
 }
 
 impl Emitter<'_> {
@@ -708,11 +715,22 @@ impl Emitter<'_> {
             Format::Option(inner) => format!("{} | null", self.ty(inner)),
             Format::Seq(inner) => {
                 let t = self.ty(inner);
-                if t.contains(' ') { format!("({t})[]") } else { format!("{t}[]") }
+                if t.contains(' ') {
+                    format!("({t})[]")
+                } else {
+                    format!("{t}[]")
+                }
             }
             Format::Map { value, .. } => format!("Record<string, {}>", self.ty(value)),
             Format::Tuple(items) => {
-                format!("[{}]", items.iter().map(|i| self.ty(i)).collect::<Vec<_>>().join(", "))
+                format!(
+                    "[{}]",
+                    items
+                        .iter()
+                        .map(|i| self.ty(i))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
             Format::TupleArray { content, size } if *size <= 8 => {
                 format!("[{}]", vec![self.ty(content); *size].join(", "))
@@ -740,8 +758,13 @@ impl Emitter<'_> {
             let is_option = matches!(field.value, Format::Option(_));
             let optional = self.shown.left_out.contains(&key) || (answer && is_option);
             let mark = if optional { "?" } else { "" };
-            writeln!(out, "{indent}{}{mark}: {};", property(&field.name), self.ty(&field.value))
-                .unwrap();
+            writeln!(
+                out,
+                "{indent}{}{mark}: {};",
+                property(&field.name),
+                self.ty(&field.value)
+            )
+            .unwrap();
         }
     }
 
@@ -784,8 +807,12 @@ impl Emitter<'_> {
             }
             ContainerFormat::TupleStruct(items) => {
                 jsdoc(out, &doc, indent);
-                writeln!(out, "{indent}type {name} = {};", self.ty(&Format::Tuple(items.clone())))
-                    .unwrap();
+                writeln!(
+                    out,
+                    "{indent}type {name} = {};",
+                    self.ty(&Format::Tuple(items.clone()))
+                )
+                .unwrap();
             }
             ContainerFormat::Enum(variants) => {
                 let mut members = Vec::new();
@@ -816,7 +843,9 @@ impl Emitter<'_> {
                                 answer,
                                 &inner_indent,
                             );
-                            format!("{{\n{indent}    {key}: {{\n{body}{indent}    }};\n{indent}  }}")
+                            format!(
+                                "{{\n{indent}    {key}: {{\n{body}{indent}    }};\n{indent}  }}"
+                            )
                         }
                         VariantFormat::Variable(_) => panic!("an unresolved variant"),
                     });
@@ -885,7 +914,12 @@ fn generated(modes: &[Mode]) -> String {
             shown: &shown,
             docs: &docs,
         };
-        writeln!(out, "  /** Mode {}: docs/rules/{}.md. */", mode.name, mode.name).unwrap();
+        writeln!(
+            out,
+            "  /** Mode {}: docs/rules/{}.md. */",
+            mode.name, mode.name
+        )
+        .unwrap();
         writeln!(out, "  namespace {} {{", mode.name).unwrap();
         let types: Vec<&String> = mode
             .traced

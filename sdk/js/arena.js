@@ -94,7 +94,8 @@
     const lines = String(stack).split("\n");
     const out = [];
     for (const line of lines) {
-      if (line.includes("at eval (native)")) break;
+      // The prelude's own frames (this file is arena.js to QuickJS) say nothing of the bot.
+      if (line.includes("at eval (native)") || /\(arena\.js:\d+/.test(line)) break;
       out.push(
         line.replace(/<input>:(\d+)(:\d+)?/g, (all, n, col) => {
           const at = Number(n);

@@ -6,6 +6,11 @@
 //! memory at the end of the match, with Go's figures as ratios of Rust's measured in the
 //! same run.
 //!
+//! A second table does the same for JavaScript: the committed `sample-bots/js-starter`
+//! module (QuickJS with the script packed in; it speaks JSON) against the Rust starter in
+//! either encoding, and — with `node` installed — the same script run natively by Node.js
+//! on the requests the sandboxed bot was sent (`sdk/js/node-harness.js`).
+//!
 //! Run with `cargo bench --profile dev --workspace --bench languages` (or `--release`);
 //! `ARENA_LANGUAGES_SEEDS=N` plays N seeds per mode (default 6). Without Go the Go column
 //! is the committed build of `sample-bots/go-starter`.
@@ -13,8 +18,9 @@
 use arena_builtins::Builtins;
 use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, Ruleset, run_match};
 use arena_sandbox::{Limits, Sandbox, WasmBot};
+use arena_sdk::protocol::RequestRef;
 use arena_sdk::{Game, MatchEnd, MatchStart};
-use arena_tests::{bots, median};
+use arena_tests::{bots, median, root};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -33,9 +39,17 @@ struct Meter {
     elapsed: Duration,
     starts: Vec<(u64, Duration)>,
     turns: Vec<(u64, Duration)>,
+    /// The JSON of every request, when recording (for the Node.js run).
+    requests: Option<Vec<String>>,
 }
 
 impl Meter {
+    fn record<G: Game>(&mut self, request: RequestRef<'_, G>) {
+        if let Some(requests) = &mut self.requests {
+            requests.push(serde_json::to_string(&request).unwrap());
+        }
+    }
+
     fn timed<T>(&mut self, call: Call, f: impl FnOnce(&mut WasmBot) -> T) -> T {
         self.call = call;
         let started = Instant::now();
@@ -50,15 +64,19 @@ where
     WasmBot: Player<G>,
 {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
+        self.record(RequestRef::Start(start));
         self.timed(Call::Start, |bot| Player::<G>::start(bot, start))
     }
     fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, Fault> {
+        self.record(RequestRef::<G>::Setup(request));
         self.timed(Call::Setup, |bot| Player::<G>::setup(bot, request))
     }
     fn act(&mut self, observation: &G::Observation) -> Result<G::Action, Fault> {
+        self.record(RequestRef::<G>::Turn(observation));
         self.timed(Call::Turn, |bot| Player::<G>::act(bot, observation))
     }
     fn end(&mut self, end: &MatchEnd) {
+        self.record(RequestRef::<G>::End(end));
         self.timed(Call::End, |bot| Player::<G>::end(bot, end))
     }
     fn last_call(&mut self) -> CallReport {
@@ -80,6 +98,8 @@ struct Figures {
     turn_us: f64,
     memory_kib: f64,
     turns: usize,
+    /// Every request of the first game, as JSON lines (when recording).
+    requests: Vec<String>,
 }
 
 fn measure<G: Ruleset + Builtins>(
@@ -88,8 +108,19 @@ fn measure<G: Ruleset + Builtins>(
     opponent: &str,
     seeds: u64,
 ) -> Figures {
+    measure_recording::<G>(sandbox, module, opponent, seeds, false)
+}
+
+fn measure_recording<G: Ruleset + Builtins>(
+    sandbox: &Sandbox,
+    module: &str,
+    opponent: &str,
+    seeds: u64,
+    recording: bool,
+) -> Figures {
     let bot = sandbox.load(Path::new(module)).unwrap();
     let (mut starts, mut turns, mut memory) = (Vec::new(), Vec::new(), Vec::new());
+    let mut requests = Vec::new();
     for seed in 1..=seeds {
         let mut meter = Meter {
             inner: bot.player(sandbox),
@@ -97,18 +128,20 @@ fn measure<G: Ruleset + Builtins>(
             elapsed: Duration::ZERO,
             starts: Vec::new(),
             turns: Vec::new(),
+            requests: (recording && seed == 1).then(Vec::new),
         };
         let mut other = NativePlayer::new(<G as Builtins>::create(opponent).unwrap());
         let config = MatchConfig::<G>::new(Default::default(), seed);
         let record = run_match(&config, [&mut meter, &mut other]);
         assert_eq!(
             record.outcome.seats[0].faults, 0,
-            "{module} faulted: {}",
-            record.outcome.reason
+            "{module} faulted: {} ({:?})",
+            record.outcome.reason, record.outcome.seats[0].fault_kinds
         );
         memory.push(meter.inner.memory_bytes().unwrap_or(0) as f64 / 1024.0);
         starts.extend(meter.starts);
         turns.extend(meter.turns);
+        requests.extend(meter.requests.unwrap_or_default());
     }
     let fuel = |v: &[(u64, Duration)]| median(&v.iter().map(|x| x.0 as f64).collect::<Vec<_>>());
     let us = |v: &[(u64, Duration)]| {
@@ -125,6 +158,7 @@ fn measure<G: Ruleset + Builtins>(
         turn_us: us(&turns),
         memory_kib: median(&memory),
         turns: turns.len(),
+        requests,
     }
 }
 
@@ -171,6 +205,89 @@ fn row<G: Ruleset + Builtins>(
     );
 }
 
+/// The JavaScript starter's files in script order (lib/*.js by name, then bot.js).
+fn js_starter_files() -> Vec<String> {
+    let dir = root().join("sample-bots/js-starter");
+    let mut files: Vec<String> = std::fs::read_dir(dir.join("lib"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files.push(dir.join("bot.js").to_string_lossy().into_owned());
+    files
+}
+
+/// The median turn time (µs) of the JavaScript starter under Node.js on `requests`, if
+/// `node` runs.
+fn node_turn_us(requests: &[String]) -> Option<f64> {
+    let dir = tempfile::tempdir().ok()?;
+    let file = dir.path().join("requests.jsonl");
+    std::fs::write(&file, requests.join("\n") + "\n").ok()?;
+    let output = std::process::Command::new("node")
+        .arg(root().join("sdk/js/node-harness.js"))
+        .arg(&file)
+        .args(js_starter_files())
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        eprintln!("node: {}", String::from_utf8_lossy(&output.stderr));
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+    v["turn_us"].as_f64()
+}
+
+fn js_row<G: Ruleset + Builtins>(
+    sandbox: &Sandbox,
+    json: &Sandbox,
+    mode: &str,
+    rust: &str,
+    opponent: &str,
+) {
+    let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let js_module = root().join("sample-bots/js-starter/bot.wasm");
+    let r = measure::<G>(sandbox, rust, opponent, seeds);
+    let rj = measure::<G>(json, rust, opponent, seeds);
+    let js = measure_recording::<G>(sandbox, js_module.to_str().unwrap(), opponent, seeds, true);
+    let node = node_turn_us(&js.requests).map_or_else(
+        || "no node".to_owned(),
+        |us| {
+            format!(
+                "{us:.1} µs (QuickJS in the sandbox: {:.1}×)",
+                js.turn_us / us
+            )
+        },
+    );
+    let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
+    println!(
+        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of binary; {}, {} of JSON) | {node} | {:.0} / {:.0} KiB | {} / {} |",
+        r.start_fuel,
+        r.start_us,
+        js.start_fuel,
+        js.start_us,
+        ratio(js.start_fuel, r.start_fuel),
+        r.turn_fuel,
+        r.turn_us,
+        rj.turn_fuel,
+        rj.turn_us,
+        js.turn_fuel,
+        js.turn_us,
+        ratio(js.turn_fuel, r.turn_fuel),
+        ratio(js.turn_us, r.turn_us),
+        ratio(js.turn_fuel, rj.turn_fuel),
+        ratio(js.turn_us, rj.turn_us),
+        r.memory_kib,
+        js.memory_kib,
+        r.turns,
+        js.turns,
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a plain test run of benches passes nothing to do.
     if std::env::args().any(|a| a == "--list") {
@@ -192,6 +309,22 @@ fn main() {
     row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
     row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
     row::<Conquest>(
+        &sandbox,
+        &json,
+        "conquest",
+        bots::CONQUEST_STARTER,
+        "random",
+    );
+
+    println!(
+        "\n| mode | first call, Rust: fuel / time | JavaScript (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | JavaScript (ratios) | JavaScript under Node.js, turn time | memory at the end, Rust / JavaScript | turns measured, Rust / JavaScript |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    js_row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
+    js_row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");
+    js_row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
+    js_row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
+    js_row::<Conquest>(
         &sandbox,
         &json,
         "conquest",

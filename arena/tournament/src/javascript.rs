@@ -38,7 +38,10 @@ pub const PRELUDE: &str = include_str!("../../../sdk/js/arena.js");
 /// the Rust SDK's types by `tests/js_sdk.rs`).
 pub const DECLARATIONS: [(&str, &str); 2] = [
     ("arena.d.ts", include_str!("../../../sdk/js/arena.d.ts")),
-    ("protocol.d.ts", include_str!("../../../sdk/js/protocol.d.ts")),
+    (
+        "protocol.d.ts",
+        include_str!("../../../sdk/js/protocol.d.ts"),
+    ),
 ];
 
 /// The TypeScript compiler bots are built with (npm `typescript`, pinned by the starter's
@@ -203,13 +206,13 @@ fn pack_into(runner: &[u8], script: &[u8]) -> Result<Vec<u8>, JsError> {
             if index != self.last {
                 return wasm_encoder::reencode::utils::parse_data(self, data, datum);
             }
-            if !matches!(datum.kind, wasmparser::DataKind::Passive) || datum.data != PLACEHOLDER
-            {
+            if !matches!(datum.kind, wasmparser::DataKind::Passive) || datum.data != PLACEHOLDER {
                 return Err(Error::UserError(
                     "its last data segment is not the runner's placeholder".into(),
                 ));
             }
-            let len = u32::try_from(self.script.len()).map_err(|e| Error::UserError(e.to_string()))?;
+            let len =
+                u32::try_from(self.script.len()).map_err(|e| Error::UserError(e.to_string()))?;
             let mut bytes = Vec::with_capacity(4 + self.script.len());
             bytes.extend_from_slice(&len.to_le_bytes());
             bytes.extend_from_slice(self.script);
@@ -236,7 +239,9 @@ fn pack_into(runner: &[u8], script: &[u8]) -> Result<Vec<u8>, JsError> {
         .parse_core_module(&mut module, wasmparser::Parser::new(0), runner)
         .map_err(|e| JsError::Pack(format!("{e:?}")))?;
     if packer.index != segments {
-        return Err(JsError::Pack("the runner's data section was not read".into()));
+        return Err(JsError::Pack(
+            "the runner's data section was not read".into(),
+        ));
     }
     let wasm = module.finish();
     wasmparser::Validator::new()
@@ -282,8 +287,7 @@ fn typescript(dir: &Path) -> Result<(PathBuf, PathBuf, String), JsError> {
             typescript_hint(dir)
         ))
     })?;
-    let package = std::path::absolute(dir.join("node_modules/typescript"))
-        .map_err(io(dir))?;
+    let package = std::path::absolute(dir.join("node_modules/typescript")).map_err(io(dir))?;
     let tsc = package.join("bin/tsc");
     let manifest = package.join("package.json");
     let version = std::fs::read_to_string(&manifest)
@@ -479,7 +483,10 @@ mod tests {
                 .map(|p| p.to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(names(Language::JavaScript), ["lib/a.js", "lib/z.js", "bot.js"]);
+        assert_eq!(
+            names(Language::JavaScript),
+            ["lib/a.js", "lib/z.js", "bot.js"]
+        );
         std::fs::write(dir.path().join("bot.ts"), "").unwrap();
         assert_eq!(detect(dir.path()), Some(Language::TypeScript));
         assert_eq!(names(Language::TypeScript), ["lib/b.ts", "bot.ts"]);
@@ -497,7 +504,9 @@ mod tests {
         let second = build(dir.path()).unwrap();
         assert_ne!(second, first);
         assert!(!first.exists());
-        let left: Vec<_> = std::fs::read_dir(first.parent().unwrap()).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(first.parent().unwrap())
+            .unwrap()
+            .collect();
         assert_eq!(left.len(), 1);
     }
 

@@ -5,7 +5,8 @@
 ;; and that many bytes of JavaScript. The runner holds a placeholder there; the arena packs
 ;; a bot by replacing that one segment (arena/tournament/src/javascript.rs), with no
 ;; toolchain. On the first call the runner creates QuickJS's context, copies the script in
-;; with memory.init, evaluates it as a global script named bot.js, and looks up the global
+;; with memory.init, evaluates it as a global script named arena.js (the prelude; it evaluates the
+;; bot's own files), and looks up the global
 ;; function `__arena_call` (the prelude sdk/js/arena.js defines it). Each arena_call then
 ;; passes the request as a JS string to `__arena_call` and answers the string it returns,
 ;; as UTF-8 (an empty string: no answer).
@@ -31,8 +32,8 @@
   (global $g (mut i64) (i64.const 0))
   (global $f (mut i64) (i64.const 0))
   (global $last (mut i32) (i32.const 0))
-  ;; "bot.js" at scratch+16, "__arena_call" at scratch+32.
-  (data $names "bot.js\00\00\00\00\00\00\00\00\00\00__arena_call\00")
+  ;; "arena.js" at scratch+16, "__arena_call" at scratch+32.
+  (data $names "arena.js\00\00\00\00\00\00\00\00__arena_call\00")
   ;; The placeholder the packer replaces (it checks these exact bytes): length, then text.
   (data $script "\27\00\00\00/* arena-js runner: no script packed */")
   (func $init (local $len i32) (local $p i32)
