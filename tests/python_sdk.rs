@@ -533,7 +533,7 @@ fn mode<G: arena_builtins::Builtins + arena_engine::Ruleset>(
             kind,
             format,
             json: json.clone(),
-            });
+        });
     }
     Mode {
         name,
@@ -662,10 +662,10 @@ fn modes() -> Vec<Mode> {
 /// Python's keywords (and soft keywords used as names): a field so named gets a `_`
 /// (`from` → `from_`); its JSON key stays.
 const PY_KEYWORDS: [&str; 36] = [
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-    "try", "while", "with", "yield", "match",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield", "match",
 ];
 
 /// A serde field or variant name as a Python identifier.
@@ -1009,7 +1009,8 @@ impl PyModule<'_> {
             doc.push(String::new());
         }
         doc.push(format!(
-            "{} is its JSON string; the class names the values (and ALL lists them).", article(name)
+            "{} is its JSON string; the class names the values (and ALL lists them).",
+            article(name)
         ));
         out += &docstring(&doc, "    ");
         out.push('\n');
@@ -1022,13 +1023,23 @@ impl PyModule<'_> {
                 .unwrap_or_default();
             out += &docstring(&vdoc, "    ");
         }
-        let all: Vec<String> = variants.values().map(|v| format!("\"{}\"", v.name)).collect();
+        let all: Vec<String> = variants
+            .values()
+            .map(|v| format!("\"{}\"", v.name))
+            .collect();
         let comma = if all.len() == 1 { "," } else { "" };
-        out += &format!("\n    ALL = (\n        {}{comma}\n    )\n", all.join(",\n        "));
+        out += &format!(
+            "\n    ALL = (\n        {}{comma}\n    )\n",
+            all.join(",\n        ")
+        );
         if self.action.as_deref() == Some(name) {
             out += "\n";
             for v in variants.values() {
-                out += &format!("\n{} = {name}.{}", v.name.to_uppercase(), v.name.to_uppercase());
+                out += &format!(
+                    "\n{} = {name}.{}",
+                    v.name.to_uppercase(),
+                    v.name.to_uppercase()
+                );
             }
             out += "\n";
         }
@@ -1048,10 +1059,11 @@ impl PyModule<'_> {
         if !doc.is_empty() {
             doc.push(String::new());
         }
-        doc.push(format!(
+        doc.push(
             "One attribute per variant, exactly one of them set (True for a variant without \
              data, else not None); the functions after the classes make each variant."
-        ));
+                .to_owned(),
+        );
         out += &docstring(&doc, "    ");
         out.push('\n');
         let item = self.docs_of(name);
@@ -1079,9 +1091,8 @@ impl PyModule<'_> {
                     decode_str += &format!(
                         "            if v == \"{key}\":\n                return cls({attr}=True)\n"
                     );
-                    encode += &format!(
-                        "        if self.{attr}:\n            out.append(\"{key}\")\n"
-                    );
+                    encode +=
+                        &format!("        if self.{attr}:\n            out.append(\"{key}\")\n");
                     *functions += &format!(
                         "\n\ndef {}() -> {name}:\n    \"\"\"The {name} `{key}`.\"\"\"\n    return {name}({attr}=True)\n",
                         constructor(key)
@@ -1157,7 +1168,8 @@ impl PyModule<'_> {
         );
         out += &encode;
         out += &format!(
-            "        if len(out) != 1:\n            raise ValueError(f\"{} sets exactly one variant, this one {{len(out)}}\")\n        return out[0]\n", article(name).to_lowercase()
+            "        if len(out) != 1:\n            raise ValueError(f\"{} sets exactly one variant, this one {{len(out)}}\")\n        return out[0]\n",
+            article(name).to_lowercase()
         );
         out + &classes
     }
@@ -1365,6 +1377,97 @@ fn python_reads_and_writes_real_requests_and_answers() {
     assert!(
         out.status.success(),
         "the Python SDK does not round-trip the arena's JSON:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs the starter (sample-bots/python-starter) on every sample request with the SDK's
+/// request loop, in CPython: every answer is one the arena takes (tcg, dungeon: one of the
+/// legal actions; battle: a legal target or a ready skill), and the loop's own answers —
+/// a mode the bot does not play, an exception, None — are the documented errors.
+const STARTER: &str = r#"
+import json, sys
+from arena import _runtime
+import bot  # the starter: registers every mode
+
+checked = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    mode, kind, text = line.rstrip("\n").split("\t", 2)
+    if kind != "Request":
+        continue
+    answer = _runtime.handle(text)
+    request = json.loads(text)
+    value = json.loads(answer)
+    assert not (isinstance(value, dict) and "error" in value), f"{mode}: {text[:80]} -> {answer}"
+    if "turn" in request:
+        turn = request["turn"]
+        if mode == "battle":
+            ok = value == "skill" and turn["skill_ready"] or (
+                isinstance(value, dict) and value["attack"]["target"] in turn["legal_targets"])
+        elif mode in ("tcg", "dungeon"):
+            ok = value in turn["legal"]
+        elif mode == "grid":
+            ok = value in ("north", "east", "south", "west", "stay")
+        else:
+            ok = set(value) == {"recruit", "moves"}
+        assert ok, f"{mode}: {answer} is not legal in {text[:200]}"
+        checked += 1
+assert checked > 100, checked
+
+# The loop's own answers.
+import arena
+from arena import battle
+start = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("battle\tRequest\t{\"start\""))
+start = start.rstrip("\n").split("\t", 2)[2]
+_runtime._handlers.clear()
+assert json.loads(_runtime.handle(start)) == {"error": "this bot plays no mode: call arena.play_battle (or another arena.play function) when bot.py is imported"}
+arena.play_grid(lambda r: {}, lambda o: "stay")
+arena.play_tcg(lambda r: {}, lambda o: "end_turn")
+assert json.loads(_runtime.handle(start)) == {"error": "this bot plays tcg and grid only, not battle"}
+def act(observation):
+    if observation.turn % 2:
+        raise KeyError("boom")
+arena.play_battle(lambda r: battle.TeamChoice(team=r.roster[:r.team_size]), act)
+assert _runtime.handle(start) == "{}"
+assert arena.start().seed == json.loads(start)["start"]["seed"]
+assert type(arena.start().rules).__name__ == "Rules"
+turn = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("battle\tRequest\t{\"turn\""))
+turn = json.loads(turn.rstrip("\n").split("\t", 2)[2])
+turn["turn"]["turn"] = 1
+assert json.loads(_runtime.handle(json.dumps(turn))) == {"error": "KeyError: 'boom'"}
+turn["turn"]["turn"] = 2
+assert json.loads(_runtime.handle(json.dumps(turn))) == {"error": "TypeError: act returned None, not an answer"}
+assert json.loads(_runtime.handle("{}"))["error"].startswith("bad request")
+print(f"{checked} turns answered legally")
+"#;
+
+#[test]
+fn the_python_starter_answers_real_requests_legally() {
+    let Some(python) = python() else {
+        eprintln!("skipped: no `python3` on PATH");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let samples = dir.path().join("samples.txt");
+    std::fs::write(&samples, &MODEL.samples).unwrap();
+    let script = dir.path().join("starter.py");
+    std::fs::write(&script, STARTER).unwrap();
+    let path = std::env::join_paths([
+        root().join("sdk/python"),
+        root().join("sample-bots/python-starter"),
+    ])
+    .unwrap();
+    let out = Command::new(&python)
+        .arg(&script)
+        .arg(&samples)
+        .env("PYTHONPATH", path)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the Python starter's answers:\n{}\n{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
