@@ -29,10 +29,15 @@ fn main() {
         "sdk/go",
         "tests/wasi",
         "tests/hostile-go",
+        "sdk/python",
+        "docs/wit",
+        "tests/hostile-python",
         "arena/builtins/src",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
     }
+
+    println!("cargo:rerun-if-env-changed=ARENA_COMPONENTIZE_PY");
 
     ensure_wasm_target();
     let crates = sample_crates(&root.join("sample-bots"));
@@ -115,6 +120,7 @@ fn main() {
         as_bot.display().to_string()
     );
     consts += &build_go_bots(&root, &out_dir);
+    consts += &build_python_bots(&root, &out_dir);
     let libc_probe = build_libc_probe(&root, &out_dir);
     consts += &format!(
         "/// `tests/wasi/libc-probe.c` built with clang and wasi-libc (`None` without them).\npub const WASI_LIBC_PROBE: Option<&str> = {:?};\n",
@@ -391,6 +397,139 @@ fn build_go_bots(root: &Path, out_dir: &Path) -> String {
          /// The bots of `tests/hostile-go/` by directory name, built with Go (none without it).\npub const GO_HOSTILE: &[(&str, &str)] = &{:?};\n",
         starter.display().to_string(),
         go.is_some(),
+        hostile
+    )
+}
+
+/// As the arena builds Python bots (`arena_tournament::python`'s `BUILD_ARGS`,
+/// `ENV_REMOVED_PREFIXES`, `ENV_REMOVED` and `ENV_SET`, which a test compares with these).
+const PYTHON_BUILD_ARGS: [&str; 5] = ["-w", "bot", "componentize", "arena_main", "--stub-wasi"];
+const PYTHON_ENV_REMOVED_PREFIXES: [&str; 1] = ["PYTHON"];
+const PYTHON_ENV_REMOVED: [&str; 3] = [
+    "RUST_BACKTRACE",
+    "RUST_LIB_BACKTRACE",
+    "WASMTIME_BACKTRACE_DETAILS",
+];
+const PYTHON_ENV_SET: [(&str, &str); 1] = [("PYTHONDONTWRITEBYTECODE", "1")];
+
+/// componentize-py 0.25.1 (`$ARENA_COMPONENTIZE_PY`, else `componentize-py` on the PATH), if
+/// it runs.
+fn componentize_py() -> Option<std::ffi::OsString> {
+    let program =
+        std::env::var_os("ARENA_COMPONENTIZE_PY").unwrap_or_else(|| "componentize-py".into());
+    let version = python_command(&program).arg("--version").output().ok()?;
+    (version.status.success()
+        && String::from_utf8_lossy(&version.stdout).trim() == "componentize-py 0.25.1")
+        .then_some(program)
+}
+
+fn python_command(program: &std::ffi::OsStr) -> Command {
+    let mut command = Command::new(program);
+    for (name, _) in std::env::vars_os() {
+        let removed = name.to_str().is_none_or(|name| {
+            PYTHON_ENV_REMOVED_PREFIXES
+                .iter()
+                .any(|p| name.starts_with(p))
+                || PYTHON_ENV_REMOVED.contains(&name)
+        });
+        if removed {
+            command.env_remove(&name);
+        }
+    }
+    command.envs(PYTHON_ENV_SET);
+    command
+}
+
+/// Copy the files of `from` (but `target/` and `__pycache__/`) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let name = entry.file_name();
+        if path.is_dir() {
+            if name != "target" && name != "__pycache__" {
+                copy_tree(&path, &to.join(name));
+            }
+        } else if path.extension().is_none_or(|e| e != "wasm") {
+            std::fs::copy(&path, to.join(name)).unwrap();
+        }
+    }
+}
+
+/// Build the Python bot in `dir` to `output` with the repository's SDK and WIT world. The
+/// sources are copied first: componentize-py writes `__pycache__/` beside them, which
+/// would land in the repository (and make cargo run this script again).
+fn build_python(program: &std::ffi::OsStr, root: &Path, dir: &Path, output: &Path) {
+    let name = output.file_stem().unwrap().to_string_lossy().into_owned();
+    let sources = output.with_file_name(format!("{name}-src"));
+    let _ = std::fs::remove_dir_all(&sources);
+    copy_tree(&root.join("sdk/python"), &sources.join("sdk"));
+    copy_tree(&root.join("docs/wit"), &sources.join("wit"));
+    copy_tree(dir, &sources.join("bot"));
+    let built = python_command(program)
+        .arg("-d")
+        .arg(sources.join("wit"))
+        .args(PYTHON_BUILD_ARGS)
+        .arg("-p")
+        .arg(sources.join("sdk"))
+        .arg("-p")
+        .arg(sources.join("bot"))
+        .arg("-o")
+        .arg(output)
+        .current_dir(&sources)
+        .output()
+        .expect("run componentize-py");
+    assert!(
+        built.status.success() && output.is_file(),
+        "building the Python bot {} failed: {}",
+        dir.display(),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&sources);
+}
+
+/// The Python starter (built with componentize-py when installed, else its committed build)
+/// and the hostile Python bot of `tests/hostile-python/` (one directory: its behaviour is
+/// chosen by the mode played; built only with componentize-py). Each build takes 10–20 s
+/// and makes a 19 MB component, so there are two.
+fn build_python_bots(root: &Path, out_dir: &Path) -> String {
+    let program = componentize_py();
+    let starter_dir = root.join("sample-bots/python-starter");
+    let hostile_dir = root.join("tests/hostile-python");
+    let starter_built = out_dir.join("python-starter.wasm");
+    let hostile_built = out_dir.join("python-hostile.wasm");
+    let mut built = false;
+    let mut hostile = None;
+    if let Some(program) = &program {
+        // The two builds at once: each is mostly one core's work.
+        std::thread::scope(|scope| {
+            if starter_dir.join("bot.py").is_file() {
+                scope.spawn(|| build_python(program, root, &starter_dir, &starter_built));
+                built = true;
+            }
+            if hostile_dir.join("bot.py").is_file() {
+                scope.spawn(|| build_python(program, root, &hostile_dir, &hostile_built));
+                hostile = Some(hostile_built.display().to_string());
+            }
+        });
+    } else {
+        println!(
+            "cargo:warning=componentize-py 0.25.1 not found: using the prebuilt sample-bots/python-starter/bot.wasm; `python3 -m pip install componentize-py==0.25.1` builds the Python bots from source"
+        );
+    }
+    let starter = if built {
+        starter_built
+    } else {
+        starter_dir.join("bot.wasm")
+    };
+    format!(
+        "/// The componentize-py build the Python bots were made with: its arguments and the environment variables removed (by prefix, by name) and set.\npub const PYTHON_BUILD_ARGS: [&str; 5] = {PYTHON_BUILD_ARGS:?};\npub const PYTHON_ENV_REMOVED_PREFIXES: [&str; 1] = {PYTHON_ENV_REMOVED_PREFIXES:?};\npub const PYTHON_ENV_REMOVED: [&str; 3] = {PYTHON_ENV_REMOVED:?};\npub const PYTHON_ENV_SET: [(&str, &str); 1] = {PYTHON_ENV_SET:?};\n\
+         /// `sample-bots/python-starter` built with componentize-py (or its committed build).\npub const PYTHON_STARTER: &str = {:?};\n\
+         /// Whether componentize-py built the Python bots here (else `PYTHON_STARTER` is the committed build).\npub const PYTHON_BUILT: bool = {};\n\
+         /// `tests/hostile-python` built with componentize-py (none without it).\npub const PYTHON_HOSTILE: Option<&str> = {:?};\n",
+        starter.display().to_string(),
+        built,
         hostile
     )
 }

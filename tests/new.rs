@@ -212,3 +212,79 @@ fn a_new_go_bot_for_every_mode_builds_with_its_readme_command_checks_and_plays()
         played(dir.path(), mode, project.join("bot.wasm").to_str().unwrap());
     }
 }
+
+#[test]
+fn a_new_python_bot_has_the_starter_for_one_mode_or_every_mode_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = |name: &str, mode: Option<&str>| {
+        let project = dir.path().join(name);
+        let mut args = vec!["new", project.to_str().unwrap(), "--lang", "python"];
+        if let Some(mode) = mode {
+            args.extend(["--mode", mode]);
+        }
+        let out = arena(dir.path(), &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        project
+    };
+    let files = |project: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(project)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // Without --mode: every mode's file, imported by bot.py.
+    let every = new("py-every", None);
+    assert_eq!(
+        files(&every),
+        [
+            ".gitignore",
+            "README.md",
+            "battle.py",
+            "bot.py",
+            "conquest.py",
+            "dungeon.py",
+            "grid.py",
+            "tcg.py"
+        ]
+    );
+    let readme = std::fs::read_to_string(every.join("README.md")).unwrap();
+    assert!(readme.contains("for every mode"), "{readme}");
+    assert_eq!(build_command(&every), "arena check .");
+    // With --mode: that mode's file only, and bot.py imports only it.
+    let grid = new("py-grid", Some("grid"));
+    assert_eq!(
+        files(&grid),
+        [".gitignore", "README.md", "bot.py", "grid.py"]
+    );
+    let bot = std::fs::read_to_string(grid.join("bot.py")).unwrap();
+    assert!(bot.contains("import grid"), "{bot}");
+    for other in ["battle", "tcg", "dungeon", "conquest"] {
+        assert!(!bot.contains(&format!("import {other}")), "{bot}");
+    }
+    assert!(
+        bot.contains("py-grid is a Bot Arena bot in Python"),
+        "{bot}"
+    );
+    assert!(!bot.contains("sample-bots/python-starter"), "{bot}");
+    let readme = std::fs::read_to_string(grid.join("README.md")).unwrap();
+    assert!(readme.contains("componentize-py==0.25.1"), "{readme}");
+    if !bots::PYTHON_BUILT {
+        // Without componentize-py the generated files are all that can be checked.
+        assert!(
+            std::env::var_os("ARENA_REQUIRE_PYTHON").is_none(),
+            "ARENA_REQUIRE_PYTHON is set but componentize-py is missing"
+        );
+        eprintln!("skipped: componentize-py 0.25.1 is not installed; the Python bot is not built");
+        return;
+    }
+    // The directory is the bot: `arena check` builds it.
+    played(dir.path(), "grid", grid.to_str().unwrap());
+    let check = arena(dir.path(), &["check", grid.to_str().unwrap()]);
+    assert!(
+        stdout(&check).contains("start (battle): not played"),
+        "one mode file, one mode: {}",
+        stdout(&check)
+    );
+}

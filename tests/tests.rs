@@ -81,6 +81,7 @@ mod messages;
 mod new;
 mod output;
 mod play;
+mod python;
 mod sandbox;
 mod scheduling;
 mod server;

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The bot: a .wasm or .wat file, or a bot crate directory.
+    /// The bot: a .wasm or .wat file, or a bot directory (a Rust crate, a Go module, a
+    /// Python bot), built first.
     bot: PathBuf,
     /// Print the findings as JSON.
     #[arg(long)]
@@ -96,7 +97,9 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
 /// several times larger, and a debug Rust build also burns far more fuel per turn.
 fn debug_build_warning(path: &std::path::Path) -> Option<String> {
     let bytes = std::fs::read(path).ok()?;
-    if !bytes.starts_with(b"\0asm") {
+    // A core module (version 1), not a component (a Python bot's CPython, built by
+    // componentize-py, whose size is the interpreter's).
+    if !bytes.starts_with(b"\0asm\x01\0\0\0") {
         return None;
     }
     let mut debug_bytes = 0usize;

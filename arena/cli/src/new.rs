@@ -1,4 +1,5 @@
-//! `arena new NAME --mode M [--lang rust|go|c|wat]`: a standalone bot project.
+//! `arena new NAME --mode M [--lang rust|go|python|c|wat]`: a standalone bot project
+//! (`--mode` is optional for Python: its starter plays every mode).
 //!
 //! Copying a sample bot out of `sample-bots/` fails: its manifest inherits from this
 //! repository's workspace. The project written here has a workspace of its own and depends
@@ -19,6 +20,9 @@ pub enum Lang {
     Rust,
     /// A Go module using the Go SDK (`sdk/go`), built for wasip1.
     Go,
+    /// A directory with `bot.py` using the Python SDK (`sdk/python`, inside the `arena`
+    /// binary), built into a component by componentize-py.
+    Python,
     /// One C file and `arena.h`, built with clang.
     C,
     /// WebAssembly text, loaded as it is.
@@ -29,9 +33,9 @@ pub enum Lang {
 pub struct NewArgs {
     /// The project directory to create; its last component names the bot.
     path: PathBuf,
-    /// The mode the bot plays.
+    /// The mode the bot plays (for Python, every mode without it).
     #[arg(long, short)]
-    mode: Mode,
+    mode: Option<Mode>,
     /// The language.
     #[arg(long, value_enum, default_value = "rust")]
     lang: Lang,
@@ -90,6 +94,32 @@ const GO_STARTERS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The Python starter's `bot.py`, which imports one module per mode, and those modules
+/// (`sample-bots/python-starter`).
+const PYTHON_BOT: &str = include_str!("../../../sample-bots/python-starter/bot.py");
+const PYTHON_STARTERS: &[(&str, &str)] = &[
+    (
+        "battle",
+        include_str!("../../../sample-bots/python-starter/battle.py"),
+    ),
+    (
+        "tcg",
+        include_str!("../../../sample-bots/python-starter/tcg.py"),
+    ),
+    (
+        "grid",
+        include_str!("../../../sample-bots/python-starter/grid.py"),
+    ),
+    (
+        "dungeon",
+        include_str!("../../../sample-bots/python-starter/dungeon.py"),
+    ),
+    (
+        "conquest",
+        include_str!("../../../sample-bots/python-starter/conquest.py"),
+    ),
+];
+
 /// The C and WAT starters play battle (docs/abi.md has the protocol of every mode).
 const C_STARTER: &str = include_str!("../../../sample-bots/c-bot/bot.c");
 const C_HEADER: &str = include_str!("../../../sdk/c/arena.h");
@@ -126,11 +156,22 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
             args.path.display()
         );
     }
+    let mode = match (args.mode, args.lang) {
+        (Some(mode), _) => mode,
+        // The Python starter's every mode; its README shows battle.
+        (None, Lang::Python) => Mode::Battle,
+        (None, _) => {
+            anyhow::bail!(
+                "--mode M is needed: the mode the bot plays (battle, tcg, grid, dungeon, conquest)"
+            )
+        }
+    };
     let files = match args.lang {
-        Lang::Rust => rust_files(&name, args.mode, &sdk_dir(args.sdk.as_deref())?)?,
-        Lang::Go => go_files(&name, args.mode, &sdk_dir(args.sdk.as_deref())?)?,
-        Lang::C => c_files(&name, args.mode)?,
-        Lang::Wat => wat_files(&name, args.mode)?,
+        Lang::Rust => rust_files(&name, mode, &sdk_dir(args.sdk.as_deref())?)?,
+        Lang::Go => go_files(&name, mode, &sdk_dir(args.sdk.as_deref())?)?,
+        Lang::Python => python_files(&name, args.mode),
+        Lang::C => c_files(&name, mode)?,
+        Lang::Wat => wat_files(&name, mode)?,
     };
     for (rel, text) in &files {
         let path = args.path.join(rel);
@@ -141,14 +182,18 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     eprintln!(
-        "created {} bot `{name}` for mode {} in {}",
+        "created {} bot `{name}` for {} in {}",
         match args.lang {
             Lang::Rust => "Rust",
             Lang::Go => "Go",
+            Lang::Python => "Python",
             Lang::C => "C",
             Lang::Wat => "WAT",
         },
-        args.mode,
+        match args.mode {
+            Some(mode) => format!("mode {mode}"),
+            None => "every mode".to_owned(),
+        },
         args.path.display()
     );
     outln!(
@@ -156,7 +201,7 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         args.path.join("README.md").display()
     )?;
     outln!("  cd {}", args.path.display())?;
-    for step in steps(&name, args.mode, args.lang) {
+    for step in steps(&name, mode, args.lang) {
         outln!("  {step}")?;
     }
     Ok(ExitCode::SUCCESS)
@@ -201,6 +246,9 @@ fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
             )),
             "bot.wasm".to_owned(),
         ),
+        // The arena builds the directory itself (componentize-py, the SDK and the WIT world
+        // it carries).
+        Lang::Python => (None, ".".to_owned()),
         Lang::C => (
             Some(
                 "clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -I . -o bot.wasm bot.c"
@@ -351,6 +399,86 @@ fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>>
             ),
         ),
     ])
+}
+
+/// `bot.py` with the imports of the modes left out dropped: the lines `import M` (with or
+/// without a comment) and `from M import …` of a mode `M` not played.
+fn python_bot(modes: &[&str]) -> String {
+    let left_out: Vec<&str> = PYTHON_STARTERS
+        .iter()
+        .map(|(m, _)| *m)
+        .filter(|m| !modes.contains(m))
+        .collect();
+    PYTHON_BOT
+        .split_inclusive('\n')
+        .filter(|line| {
+            let code = line.split('#').next().unwrap_or("").trim();
+            !left_out.iter().any(|m| {
+                code == format!("import {m}") || code.starts_with(&format!("from {m} import "))
+            })
+        })
+        .collect()
+}
+
+fn python_files(name: &str, mode: Option<Mode>) -> Vec<(String, String)> {
+    let modes: Vec<&str> = match mode {
+        Some(mode) => vec![mode.name()],
+        None => PYTHON_STARTERS.iter().map(|(m, _)| *m).collect(),
+    };
+    // The starter's docstring names itself and its build inside the arena's checkout.
+    let mut bot = python_bot(&modes).replace(
+        "python-starter is a Bot Arena bot in Python",
+        &format!("{name} is a Bot Arena bot in Python"),
+    );
+    if let (Some(from), Some(to)) = (
+        bot.find("Build it to a WebAssembly component"),
+        bot.find("builtin:random.\n"),
+    ) && from < to
+    {
+        bot.replace_range(
+            from..to + "builtin:random.\n".len(),
+            "`arena check .` in this directory builds it and checks it; README.md has the\nother commands.\n",
+        );
+    }
+    let mut files = vec![("bot.py".to_owned(), bot)];
+    for (m, text) in PYTHON_STARTERS {
+        if modes.contains(m) {
+            files.push((format!("{m}.py"), (*text).to_owned()));
+        }
+    }
+    let which = match mode {
+        Some(mode) => format!("The bot is `{mode}.py`, imported by `bot.py`"),
+        None => "Each mode is its own file (`battle.py`, `tcg.py`, `grid.py`, `dungeon.py`,\n\
+                 `conquest.py`), imported by `bot.py`; delete a mode's file and its import to\n\
+                 leave the mode out"
+            .to_owned(),
+    };
+    let extra = format!(
+        "\n## Python\n\n\
+         `arena check .`, `arena play` and the others build the directory themselves (again\n\
+         only when a file changed) into a WebAssembly component, with componentize-py\n\
+         {version} (`{install}`) and the Python SDK and WIT world that the `arena` program\n\
+         carries; the build is kept in `target/arena-python/`. {which}. `print()` and\n\
+         `arena.log` write to the bot's log, shown by `arena check` and in replays; an\n\
+         exception in the bot's functions is answered as an error (the turn gets the mode's\n\
+         default) with the traceback in the log. The SDK is the arena's `sdk/python`\n\
+         (`arena/__init__.py` says what it gives and what it replaces: no files, no clock, a\n\
+         `random` seeded from the match).\n",
+        version = arena_tournament::python::COMPONENTIZE_PY_VERSION,
+        install = arena_tournament::python::INSTALL,
+    );
+    files.push((
+        ".gitignore".to_owned(),
+        "/target\n__pycache__/\n".to_owned(),
+    ));
+    let mut readme = readme(name, mode.unwrap_or(Mode::Battle), Lang::Python, &extra);
+    if mode.is_none() {
+        readme = readme
+            .replace("for mode `battle`, made", "for every mode, made")
+            .replace("docs/rules/battle.md", "docs/rules/MODE.md");
+    }
+    files.push(("README.md".to_owned(), readme));
+    files
 }
 
 fn only_battle(lang: &str, mode: Mode) -> Result<()> {

@@ -16,6 +16,8 @@ pub enum BotSpec {
     Crate(PathBuf),
     /// A directory with a Go bot (go.mod), built for wasip1 (`golang.rs`).
     Go(PathBuf),
+    /// A directory with a Python bot (bot.py), built into a component (`python.rs`).
+    Python(PathBuf),
 }
 
 /// A bot spec that cannot be used.
@@ -23,7 +25,7 @@ pub enum BotSpec {
 pub enum BotError {
     /// Not a builtin, module or crate.
     #[error(
-        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod)"
+        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py)"
     )]
     Unrecognized(String),
     /// No such built-in for the mode.
@@ -39,7 +41,7 @@ pub enum BotError {
     /// The module could not be loaded.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// A bot directory (a crate, a Go module) failed to build.
+    /// A bot directory (a crate, a Go module, a Python bot) failed to build.
     #[error("cannot build the bot in {dir}: {detail}")]
     Build {
         /// The crate directory.
@@ -62,6 +64,9 @@ impl std::str::FromStr for BotSpec {
         if path.is_dir() && path.join("go.mod").is_file() {
             return Ok(BotSpec::Go(path));
         }
+        if path.is_dir() && path.join("bot.py").is_file() {
+            return Ok(BotSpec::Python(path));
+        }
         match path.extension().and_then(|e| e.to_str()) {
             Some("wasm" | "wat") => Ok(BotSpec::Module(path)),
             _ => Err(BotError::Unrecognized(s.to_owned())),
@@ -73,7 +78,10 @@ impl std::fmt::Display for BotSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BotSpec::Builtin(name) => write!(f, "builtin:{name}"),
-            BotSpec::Module(path) | BotSpec::Crate(path) | BotSpec::Go(path) => {
+            BotSpec::Module(path)
+            | BotSpec::Crate(path)
+            | BotSpec::Go(path)
+            | BotSpec::Python(path) => {
                 write!(f, "{}", path.display())
             }
         }
@@ -85,12 +93,13 @@ impl BotSpec {
     pub fn short_name(&self) -> String {
         match self {
             BotSpec::Builtin(name) => format!("builtin:{name}"),
-            BotSpec::Module(path) | BotSpec::Crate(path) | BotSpec::Go(path) => {
-                path.file_stem().or_else(|| path.file_name()).map_or_else(
-                    || path.display().to_string(),
-                    |s| s.to_string_lossy().into_owned(),
-                )
-            }
+            BotSpec::Module(path)
+            | BotSpec::Crate(path)
+            | BotSpec::Go(path)
+            | BotSpec::Python(path) => path.file_stem().or_else(|| path.file_name()).map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            ),
         }
     }
 }
@@ -154,7 +163,7 @@ impl BotSpec {
                     )),
                 })
             }
-            BotSpec::Crate(dir) | BotSpec::Go(dir) => Err(BotError::Build {
+            BotSpec::Crate(dir) | BotSpec::Go(dir) | BotSpec::Python(dir) => Err(BotError::Build {
                 dir: dir.display().to_string(),
                 detail: "to compare with a replay, give the built .wasm module, not its directory"
                     .into(),
@@ -173,7 +182,7 @@ pub enum Contestant {
 }
 
 impl Contestant {
-    /// Resolve a spec: load and compile modules, build crates and Go bots.
+    /// Resolve a spec: load and compile modules, build crates, Go and Python bots.
     pub fn resolve(spec: &BotSpec, sandbox: &Sandbox) -> Result<Contestant, BotError> {
         match spec {
             BotSpec::Builtin(name) => Ok(Contestant::Builtin(name.clone())),
@@ -184,6 +193,10 @@ impl Contestant {
             }
             BotSpec::Go(dir) => {
                 let wasm = crate::golang::build_go(dir)?;
+                Ok(Contestant::Wasm(sandbox.load(&wasm)?))
+            }
+            BotSpec::Python(dir) => {
+                let wasm = crate::python::build_python(dir)?;
                 Ok(Contestant::Wasm(sandbox.load(&wasm)?))
             }
         }

@@ -27,6 +27,7 @@ pub mod golang;
 pub mod modes;
 pub mod plan;
 pub mod playable;
+pub mod python;
 pub mod ratings;
 pub mod report;
 pub mod results;

@@ -121,7 +121,7 @@ fn fingerprint(tournament: &Tournament) -> String {
     hex::encode(Sha256::digest(identity.to_string().as_bytes()))
 }
 
-/// A bot's identity for the fingerprint: module files by content, crates, Go bots and
+/// A bot's identity for the fingerprint: module files by content, crates, Go and Python bots and
 /// built-ins by name (a crate's build differs between machines only in embedded paths).
 fn identity_of(spec: &crate::bots::BotSpec) -> String {
     match spec {
@@ -132,6 +132,14 @@ fn identity_of(spec: &crate::bots::BotSpec) -> String {
         crate::bots::BotSpec::Go(path) => {
             format!(
                 "go:{}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            )
+        }
+        crate::bots::BotSpec::Python(path) => {
+            format!(
+                "python:{}",
                 path.file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()

@@ -109,7 +109,9 @@ pub fn contestants(
     for (slot, bot) in slots.iter_mut().zip(&tournament.bots) {
         if matches!(
             bot.spec,
-            crate::bots::BotSpec::Crate(_) | crate::bots::BotSpec::Go(_)
+            crate::bots::BotSpec::Crate(_)
+                | crate::bots::BotSpec::Go(_)
+                | crate::bots::BotSpec::Python(_)
         ) {
             *slot = Some(resolve(bot));
         }
