@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, List, Optional
-
+from typing import Any, List
 
 
 @dataclass

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 
-
 class Ability:
     """Every ability of heroes and monsters.
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 
-
 @dataclass
 class Action:
     """A bot's answer on its turn.
