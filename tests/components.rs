@@ -136,7 +136,7 @@ fn a_component_plays_a_whole_game_and_logs() {
 }
 
 #[test]
-fn a_trap_ends_a_component_for_the_rest_of_its_match() {
+fn after_a_trap_a_component_is_started_afresh() {
     let dir = tempfile::tempdir().unwrap();
     let sandbox = Sandbox::new(
         Limits {
@@ -156,13 +156,17 @@ fn a_trap_ends_a_component_for_the_rest_of_its_match() {
     let fault = Player::<Battle>::act(&mut player, &observation).unwrap_err();
     assert_eq!(fault.kind, FaultKind::OutOfFuel, "{fault}");
     assert_eq!(Player::<Battle>::last_call(&mut player).fuel, 100_000);
+    // wasmtime never enters a component again after a trap: the next call is a fresh
+    // instance's (which spins again).
     let fault = Player::<Battle>::act(&mut player, &observation).unwrap_err();
-    assert_eq!(fault.kind, FaultKind::Trap, "{fault}");
+    assert_eq!(fault.kind, FaultKind::OutOfFuel, "{fault}");
+    let report = Player::<Battle>::last_call(&mut player);
     assert!(
-        fault
-            .message
-            .contains("cannot be called again after a trap"),
-        "{fault}"
+        report
+            .log
+            .starts_with("[arena: a fresh instance of the bot"),
+        "{}",
+        report.log
     );
 
     let unreachable = write(

@@ -356,11 +356,9 @@ fn hostile_go_bots_end_in_typed_faults_and_forfeit() {
             "the bot exited with code 3 (proc_exit)".to_owned()
         )
     );
-    assert!(
-        f[1].1
-            .contains("exited with code 3 (proc_exit) earlier in the match"),
-        "{f:?}"
-    );
+    // A fresh instance (Go's runtime started again) answers the next turn; this bot
+    // exits on every turn, so it faults the same way again.
+    assert_eq!(f[1], f[0], "{f:?}");
 
     // A flood of output: out of fuel, its log cut at the cap.
     let (answers, f) = first_fault("output-flood");

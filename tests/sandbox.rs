@@ -571,3 +571,41 @@ fn the_same_bytes_loaded_again_share_the_compiled_module_while_a_bot_holds_it() 
             .from_cache
     );
 }
+
+#[test]
+fn after_a_trap_the_next_request_gets_a_fresh_instance() {
+    let sandbox = sandbox();
+    let path = hostile("trap-every-other.wat");
+    let mut player = started(&sandbox, path.to_str().unwrap());
+    let observation = observation();
+    let mut kinds = Vec::new();
+    let mut logs = Vec::new();
+    for _ in 0..5 {
+        let answer = Player::<Battle>::act(&mut player, &observation);
+        kinds.push(answer.map_err(|fault| fault.kind));
+        logs.push(Player::<Battle>::last_call(&mut player).log);
+    }
+    // Each instance answers its first turn and traps on its second; after each trap the
+    // next turn is answered by a fresh instance, which says so in that call's log.
+    assert_eq!(
+        kinds,
+        [
+            Ok(Action::Skill),
+            Err(FaultKind::Trap),
+            Ok(Action::Skill),
+            Err(FaultKind::Trap),
+            Ok(Action::Skill)
+        ]
+    );
+    let fresh =
+        "[arena: a fresh instance of the bot, started again after the trap of an earlier call]";
+    assert!(
+        !logs[0].contains(fresh) && !logs[1].contains(fresh),
+        "{logs:?}"
+    );
+    assert!(
+        logs[2].starts_with(fresh) && logs[4].starts_with(fresh),
+        "{logs:?}"
+    );
+    assert!(!logs[3].contains(fresh), "{logs:?}");
+}

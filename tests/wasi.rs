@@ -101,7 +101,7 @@ fn wasi_randomness_follows_the_match_seed_and_clocks_follow_fuel() {
 }
 
 #[test]
-fn proc_exit_is_a_fault_quoting_the_panic_and_ends_the_bot_for_the_match() {
+fn proc_exit_is_a_fault_quoting_the_panic_and_ends_the_instance() {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     let bot = sandbox.load(&hostile("wasi-exit.wat")).unwrap();
     let mut player = bot.player(&sandbox);
@@ -113,13 +113,12 @@ fn proc_exit_is_a_fault_quoting_the_panic_and_ends_the_bot_for_the_match() {
     );
     let log = Player::<Battle>::last_call(&mut player).log;
     assert!(log.starts_with("panic: boom\n\ngoroutine 1"), "{log}");
+    // The next request gets a fresh instance, started again: this bot exits again.
     let later = Player::<Battle>::act(&mut player, &observation()).unwrap_err();
     assert_eq!(later.kind, FaultKind::Trap);
-    assert!(
-        later
-            .message
-            .contains("exited with code 2 (proc_exit) earlier"),
-        "{later}"
+    assert_eq!(
+        later.message,
+        "starting a fresh instance after the trap of an earlier call: the bot exited with code 2 (proc_exit); it wrote: panic: boom"
     );
 }
 

@@ -1,5 +1,5 @@
 ;; Hostile bot: writes a panic to standard error and exits through WASI's proc_exit on its
-;; first request (expect a trap fault quoting the panic, and every later call faulting)
+;; every request (expect a trap fault quoting the panic, also from each fresh instance)
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "proc_exit" (func $proc_exit (param i32)))

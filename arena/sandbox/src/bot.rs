@@ -44,6 +44,32 @@ impl BotState {
         }
     }
 
+    /// The state of a fresh instance in the same match: the same limits, an empty log, and
+    /// the match's clocks and randomness going on from where they are.
+    fn fresh(&mut self) -> BotState {
+        let wasi = std::mem::take(&mut self.wasi);
+        let l = &self.limiter;
+        BotState {
+            limiter: BotLimiter {
+                memory_bytes: l.memory_bytes,
+                table_elements: l.table_elements,
+                refused: None,
+                grow_fuel: 0,
+                fuel_budget: l.fuel_budget,
+                memory_total: 0,
+                instances: l.instances,
+                memories: l.memories,
+                tables: l.tables,
+            },
+            log: String::new(),
+            log_cap: self.log_cap,
+            log_calls: 0,
+            log_calls_cap: self.log_calls_cap,
+            wasi,
+            output_last: false,
+        }
+    }
+
     /// Append text to the log, cut at its cap (invalid UTF-8 becomes U+FFFD, 3 bytes per
     /// bad byte: cut after converting). An `arena::log` call (`output: false`) is a line of
     /// its own; a program's output (standard output or error) is kept as written — the
@@ -289,9 +315,17 @@ pub struct WasmBot {
     exports: Option<Exports>,
     /// A component's last response (a core bot's stays in its memory).
     owned: String,
-    /// Whether a component call trapped: wasmtime never enters a component instance again
-    /// after a trap, so every later call of the match faults at once, saying why.
-    trapped: bool,
+    /// Whether a call into the instance failed (a trap, running out of fuel, `proc_exit`):
+    /// its state is then whatever the trap left (a Rust bot's `RefCell` still borrowed, Go's
+    /// runtime stopped; wasmtime never enters a component again), so the next setup or
+    /// turn request gets a fresh instance, started again (`WasmBot::recover`).
+    broken: bool,
+    /// The match's start request, encoded (in `start_encoding`): what a fresh instance is
+    /// sent.
+    start_request: Vec<u8>,
+    start_encoding: Encoding,
+    /// Whether the current call runs on an instance made after a trap (said in its log).
+    restarted: bool,
     fuel_per_turn: u64,
     fuel_per_setup: u64,
     response_bytes: usize,
@@ -368,15 +402,15 @@ impl WasmBot {
             wasi: crate::wasi::Wasi::default(),
             output_last: false,
         };
-        let mut store = Store::new(engine, state);
-        store.limiter(|state| &mut state.limiter);
-        store.epoch_deadline_trap();
         WasmBot {
-            store,
+            store: new_store(engine, state),
             pre,
             exports: None,
             owned: String::new(),
-            trapped: false,
+            broken: false,
+            start_request: Vec::new(),
+            start_encoding: Encoding::Json,
+            restarted: false,
             fuel_per_turn: limits.fuel_per_turn,
             fuel_per_setup: limits.fuel_per_setup,
             response_bytes: limits.response_bytes,
@@ -554,7 +588,8 @@ impl WasmBot {
 
     /// Turn a wasmtime error from a bot call into a fault, its message bounded (it can
     /// quote a backtrace with the bot's own function names).
-    fn fault(&self, error: wasmtime::Error) -> Fault {
+    fn fault(&mut self, error: wasmtime::Error) -> Fault {
+        self.broken = true;
         let mut fault = self.classify(error);
         fault.message = bounded(&fault.message);
         fault
@@ -631,12 +666,6 @@ impl WasmBot {
                 return self.exchange_component(call, fuel);
             }
         };
-        if let Some(code) = self.store.data().wasi.exited {
-            return Err(Fault::new(
-                FaultKind::Trap,
-                format!("the bot exited with code {code} (proc_exit) earlier in the match"),
-            ));
-        }
         self.arm(fuel)?;
         let started = self.now();
         let result = self
@@ -655,12 +684,6 @@ impl WasmBot {
         call: wasmtime::component::TypedFunc<(String,), (String,)>,
         fuel: u64,
     ) -> Result<Response, Fault> {
-        if self.trapped {
-            return Err(Fault::new(
-                FaultKind::Trap,
-                "the bot trapped earlier in the match, and a component cannot be called again after a trap",
-            ));
-        }
         // JSON from serde_json: always UTF-8.
         let request = String::from_utf8(std::mem::take(&mut self.request))
             .map_err(|_| Fault::new(FaultKind::WrongShape, "a request that is not UTF-8"))?;
@@ -681,10 +704,7 @@ impl WasmBot {
                 self.owned = response;
                 Ok(Response::Owned)
             }),
-            Err(error) => {
-                self.trapped = true;
-                Err(self.fault(error))
-            }
+            Err(error) => Err(self.fault(error)),
         };
         self.spent += self.now() - started;
         self.last.fuel = self.fuel_used(fuel).min(fuel);
@@ -793,9 +813,67 @@ impl WasmBot {
         request: RequestRef<'_, G>,
         fuel: u64,
     ) -> Result<T, Fault> {
+        let restart_fuel = self.recover()?;
         self.encode(request)?;
-        let at = self.exchange(fuel)?;
-        crate::wire::decode(self.encoding, self.response(at))
+        let at = self.exchange(fuel);
+        self.last.fuel += restart_fuel;
+        crate::wire::decode(self.encoding, self.response(at?))
+    }
+
+    /// After a call into the instance failed: a fresh instance in a fresh store, set up
+    /// as at the match's start (instantiated and sent the start request, under the setup
+    /// budget; not the setup request). Returns the fuel that took; nothing to do (0)
+    /// unless the instance is broken. A restart that fails is this call's fault, and
+    /// leaves the bot without an instance: its later calls fault at once.
+    fn recover(&mut self) -> Result<u64, Fault> {
+        if !self.broken || self.exports.is_none() {
+            return Ok(0);
+        }
+        let state = self.store.data_mut().fresh();
+        let engine = self.store.engine().clone();
+        // The old store goes here, and its instance with it.
+        self.store = new_store(&engine, state);
+        self.exports = None;
+        self.buffer = None;
+        self.broken = false;
+        self.restarted = true;
+        let setup = self.fuel_per_setup;
+        let failed = |fault: Fault| Fault {
+            message: format!(
+                "starting a fresh instance after the trap of an earlier call: {}",
+                fault.message
+            ),
+            ..fault
+        };
+        self.arm(setup).map_err(failed)?;
+        let started = self.now();
+        let instantiated = self.instantiate().and_then(|()| self.over_budget(setup));
+        self.spent += self.now() - started;
+        let used = self.fuel_used(setup).min(setup);
+        let wasi = &mut self.store.data_mut().wasi;
+        wasi.fuel_before = wasi.fuel_before.saturating_add(used);
+        if let Err(fault) = instantiated {
+            self.exports = None;
+            self.last.fuel = used;
+            return Err(failed(fault));
+        }
+        if self.encoding != self.start_encoding {
+            self.exports = None;
+            return Err(failed(Fault::new(
+                FaultKind::Instantiation,
+                "the fresh instance chose another encoding than the first",
+            )));
+        }
+        self.request.clone_from(&self.start_request);
+        let at = self.exchange(setup - used);
+        let total = used + self.last.fuel;
+        let acked = at.and_then(|at| crate::wire::decode_ack(self.encoding, self.response(at)));
+        if let Err(fault) = acked {
+            self.last.fuel = total;
+            return Err(failed(fault));
+        }
+        self.last.fuel = 0;
+        Ok(total)
     }
 
     /// Like `ask` for start/end, whose responses only matter if they are errors.
@@ -804,6 +882,14 @@ impl WasmBot {
         let at = self.exchange(fuel)?;
         crate::wire::decode_ack(self.encoding, self.response(at))
     }
+}
+
+/// A store for one instance of a bot.
+fn new_store(engine: &Engine, state: BotState) -> Store<BotState> {
+    let mut store = Store::new(engine, state);
+    store.limiter(|state| &mut state.limiter);
+    store.epoch_deadline_trap();
+    store
 }
 
 /// The line of the call's log that best says why a bot failed: a runtime's fatal error
@@ -856,7 +942,12 @@ impl<G: Game> Player<G> for WasmBot {
         self.store.data_mut().wasi.fuel_before = used;
         let result = instantiated.and_then(|()| {
             let remaining = self.fuel_per_setup - used;
-            self.notify(RequestRef::<G>::Start(start), remaining)
+            self.encode(RequestRef::<G>::Start(start))?;
+            // Kept for a fresh instance after a trap (`recover`).
+            self.start_request.clone_from(&self.request);
+            self.start_encoding = self.encoding;
+            let at = self.exchange(remaining)?;
+            crate::wire::decode_ack(self.encoding, self.response(at))
         });
         self.last.fuel += used;
         result
@@ -871,7 +962,8 @@ impl<G: Game> Player<G> for WasmBot {
     }
 
     fn end(&mut self, end: &MatchEnd) {
-        if self.exports.is_some() {
+        // A broken instance is not restarted only to be told the match is over.
+        if self.exports.is_some() && !self.broken {
             // The match is decided; a bot failing here changes nothing.
             let _ = self.notify(RequestRef::<G>::End(end), self.fuel_per_turn);
         }
@@ -889,6 +981,12 @@ impl<G: Game> Player<G> for WasmBot {
             );
         }
         state.log_calls = 0;
+        if std::mem::take(&mut self.restarted) {
+            log.insert_str(
+                0,
+                "[arena: a fresh instance of the bot, started again after the trap of an earlier call]\n",
+            );
+        }
         CallReport {
             fuel: std::mem::take(&mut self.last.fuel),
             log,

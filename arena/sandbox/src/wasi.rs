@@ -7,7 +7,7 @@
 //! - clocks never read real time: they count the fuel the bot has spent in the match (one
 //!   nanosecond per unit), plus what it slept in `poll_oneoff`;
 //! - `random_get` draws from a stream seeded by the bot's match seed;
-//! - `proc_exit` ends the bot: a fault, and every later call of the match faults at once;
+//! - `proc_exit` ends the instance: a fault (the next request gets a fresh instance);
 //! - every other function of the preview returns `ENOSYS`.
 //!
 //! Each call pays [`WASI_FUEL_BASE`] (writes to the log pay what `arena::log` pays) and
@@ -57,8 +57,6 @@ pub(crate) struct Wasi {
     pub(crate) fuel_before: u64,
     /// Nanoseconds the bot slept in `poll_oneoff` this match.
     slept_ns: u64,
-    /// The code of the bot's `proc_exit`, once it called it.
-    pub(crate) exited: Option<i32>,
 }
 
 impl Default for Wasi {
@@ -69,7 +67,6 @@ impl Default for Wasi {
             rng: ChaCha12Rng::from_seed([0; 32]),
             fuel_before: 0,
             slept_ns: 0,
-            exited: None,
         }
     }
 }
@@ -84,7 +81,6 @@ impl Wasi {
             rng: ChaCha12Rng::from_seed(key.finalize().into()),
             fuel_before: 0,
             slept_ns: 0,
-            exited: None,
         }
     }
 }
@@ -388,8 +384,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<(
     })?;
     linker.func_wrap(MODULE, "fd_write", fd_write)?;
     linker.func_wrap(MODULE, "poll_oneoff", poll_oneoff)?;
-    linker.func_wrap(MODULE, "proc_exit", |mut c: Ctx<'_>, code: i32| {
-        c.data_mut().wasi.exited = Some(code);
+    linker.func_wrap(MODULE, "proc_exit", |_: Ctx<'_>, code: i32| {
         wasmtime::Result::<()>::Err(Exited(code).into())
     })?;
     linker.func_wrap(
