@@ -926,6 +926,71 @@ fn a_go_bot_is_accepted_and_plays_the_ladder() {
 }
 
 #[test]
+fn a_python_bot_is_accepted_and_plays_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), BATTLE_ONLY);
+    let alice = server.add_user("alice", false);
+    // A component of 18–20 MB: over the 8 MiB of a core module, under the component cap.
+    let python = std::fs::read(bots::PYTHON_STARTER).unwrap();
+    assert!(python.len() > 8 << 20, "{} bytes", python.len());
+    let (status, body) = server.upload(Some(&alice), "snake", &python);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["check"]["ok"], true, "{body}");
+    let rust = std::fs::read(bots::BATTLE_STARTER).unwrap();
+    let (status, body) = server.upload(Some(&alice), "crab", &rust);
+    assert_eq!(status, 201, "{body}");
+    server.wait_for_games(4);
+    let board = server.get_json("/api/leaderboard/battle");
+    let rows = board["rows"].as_array().unwrap();
+    let snake = rows
+        .iter()
+        .find(|r| r["bot"] == "snake")
+        .unwrap_or_else(|| panic!("{board}"));
+    assert!(snake["games"].as_u64().unwrap() >= 4, "{board}");
+    for game in 1..=4 {
+        let (status, replay) = server.get(&format!("/api/games/{game}/replay"));
+        assert_eq!(status, 200);
+        let replay: Value = serde_json::from_str(&replay).unwrap();
+        for seat in 0..2 {
+            assert_eq!(
+                replay["outcome"]["seats"][seat]["faults"], 0,
+                "game {game}: {}",
+                replay["outcome"]
+            );
+        }
+    }
+    // A core module over 8 MiB is refused by the check, naming the module's cap.
+    let mut padded = std::fs::read(bots::BATTLE_STARTER).unwrap();
+    let custom: Vec<u8> = std::iter::once(0u8)
+        .chain(leb128((9 << 20) + 6))
+        .chain(std::iter::once(5))
+        .chain(*b"plain")
+        .chain(std::iter::repeat_n(0, 9 << 20))
+        .collect();
+    padded.extend(custom);
+    let (status, body) = server.upload(Some(&alice), "padded", &padded);
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body.to_string().contains("the limit is 8388608 bytes"),
+        "{body}"
+    );
+}
+
+/// `n` in unsigned LEB128 (a section's length).
+fn leb128(mut n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+#[test]
 fn a_posted_tournament_names_no_server_path_and_quotes_no_server_file() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), "ladder = false\n");

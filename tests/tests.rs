@@ -67,6 +67,7 @@ pub fn tournament_run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> 
 }
 
 mod check;
+mod components;
 mod conquest;
 mod deploy;
 mod dungeon;
