@@ -11,7 +11,8 @@
 //! an enum of unit variants a union of string literals; an enum with data a union of its
 //! variants' JSON (`"skill" | { attack: { target: number } }`). What a trace cannot see is
 //! read from real JSON, as for Go: every request and answer of games between the built-ins.
-//! With `node` and the starter's TypeScript installed, `tsc` type-checks the file too.
+//! With `node` and the starter's TypeScript installed (`npm ci` in sample-bots/ts-starter),
+//! `tsc` type-checks it and the API declarations (`sdk/js/arena.d.ts`) too.
 
 use arena_engine::{CallReport, Fault, MatchConfig, NativePlayer, Player, run_match};
 use arena_sdk::protocol::RequestRef;
@@ -968,5 +969,38 @@ fn the_typescript_types_are_generated_from_the_rust_sdk_types() {
     panic!(
         "{PATH} is not what the SDK types generate, from its line {line}:\n  file:      \
          {file:?}\n  generated: {generated:?}\nregenerate it with {REGENERATE}"
+    );
+}
+
+#[test]
+fn the_typescript_declarations_compile() {
+    let tsc = root().join("sample-bots/ts-starter/node_modules/typescript/bin/tsc");
+    let node_runs = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node_runs || !tsc.is_file() {
+        assert!(
+            std::env::var_os("ARENA_REQUIRE_TS").is_none(),
+            "ARENA_REQUIRE_TS is set but node or {} is missing",
+            tsc.display()
+        );
+        eprintln!("skipped: node and `npm ci` in sample-bots/ts-starter are needed");
+        return;
+    }
+    let output = std::process::Command::new("node")
+        .arg(&tsc)
+        .args([
+            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
+        ])
+        .arg(root().join("sdk/js/arena.d.ts"))
+        .arg(root().join(PATH))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "tsc: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
     );
 }
