@@ -395,14 +395,10 @@ fn hostile_python_bots_end_in_typed_faults_and_forfeit() {
         );
         (answers, faults)
     };
-    // An endless loop: out of fuel; a component is not entered again after a trap, so
-    // its later calls of the match fault at once.
+    // An endless loop: out of fuel, on every turn (each call after a trap gets a fresh
+    // instance, and spins again).
     let (_, f) = first_faults("battle");
-    assert_eq!(f[0].0, "out_of_fuel", "{f:?}");
-    assert!(
-        f[1].1.contains("cannot be called again after a trap"),
-        "{f:?}"
-    );
+    assert!(f.iter().all(|(kind, _)| kind == "out_of_fuel"), "{f:?}");
     // Endless allocation: the memory limit, or the fuel CPython spends filling it.
     let (_, f) = first_faults("tcg");
     assert!(
