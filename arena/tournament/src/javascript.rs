@@ -4,7 +4,8 @@
 //! is embedded in this binary together with the SDK prelude `sdk/js/arena.js`.
 //!
 //! **What is a JavaScript bot.** A directory with `bot.js` (JavaScript) or `bot.ts`
-//! (TypeScript; it wins when both exist) is one. Its script is `bot.js` preceded by the
+//! (TypeScript; it wins when both exist) is one — but not an AssemblyScript project (its
+//! `package.json` depends on `assemblyscript`), whose `bot.ts` `asc` compiles. Its script is `bot.js` preceded by the
 //! `.js` files of its `lib/` directory (not recursive), in the order of their names, all
 //! joined into one classic script (no `import`/`export`: the files share one scope, as
 //! `<script>` tags of a page do). A TypeScript bot is `bot.ts` and `lib/*.ts`, compiled in
@@ -119,9 +120,24 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JsError + '_ {
     }
 }
 
-/// The language of the bot in `dir`, if it is a JavaScript or TypeScript bot.
+/// Whether the `package.json` of `dir` depends on AssemblyScript, whose `bot.ts` is not
+/// TypeScript for the arena to compile (`sample-bots/as-bot` is built by `asc`).
+fn is_assemblyscript(dir: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("package.json")) else {
+        return false;
+    };
+    let Ok(package) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    ["dependencies", "devDependencies"]
+        .iter()
+        .any(|key| package[key].get("assemblyscript").is_some())
+}
+
+/// The language of the bot in `dir`, if it is a JavaScript or TypeScript bot: `bot.ts`
+/// (unless the directory is an AssemblyScript project), else `bot.js`.
 pub fn detect(dir: &Path) -> Option<Language> {
-    if dir.join("bot.ts").is_file() {
+    if dir.join("bot.ts").is_file() && !is_assemblyscript(dir) {
         Some(Language::TypeScript)
     } else if dir.join("bot.js").is_file() {
         Some(Language::JavaScript)
@@ -490,6 +506,15 @@ mod tests {
         std::fs::write(dir.path().join("bot.ts"), "").unwrap();
         assert_eq!(detect(dir.path()), Some(Language::TypeScript));
         assert_eq!(names(Language::TypeScript), ["lib/b.ts", "bot.ts"]);
+        // An AssemblyScript project's bot.ts is not TypeScript for the arena.
+        let asc = tempfile::tempdir().unwrap();
+        std::fs::write(asc.path().join("bot.ts"), "").unwrap();
+        std::fs::write(
+            asc.path().join("package.json"),
+            r#"{"devDependencies": {"assemblyscript": "0.28.20"}}"#,
+        )
+        .unwrap();
+        assert_eq!(detect(asc.path()), None);
     }
 
     #[test]
