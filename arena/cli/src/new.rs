@@ -447,23 +447,24 @@ fn python_files(name: &str, mode: Option<Mode>) -> Vec<(String, String)> {
         }
     }
     let which = match mode {
-        Some(mode) => format!("The bot is `{mode}.py`, imported by `bot.py`"),
+        Some(mode) => format!("The bot is `{mode}.py`, imported by `bot.py`."),
         None => "Each mode is its own file (`battle.py`, `tcg.py`, `grid.py`, `dungeon.py`,\n\
                  `conquest.py`), imported by `bot.py`; delete a mode's file and its import to\n\
-                 leave the mode out"
+                 leave the mode out."
             .to_owned(),
     };
     let extra = format!(
         "\n## Python\n\n\
-         `arena check .`, `arena play` and the others build the directory themselves (again\n\
-         only when a file changed) into a WebAssembly component, with componentize-py\n\
-         {version} (`{install}`) and the Python SDK and WIT world that the `arena` program\n\
-         carries; the build is kept in `target/arena-python/`. {which}. `print()` and\n\
-         `arena.log` write to the bot's log, shown by `arena check` and in replays; an\n\
-         exception in the bot's functions is answered as an error (the turn gets the mode's\n\
-         default) with the traceback in the log. The SDK is the arena's `sdk/python`\n\
-         (`arena/__init__.py` says what it gives and what it replaces: no files, no clock, a\n\
-         `random` seeded from the match).\n",
+         `arena check .`, `arena play` and the others build the directory themselves into a\n\
+         WebAssembly component (again only when a file changed; the build is kept in\n\
+         `target/arena-python/`). The build needs componentize-py {version}:\n\n\
+         ```sh\n{install}\n```\n\n\
+         The Python SDK and the WIT world come with the `arena` program.\n\n{which}\n\n\
+         `print()` and `arena.log` write to the bot's log, shown by `arena check` and in\n\
+         replays; an exception in the bot's functions is answered as an error (the turn gets\n\
+         the mode's default) with the traceback in the log. The SDK is the arena's\n\
+         `sdk/python` (`arena/__init__.py` says what it gives and what it replaces: no files,\n\
+         no clock, a `random` seeded from the match).\n",
         version = arena_tournament::python::COMPONENTIZE_PY_VERSION,
         install = arena_tournament::python::INSTALL,
     );
