@@ -316,6 +316,50 @@ fn without_componentize_py_a_python_bot_directory_says_how_to_install_it() {
 }
 
 #[test]
+fn a_python_build_that_does_not_end_is_stopped_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = starter_copy(dir.path(), "bot");
+    // A componentize-py of the right version whose builds never end.
+    let stuck = dir.path().join("componentize-py");
+    std::fs::write(
+        &stuck,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo componentize-py 0.25.1; exit 0; fi\necho building >&2\nexec sleep 60\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&stuck, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(crate::arena_bin())
+        .args(["check", bot.to_str().unwrap()])
+        .env("ARENA_CACHE_DIR", dir.path())
+        .env("ARENA_COMPONENTIZE_PY", &stuck)
+        .env("ARENA_PYTHON_BUILD_TIMEOUT", "1")
+        .output()
+        .unwrap();
+    let text = stdout(&out) + &stderr(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        text.contains("componentize-py did not finish in 1 s and was stopped"),
+        "{text}"
+    );
+    assert!(
+        text.contains(": building"),
+        "what it said comes along: {text}"
+    );
+    // Nothing that looks like a build is left.
+    let left: Vec<_> = std::fs::read_dir(bot.join("target/arena-python"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn a_directory_with_bot_py_is_named_a_python_bot() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().to_str().unwrap();

@@ -64,8 +64,17 @@ pub const SDK_FILES: &[(&str, &str)] = sdk_files![
 /// `docs/wit/arena-bot.wit`, as this binary was built with it.
 pub const WIT: &str = include_str!("../../../docs/wit/arena-bot.wit");
 
-/// A build taking longer than this is stopped (a build takes 10–20 s).
+/// A build taking longer than this is stopped (a build takes 10–20 s), unless
+/// `$ARENA_PYTHON_BUILD_TIMEOUT` gives another number of seconds.
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// [`BUILD_TIMEOUT`], or `$ARENA_PYTHON_BUILD_TIMEOUT` seconds.
+fn build_timeout() -> Duration {
+    std::env::var("ARENA_PYTHON_BUILD_TIMEOUT")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(BUILD_TIMEOUT, Duration::from_secs)
+}
 
 /// Files hashed for one build at most.
 const MAX_SOURCE_FILES: usize = 20_000;
@@ -309,8 +318,9 @@ pub fn readable_error(stderr: &str, dir: &Path) -> String {
         .to_owned()
 }
 
-/// Run `command` to its end, or kill it after `limit`; (success, stderr).
-fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(bool, String)> {
+/// Run `command` to its end, or kill it after `limit`: (whether it succeeded, `None` if it
+/// was stopped; its stderr).
+fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(Option<bool>, String)> {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -318,10 +328,20 @@ fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(bool, 
         .spawn()?;
     let mut stderr = child.stderr.take().expect("piped");
     // Read while it runs, so a full pipe never stalls it.
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stderr.read_to_end(&mut bytes);
-        bytes
+    let read = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = std::thread::spawn({
+        let read = std::sync::Arc::clone(&read);
+        move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = stderr.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                read.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend_from_slice(&chunk[..n]);
+            }
+        }
     });
     let started = Instant::now();
     let status = loop {
@@ -335,22 +355,14 @@ fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(bool, 
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let stderr = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
-    match status {
-        Some(status) => Ok((status.success(), stderr)),
-        None => Ok((
-            false,
-            format!(
-                "componentize-py did not finish in {} s and was stopped{}",
-                limit.as_secs(),
-                if stderr.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", stderr.trim())
-                }
-            ),
-        )),
+    // After a kill the pipe may stay open in a process the child started: what was read
+    // so far is all there is, and the reader is left to end with that process.
+    if status.is_some() {
+        let _ = reader.join();
     }
+    let stderr =
+        String::from_utf8_lossy(&read.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+    Ok((status.map(|s| s.success()), stderr))
 }
 
 /// Build the Python bot in `dir` (or reuse its build of the same sources); the
@@ -393,10 +405,22 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         .arg("-o")
         .arg(&partial)
         .current_dir(&sources);
-    let outcome = run_bounded(build, BUILD_TIMEOUT);
+    let timeout = build_timeout();
+    let outcome = run_bounded(build, timeout);
     let _ = std::fs::remove_dir_all(&sources);
     let (ok, stderr) =
         outcome.map_err(|e| fail(format!("cannot run {}: {e}", program.display())))?;
+    let Some(ok) = ok else {
+        let _ = std::fs::remove_file(&partial);
+        return Err(fail(format!(
+            "componentize-py did not finish in {} s and was stopped (ARENA_PYTHON_BUILD_TIMEOUT sets the limit in seconds){}",
+            timeout.as_secs(),
+            match stderr.trim() {
+                "" => String::new(),
+                said => format!(": {said}"),
+            }
+        )));
+    };
     if !ok || !partial.is_file() {
         let _ = std::fs::remove_file(&partial);
         let detail = readable_error(&stderr, dir);
@@ -420,7 +444,7 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
                     .and_then(|m| m.modified())
                     .ok()
                     .and_then(|t| t.elapsed().ok())
-                    .is_some_and(|age| age > 2 * BUILD_TIMEOUT)
+                    .is_some_and(|age| age > 2 * timeout)
             };
             match extension {
                 Some("wasm") if path != wasm => {
