@@ -75,6 +75,7 @@ mod encoding;
 mod go;
 mod hardening;
 mod human;
+mod javascript;
 mod languages;
 mod live;
 mod matches;

@@ -184,8 +184,8 @@ async fn shutdown_signal() {
 
 #[derive(Debug, Args)]
 pub struct SubmitArgs {
-    /// The bot: a .wasm/.wat file, or a bot directory (a Rust crate, a Go module, a Python
-    /// bot), built here and its module uploaded.
+    /// The bot: a .wasm/.wat file, or a bot directory (a Rust crate, a Go module, a Python,
+    /// JavaScript or TypeScript bot), built here and its module uploaded.
     bot: PathBuf,
     /// The server's base URL, e.g. http://127.0.0.1:8080.
     #[arg(long, value_name = "URL")]
@@ -214,6 +214,7 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         Some(Ok(BotSpec::Crate(dir))) => arena_tournament::bots::build_crate(&dir)?,
         Some(Ok(BotSpec::Go(dir))) => arena_tournament::golang::build_go(&dir)?,
         Some(Ok(BotSpec::Python(dir))) => arena_tournament::python::build_python(&dir)?,
+        Some(Ok(BotSpec::JavaScript(dir))) => arena_tournament::bots::build_javascript(&dir)?,
         _ => args.bot.clone(),
     };
     let name = match args.name {

@@ -18,6 +18,9 @@ pub enum BotSpec {
     Go(PathBuf),
     /// A directory with a Python bot (bot.py), built into a component (`python.rs`).
     Python(PathBuf),
+    /// A directory with a JavaScript or TypeScript bot (bot.js or bot.ts), packed into the
+    /// QuickJS runner (`javascript.rs`).
+    JavaScript(PathBuf),
 }
 
 /// A bot spec that cannot be used.
@@ -25,7 +28,7 @@ pub enum BotSpec {
 pub enum BotError {
     /// Not a builtin, module or crate.
     #[error(
-        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py)"
+        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py, JavaScript: bot.js, TypeScript: bot.ts)"
     )]
     Unrecognized(String),
     /// No such built-in for the mode.
@@ -41,7 +44,7 @@ pub enum BotError {
     /// The module could not be loaded.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// A bot directory (a crate, a Go module, a Python bot) failed to build.
+    /// A bot directory (a crate, a Go module, a Python or JavaScript bot) failed to build.
     #[error("cannot build the bot in {dir}: {detail}")]
     Build {
         /// The crate directory.
@@ -67,6 +70,9 @@ impl std::str::FromStr for BotSpec {
         if path.is_dir() && path.join("bot.py").is_file() {
             return Ok(BotSpec::Python(path));
         }
+        if path.is_dir() && crate::javascript::detect(&path).is_some() {
+            return Ok(BotSpec::JavaScript(path));
+        }
         match path.extension().and_then(|e| e.to_str()) {
             Some("wasm" | "wat") => Ok(BotSpec::Module(path)),
             _ => Err(BotError::Unrecognized(s.to_owned())),
@@ -81,7 +87,8 @@ impl std::fmt::Display for BotSpec {
             BotSpec::Module(path)
             | BotSpec::Crate(path)
             | BotSpec::Go(path)
-            | BotSpec::Python(path) => {
+            | BotSpec::Python(path)
+            | BotSpec::JavaScript(path) => {
                 write!(f, "{}", path.display())
             }
         }
@@ -96,10 +103,13 @@ impl BotSpec {
             BotSpec::Module(path)
             | BotSpec::Crate(path)
             | BotSpec::Go(path)
-            | BotSpec::Python(path) => path.file_stem().or_else(|| path.file_name()).map_or_else(
-                || path.display().to_string(),
-                |s| s.to_string_lossy().into_owned(),
-            ),
+            | BotSpec::Python(path)
+            | BotSpec::JavaScript(path) => {
+                path.file_stem().or_else(|| path.file_name()).map_or_else(
+                    || path.display().to_string(),
+                    |s| s.to_string_lossy().into_owned(),
+                )
+            }
         }
     }
 }
@@ -163,7 +173,10 @@ impl BotSpec {
                     )),
                 })
             }
-            BotSpec::Crate(dir) | BotSpec::Go(dir) | BotSpec::Python(dir) => Err(BotError::Build {
+            BotSpec::Crate(dir)
+            | BotSpec::Go(dir)
+            | BotSpec::Python(dir)
+            | BotSpec::JavaScript(dir) => Err(BotError::Build {
                 dir: dir.display().to_string(),
                 detail: "to compare with a replay, give the built .wasm module, not its directory"
                     .into(),
@@ -182,7 +195,8 @@ pub enum Contestant {
 }
 
 impl Contestant {
-    /// Resolve a spec: load and compile modules, build crates, Go and Python bots.
+    /// Resolve a spec: load and compile modules, build crates, Go, Python and JavaScript
+    /// bots.
     pub fn resolve(spec: &BotSpec, sandbox: &Sandbox) -> Result<Contestant, BotError> {
         match spec {
             BotSpec::Builtin(name) => Ok(Contestant::Builtin(name.clone())),
@@ -197,6 +211,10 @@ impl Contestant {
             }
             BotSpec::Python(dir) => {
                 let wasm = crate::python::build_python(dir)?;
+                Ok(Contestant::Wasm(sandbox.load(&wasm)?))
+            }
+            BotSpec::JavaScript(dir) => {
+                let wasm = build_javascript(dir)?;
                 Ok(Contestant::Wasm(sandbox.load(&wasm)?))
             }
         }
@@ -337,4 +355,12 @@ fn ensure_wasm_target() -> Result<(), String> {
         return Err("the wasm32-unknown-unknown target is missing and `rustup target add wasm32-unknown-unknown` failed".into());
     }
     Ok(())
+}
+
+/// Build the JavaScript or TypeScript bot in `dir` (`javascript.rs`); the module's path.
+pub fn build_javascript(dir: &Path) -> Result<PathBuf, BotError> {
+    crate::javascript::build(dir).map_err(|e| BotError::Build {
+        dir: dir.display().to_string(),
+        detail: e.to_string(),
+    })
 }

@@ -540,15 +540,18 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
         if path.join("bot.py").is_file() {
             return Ok(BotSpec::Python(path));
         }
+        if crate::javascript::detect(&path).is_some() {
+            return Ok(BotSpec::JavaScript(path));
+        }
         return Err(format!(
-            "`{text}` is a directory without Cargo.toml, go.mod or bot.py, not a bot directory"
+            "`{text}` is a directory without Cargo.toml, go.mod, bot.py, bot.js or bot.ts, not a bot directory"
         ));
     }
     match path.extension().and_then(|e| e.to_str()) {
         Some("wasm" | "wat") if path.is_file() => Ok(BotSpec::Module(path)),
         Some("wasm" | "wat") => Err(format!("bot file `{}` does not exist", path.display())),
         _ => Err(format!(
-            "`{text}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py)"
+            "`{text}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py, JavaScript: bot.js, TypeScript: bot.ts)"
         )),
     }
 }

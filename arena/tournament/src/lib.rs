@@ -24,6 +24,7 @@ pub mod check;
 pub mod config;
 pub mod game;
 pub mod golang;
+pub mod javascript;
 pub mod modes;
 pub mod plan;
 pub mod playable;

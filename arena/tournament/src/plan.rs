@@ -121,7 +121,7 @@ fn fingerprint(tournament: &Tournament) -> String {
     hex::encode(Sha256::digest(identity.to_string().as_bytes()))
 }
 
-/// A bot's identity for the fingerprint: module files by content, crates, Go and Python bots and
+/// A bot's identity for the fingerprint: module files by content, crates, Go, Python and JavaScript bots and
 /// built-ins by name (a crate's build differs between machines only in embedded paths).
 fn identity_of(spec: &crate::bots::BotSpec) -> String {
     match spec {
@@ -140,6 +140,14 @@ fn identity_of(spec: &crate::bots::BotSpec) -> String {
         crate::bots::BotSpec::Python(path) => {
             format!(
                 "python:{}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            )
+        }
+        crate::bots::BotSpec::JavaScript(path) => {
+            format!(
+                "javascript:{}",
                 path.file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()

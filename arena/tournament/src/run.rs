@@ -112,6 +112,7 @@ pub fn contestants(
             crate::bots::BotSpec::Crate(_)
                 | crate::bots::BotSpec::Go(_)
                 | crate::bots::BotSpec::Python(_)
+                | crate::bots::BotSpec::JavaScript(_)
         ) {
             *slot = Some(resolve(bot));
         }
