@@ -9,7 +9,10 @@
 //! A second table does the same for JavaScript: the committed `sample-bots/js-starter`
 //! module (QuickJS with the script packed in; it speaks JSON) against the Rust starter in
 //! either encoding, and — with `node` installed — the same script run natively by Node.js
-//! on the requests the sandboxed bot was sent (`sdk/js/node-harness.js`).
+//! on the requests the sandboxed bot was sent (`sdk/js/node-harness.js`). A third does it
+//! for Python: `sample-bots/python-starter` (CPython in a component; JSON), and — with
+//! `python3` installed — the same bot run natively on the same requests
+//! (`tests/benches/python-harness.py`).
 //!
 //! Run with `cargo bench --profile dev --workspace --bench languages` (or `--release`);
 //! `ARENA_LANGUAGES_SEEDS=N` plays N seeds per mode (default 6). Without Go the Go column
@@ -288,6 +291,76 @@ fn js_row<G: Ruleset + Builtins>(
     );
 }
 
+/// The median turn time (µs) of the Python starter run natively by `python3` on
+/// `requests` (`python-harness.py`), if `python3` runs it.
+fn python_turn_us(requests: &[String]) -> Option<f64> {
+    let dir = tempfile::tempdir().ok()?;
+    let file = dir.path().join("requests.jsonl");
+    std::fs::write(&file, requests.join("\n") + "\n").ok()?;
+    let output = std::process::Command::new("python3")
+        .arg(root().join("tests/benches/python-harness.py"))
+        .arg(root().join("sdk/python"))
+        .arg(root().join("sample-bots/python-starter"))
+        .arg(&file)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        eprintln!("python3: {}", String::from_utf8_lossy(&output.stderr));
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+    v["turn_us"].as_f64()
+}
+
+fn python_row<G: Ruleset + Builtins>(
+    sandbox: &Sandbox,
+    json: &Sandbox,
+    mode: &str,
+    rust: &str,
+    opponent: &str,
+) {
+    let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let r = measure::<G>(sandbox, rust, opponent, seeds);
+    let rj = measure::<G>(json, rust, opponent, seeds);
+    let py = measure_recording::<G>(sandbox, bots::PYTHON_STARTER, opponent, seeds, true);
+    let native = python_turn_us(&py.requests).map_or_else(
+        || "no python3".to_owned(),
+        |us| {
+            format!(
+                "{us:.1} µs (CPython in the sandbox: {:.1}×)",
+                py.turn_us / us
+            )
+        },
+    );
+    let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
+    println!(
+        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of binary; {}, {} of JSON) | {native} | {:.0} / {:.0} KiB | {} / {} |",
+        r.start_fuel,
+        r.start_us,
+        py.start_fuel,
+        py.start_us,
+        ratio(py.start_fuel, r.start_fuel),
+        r.turn_fuel,
+        r.turn_us,
+        rj.turn_fuel,
+        rj.turn_us,
+        py.turn_fuel,
+        py.turn_us,
+        ratio(py.turn_fuel, r.turn_fuel),
+        ratio(py.turn_us, r.turn_us),
+        ratio(py.turn_fuel, rj.turn_fuel),
+        ratio(py.turn_us, rj.turn_us),
+        r.memory_kib,
+        py.memory_kib,
+        r.turns,
+        py.turns,
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a plain test run of benches passes nothing to do.
     if std::env::args().any(|a| a == "--list") {
@@ -325,6 +398,22 @@ fn main() {
     js_row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
     js_row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
     js_row::<Conquest>(
+        &sandbox,
+        &json,
+        "conquest",
+        bots::CONQUEST_STARTER,
+        "random",
+    );
+
+    println!(
+        "\n| mode | first call, Rust: fuel / time | Python (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | Python (ratios) | Python under python3, turn time | memory at the end, Rust / Python | turns measured, Rust / Python |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    python_row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
+    python_row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");
+    python_row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
+    python_row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
+    python_row::<Conquest>(
         &sandbox,
         &json,
         "conquest",
