@@ -288,3 +288,113 @@ fn a_new_python_bot_has_the_starter_for_one_mode_or_every_mode_and_plays() {
         stdout(&check)
     );
 }
+
+#[test]
+fn new_javascript_and_typescript_bots_have_the_starter_and_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = |name: &str, lang: &str, mode: Option<&str>| {
+        let project = dir.path().join(name);
+        let mut args = vec!["new", project.to_str().unwrap(), "--lang", lang];
+        if let Some(mode) = mode {
+            args.extend(["--mode", mode]);
+        }
+        let out = arena(dir.path(), &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        project
+    };
+    let files = |project: &Path| -> Vec<String> {
+        let mut names: Vec<String> = walk(project)
+            .iter()
+            .map(|p| {
+                p.strip_prefix(project)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    // JavaScript needs no toolchain: the directory is the bot, every mode without --mode.
+    let every = new("js-every", "js", None);
+    assert_eq!(
+        files(&every),
+        [
+            ".gitignore",
+            "README.md",
+            "bot.js",
+            "lib/battle.js",
+            "lib/conquest.js",
+            "lib/dungeon.js",
+            "lib/grid.js",
+            "lib/tcg.js"
+        ]
+    );
+    assert_eq!(build_command(&every), "arena check .");
+    let check = arena(dir.path(), &["check", every.to_str().unwrap()]);
+    assert!(
+        stdout(&check)
+            .contains("ok: the bot is ready to play battle, tcg, grid, dungeon, conquest"),
+        "{}{}",
+        stdout(&check),
+        stderr(&check)
+    );
+    let grid = new("js-grid", "js", Some("grid"));
+    let bot = std::fs::read_to_string(grid.join("bot.js")).unwrap();
+    assert!(
+        bot.contains("js-grid is a Bot Arena bot in JavaScript"),
+        "{bot}"
+    );
+    assert!(bot.contains("const modes = [\"grid\"];"), "{bot}");
+    assert!(!bot.contains("sample-bots/"), "{bot}");
+    played(dir.path(), "grid", grid.to_str().unwrap());
+
+    // TypeScript: the README's first step installs the pinned compiler.
+    let ts = new("ts-grid", "ts", Some("grid"));
+    assert_eq!(
+        files(&ts),
+        [
+            ".gitignore",
+            "README.md",
+            "bot.ts",
+            "lib/grid.ts",
+            "package-lock.json",
+            "package.json",
+            "tsconfig.json",
+            "types/arena.d.ts",
+            "types/protocol.d.ts"
+        ]
+    );
+    assert_eq!(build_command(&ts), "npm ci");
+    let package = std::fs::read_to_string(ts.join("package.json")).unwrap();
+    assert!(package.contains("\"typescript\": \"5.9.3\""), "{package}");
+    let starter_modules = arena_tests::root().join("sample-bots/ts-starter/node_modules");
+    if !starter_modules.join("typescript/bin/tsc").is_file() {
+        assert!(
+            std::env::var_os("ARENA_REQUIRE_TS").is_none(),
+            "ARENA_REQUIRE_TS is set but sample-bots/ts-starter has no node_modules"
+        );
+        eprintln!(
+            "skipped: `npm ci` in sample-bots/ts-starter is needed to build a TypeScript bot"
+        );
+        return;
+    }
+    // The starter's installed compiler stands in for `npm ci` (same pinned version).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&starter_modules, ts.join("node_modules")).unwrap();
+    played(dir.path(), "grid", ts.to_str().unwrap());
+}
+
+/// Every file under `dir`, recursively.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -1,5 +1,6 @@
-//! `arena new NAME --mode M [--lang rust|go|python|c|wat]`: a standalone bot project
-//! (`--mode` is optional for Python: its starter plays every mode).
+//! `arena new NAME --mode M [--lang rust|go|python|js|ts|c|wat]`: a standalone bot project
+//! (`--mode` is optional for Python, JavaScript and TypeScript: their starters play every
+//! mode).
 //!
 //! Copying a sample bot out of `sample-bots/` fails: its manifest inherits from this
 //! repository's workspace. The project written here has a workspace of its own and depends
@@ -23,6 +24,12 @@ pub enum Lang {
     /// A directory with `bot.py` using the Python SDK (`sdk/python`, inside the `arena`
     /// binary), built into a component by componentize-py.
     Python,
+    /// A directory with `bot.js` and `lib/<mode>.js` using the JavaScript SDK
+    /// (`sdk/js/arena.js`), packed into the arena's QuickJS runner.
+    Js,
+    /// The same in TypeScript (`bot.ts`, `lib/<mode>.ts`), compiled by the TypeScript its
+    /// `package.json` pins.
+    Ts,
     /// One C file and `arena.h`, built with clang.
     C,
     /// WebAssembly text, loaded as it is.
@@ -33,7 +40,7 @@ pub enum Lang {
 pub struct NewArgs {
     /// The project directory to create; its last component names the bot.
     path: PathBuf,
-    /// The mode the bot plays (for Python, every mode without it).
+    /// The mode the bot plays (for Python, JavaScript and TypeScript, every mode without it).
     #[arg(long, short)]
     mode: Option<Mode>,
     /// The language.
@@ -158,8 +165,9 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
     }
     let mode = match (args.mode, args.lang) {
         (Some(mode), _) => mode,
-        // The Python starter's every mode; its README shows battle.
-        (None, Lang::Python) => Mode::Battle,
+        // The Python, JavaScript and TypeScript starters' every mode; the README shows
+        // battle.
+        (None, Lang::Python | Lang::Js | Lang::Ts) => Mode::Battle,
         (None, _) => {
             anyhow::bail!(
                 "--mode M is needed: the mode the bot plays (battle, tcg, grid, dungeon, conquest)"
@@ -170,6 +178,8 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         Lang::Rust => rust_files(&name, mode, &sdk_dir(args.sdk.as_deref())?)?,
         Lang::Go => go_files(&name, mode, &sdk_dir(args.sdk.as_deref())?)?,
         Lang::Python => python_files(&name, args.mode),
+        Lang::Js => js_files(&name, args.mode, false),
+        Lang::Ts => js_files(&name, args.mode, true),
         Lang::C => c_files(&name, mode)?,
         Lang::Wat => wat_files(&name, mode)?,
     };
@@ -187,6 +197,8 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
             Lang::Rust => "Rust",
             Lang::Go => "Go",
             Lang::Python => "Python",
+            Lang::Js => "JavaScript",
+            Lang::Ts => "TypeScript",
             Lang::C => "C",
             Lang::Wat => "WAT",
         },
@@ -249,6 +261,10 @@ fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
         // The arena builds the directory itself (componentize-py, the SDK and the WIT world
         // it carries).
         Lang::Python => (None, ".".to_owned()),
+        // The arena packs the directory into its QuickJS runner itself; TypeScript needs
+        // its compiler installed first.
+        Lang::Js => (None, ".".to_owned()),
+        Lang::Ts => (Some("npm ci".to_owned()), ".".to_owned()),
         Lang::C => (
             Some(
                 "clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -I . -o bot.wasm bot.c"
@@ -522,4 +538,149 @@ fn wat_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
             ),
         ),
     ])
+}
+
+/// The JavaScript and TypeScript starters: `bot.js`/`bot.ts` and one file of `lib/` per
+/// mode (`sample-bots/js-starter`, `sample-bots/ts-starter`).
+const JS_BOT: &str = include_str!("../../../sample-bots/js-starter/bot.js");
+const TS_BOT: &str = include_str!("../../../sample-bots/ts-starter/bot.ts");
+const JS_STARTERS: [(&str, &str, &str); 5] = [
+    (
+        "battle",
+        include_str!("../../../sample-bots/js-starter/lib/battle.js"),
+        include_str!("../../../sample-bots/ts-starter/lib/battle.ts"),
+    ),
+    (
+        "tcg",
+        include_str!("../../../sample-bots/js-starter/lib/tcg.js"),
+        include_str!("../../../sample-bots/ts-starter/lib/tcg.ts"),
+    ),
+    (
+        "grid",
+        include_str!("../../../sample-bots/js-starter/lib/grid.js"),
+        include_str!("../../../sample-bots/ts-starter/lib/grid.ts"),
+    ),
+    (
+        "dungeon",
+        include_str!("../../../sample-bots/js-starter/lib/dungeon.js"),
+        include_str!("../../../sample-bots/ts-starter/lib/dungeon.ts"),
+    ),
+    (
+        "conquest",
+        include_str!("../../../sample-bots/js-starter/lib/conquest.js"),
+        include_str!("../../../sample-bots/ts-starter/lib/conquest.ts"),
+    ),
+];
+/// The TypeScript starter's pin of its compiler.
+const TS_PACKAGE_LOCK: &str = include_str!("../../../sample-bots/ts-starter/package-lock.json");
+
+fn js_files(name: &str, mode: Option<Mode>, typescript: bool) -> Vec<(String, String)> {
+    let modes: Vec<&str> = match mode {
+        Some(mode) => vec![mode.name()],
+        None => JS_STARTERS.iter().map(|(m, _, _)| *m).collect(),
+    };
+    let (ext, language, starter) = if typescript {
+        ("ts", "TypeScript", "ts-starter")
+    } else {
+        ("js", "JavaScript", "js-starter")
+    };
+    let bot = if typescript { TS_BOT } else { JS_BOT };
+    let mut bot = bot
+        .replace(
+            &format!(
+                "{starter} is a Bot Arena bot in {language}: copy this directory and make it yours."
+            ),
+            &format!("{name} is a Bot Arena bot in {language}, made with `arena new`."),
+        )
+        .replace(&format!("sample-bots/{starter}"), ".")
+        .replace(&format!("{starter} loaded"), &format!("{name} loaded"));
+    // The JavaScript starter names the modes it plays in its first log line.
+    bot = bot.replace(
+        "const modes = [\"battle\", \"tcg\", \"grid\", \"dungeon\", \"conquest\"];",
+        &format!(
+            "const modes = [{}];",
+            modes
+                .iter()
+                .map(|m| format!("\"{m}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    let mut files = vec![(format!("bot.{ext}"), bot)];
+    for (m, js, ts) in JS_STARTERS {
+        if modes.contains(&m) {
+            files.push((
+                format!("lib/{m}.{ext}"),
+                (if typescript { ts } else { js }).to_owned(),
+            ));
+        }
+    }
+    let which = match mode {
+        Some(mode) => format!("The bot is `lib/{mode}.{ext}`; `bot.{ext}` comes after it."),
+        None => format!(
+            "Each mode is its own file of `lib/` (`battle.{ext}`, `tcg.{ext}`, `grid.{ext}`,\n\
+             `dungeon.{ext}`, `conquest.{ext}`): delete a mode's file to leave the mode out."
+        ),
+    };
+    let build = if typescript {
+        format!(
+            "`arena check .`, `arena play` and the others compile the directory themselves with\n\
+             TypeScript {version} (`package.json` pins it: run `npm ci` here once; Node.js 18 or\n\
+             later), strict, against the SDK's declarations (copies for your editor are in\n\
+             `types/`, which `tsconfig.json` names), then pack it into the arena's QuickJS\n\
+             runner (again only when a file changed; the build is kept in `target/arena-js/`).\n\
+             The files are scripts, not modules (no `import`/`export`): they share one scope.",
+            version = arena_tournament::javascript::TYPESCRIPT_VERSION,
+        )
+    } else {
+        "`arena check .`, `arena play` and the others pack the directory themselves into the\n\
+         arena's QuickJS runner, with no toolchain (again only when a file changed; the build\n\
+         is kept in `target/arena-js/`): `lib/*.js` by name, then `bot.js`, as one script\n\
+         after the SDK (`sdk/js/arena.js`, the `arena` global)."
+            .to_owned()
+    };
+    let extra = format!(
+        "\n## {language}\n\n{build}\n\n{which}\n\n\
+         `console.log` and `arena.log` write to the bot's log, shown by `arena check` and in\n\
+         replays; an exception in the bot's functions is answered as an error (the turn gets\n\
+         the mode's default) with the stack in the log. `Math.random` follows the match seed\n\
+         and `Date.now` counts the bot's fuel, so a game replays exactly. The SDK is the\n\
+         arena's `sdk/js` (its README says what it gives).\n"
+    );
+    let lang = if typescript { Lang::Ts } else { Lang::Js };
+    let mut readme = readme(name, mode.unwrap_or(Mode::Battle), lang, &extra);
+    if mode.is_none() {
+        readme = readme
+            .replace("for mode `battle`, made", "for every mode, made")
+            .replace("docs/rules/battle.md", "docs/rules/MODE.md");
+    }
+    files.push(("README.md".to_owned(), readme));
+    if typescript {
+        files.push((
+            "package.json".to_owned(),
+            format!(
+                "{{\n  \"name\": \"{name}\",\n  \"private\": true,\n  \"description\": \"A Bot Arena bot in TypeScript: the arena compiles bot.ts with this TypeScript\",\n  \"devDependencies\": {{\n    \"typescript\": \"{}\"\n  }}\n}}\n",
+                arena_tournament::javascript::TYPESCRIPT_VERSION
+            ),
+        ));
+        files.push((
+            "package-lock.json".to_owned(),
+            TS_PACKAGE_LOCK.replacen("\"ts-starter\"", &format!("\"{name}\""), 2),
+        ));
+        files.push((
+            "tsconfig.json".to_owned(),
+            "{\n  \"//\": \"For editors: the arena compiles bot.ts and lib/*.ts itself, with its own options and its own copy of the SDK's declarations (those in types/).\",\n  \"compilerOptions\": {\n    \"target\": \"es2022\",\n    \"lib\": [\"es2022\"],\n    \"strict\": true,\n    \"noEmit\": true,\n    \"types\": []\n  },\n  \"files\": [\"types/arena.d.ts\", \"types/protocol.d.ts\"],\n  \"include\": [\"bot.ts\", \"lib/*.ts\"]\n}\n"
+                .to_owned(),
+        ));
+        for (file, text) in arena_tournament::javascript::DECLARATIONS {
+            files.push((format!("types/{file}"), text.to_owned()));
+        }
+        files.push((
+            ".gitignore".to_owned(),
+            "target/\nnode_modules/\n".to_owned(),
+        ));
+    } else {
+        files.push((".gitignore".to_owned(), "target/\n".to_owned()));
+    }
+    files
 }
