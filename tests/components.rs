@@ -91,6 +91,10 @@ fn a_component_plays_a_whole_game_and_logs() {
         "{text}"
     );
     assert!(text.contains("log: hello"), "{text}");
+    assert!(
+        text.contains("encoding: json (a component: components speak JSON)"),
+        "{text}"
+    );
     assert!(text.contains("ok: the bot is ready to play grid"), "{text}");
     // The second load comes from the module cache, verified like a core module's.
     let again = stdout(&arena(&cache, &["check", bot]));

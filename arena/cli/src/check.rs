@@ -171,6 +171,12 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             .iter()
             .any(|e| e.starts_with("arena_encoding:"));
         match (report.encoding, chooses) {
+            (Some(encoding), _) if info.component => {
+                _ = writeln!(
+                    out,
+                    "encoding: {encoding} (a component: components speak JSON)"
+                )
+            }
             (Some(encoding), true) => {
                 _ = writeln!(out, "encoding: {encoding} (chosen by arena_encoding)")
             }

@@ -78,6 +78,8 @@ pub struct ModuleInfo {
     pub size: usize,
     /// SHA-256 of the module file.
     pub sha256: String,
+    /// Whether it is a component of the `arena:bot` world (else a core module).
+    pub component: bool,
     /// Exports as `name: type`.
     pub exports: Vec<String>,
     /// Imports as `module::name: type`.
@@ -415,6 +417,7 @@ impl Sandbox {
         let info = ModuleInfo {
             size: bytes.len(),
             sha256,
+            component: false,
             exports: module
                 .exports()
                 .map(|e| format!("{}: {}", e.name(), describe(&e.ty())))
@@ -526,6 +529,7 @@ impl Sandbox {
         let info = ModuleInfo {
             size: bytes.len(),
             sha256,
+            component: true,
             exports,
             imports,
             initial_memory,
