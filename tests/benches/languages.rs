@@ -242,55 +242,6 @@ fn node_turn_us(requests: &[String]) -> Option<f64> {
     v["turn_us"].as_f64()
 }
 
-fn js_row<G: Ruleset + Builtins>(
-    sandbox: &Sandbox,
-    json: &Sandbox,
-    mode: &str,
-    rust: &str,
-    opponent: &str,
-) {
-    let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(6);
-    let js_module = root().join("sample-bots/js-starter/bot.wasm");
-    let r = measure::<G>(sandbox, rust, opponent, seeds);
-    let rj = measure::<G>(json, rust, opponent, seeds);
-    let js = measure_recording::<G>(sandbox, js_module.to_str().unwrap(), opponent, seeds, true);
-    let node = node_turn_us(&js.requests).map_or_else(
-        || "no node".to_owned(),
-        |us| {
-            format!(
-                "{us:.1} µs (QuickJS in the sandbox: {:.1}×)",
-                js.turn_us / us
-            )
-        },
-    );
-    let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
-    println!(
-        "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of binary; {}, {} of JSON) | {node} | {:.0} / {:.0} KiB | {} / {} |",
-        r.start_fuel,
-        r.start_us,
-        js.start_fuel,
-        js.start_us,
-        ratio(js.start_fuel, r.start_fuel),
-        r.turn_fuel,
-        r.turn_us,
-        rj.turn_fuel,
-        rj.turn_us,
-        js.turn_fuel,
-        js.turn_us,
-        ratio(js.turn_fuel, r.turn_fuel),
-        ratio(js.turn_us, r.turn_us),
-        ratio(js.turn_fuel, rj.turn_fuel),
-        ratio(js.turn_us, rj.turn_us),
-        r.memory_kib,
-        js.memory_kib,
-        r.turns,
-        js.turns,
-    );
-}
-
 /// The median turn time (µs) of the Python starter run natively by `python3` on
 /// `requests` (`python-harness.py`), if `python3` runs it.
 fn python_turn_us(requests: &[String]) -> Option<f64> {
@@ -313,26 +264,30 @@ fn python_turn_us(requests: &[String]) -> Option<f64> {
     v["turn_us"].as_f64()
 }
 
-fn python_row<G: Ruleset + Builtins>(
-    sandbox: &Sandbox,
-    json: &Sandbox,
+/// An interpreted language's starter (`module`, speaking JSON) against the Rust starter in
+/// either encoding, and its turn time natively (`native`, on the requests the sandboxed
+/// bot was sent): one table row. `interpreter` names the interpreter in the sandbox.
+fn interpreted_row<G: Ruleset + Builtins>(
+    sandboxes: (&Sandbox, &Sandbox),
     mode: &str,
-    rust: &str,
-    opponent: &str,
+    (rust, opponent): (&str, &str),
+    module: &str,
+    (interpreter, native): (&str, fn(&[String]) -> Option<f64>),
 ) {
+    let (sandbox, json) = sandboxes;
     let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(6);
     let r = measure::<G>(sandbox, rust, opponent, seeds);
     let rj = measure::<G>(json, rust, opponent, seeds);
-    let py = measure_recording::<G>(sandbox, bots::PYTHON_STARTER, opponent, seeds, true);
-    let native = python_turn_us(&py.requests).map_or_else(
-        || "no python3".to_owned(),
+    let it = measure_recording::<G>(sandbox, module, opponent, seeds, true);
+    let native = native(&it.requests).map_or_else(
+        || "not installed".to_owned(),
         |us| {
             format!(
-                "{us:.1} µs (CPython in the sandbox: {:.1}×)",
-                py.turn_us / us
+                "{us:.1} µs ({interpreter} in the sandbox: {:.1}×)",
+                it.turn_us / us
             )
         },
     );
@@ -341,24 +296,54 @@ fn python_row<G: Ruleset + Builtins>(
         "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of binary; {}, {} of JSON) | {native} | {:.0} / {:.0} KiB | {} / {} |",
         r.start_fuel,
         r.start_us,
-        py.start_fuel,
-        py.start_us,
-        ratio(py.start_fuel, r.start_fuel),
+        it.start_fuel,
+        it.start_us,
+        ratio(it.start_fuel, r.start_fuel),
         r.turn_fuel,
         r.turn_us,
         rj.turn_fuel,
         rj.turn_us,
-        py.turn_fuel,
-        py.turn_us,
-        ratio(py.turn_fuel, r.turn_fuel),
-        ratio(py.turn_us, r.turn_us),
-        ratio(py.turn_fuel, rj.turn_fuel),
-        ratio(py.turn_us, rj.turn_us),
+        it.turn_fuel,
+        it.turn_us,
+        ratio(it.turn_fuel, r.turn_fuel),
+        ratio(it.turn_us, r.turn_us),
+        ratio(it.turn_fuel, rj.turn_fuel),
+        ratio(it.turn_us, rj.turn_us),
         r.memory_kib,
-        py.memory_kib,
+        it.memory_kib,
         r.turns,
-        py.turns,
+        it.turns,
     );
+}
+
+/// The table of an interpreted language: every mode's `interpreted_row`.
+fn interpreted_table(
+    sandboxes: (&Sandbox, &Sandbox),
+    language: &str,
+    native_name: &str,
+    module: &str,
+    interpreter: (&str, fn(&[String]) -> Option<f64>),
+) {
+    use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    println!(
+        "\n| mode | first call, Rust: fuel / time | {language} (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | {language} (ratios) | {language} under {native_name}, turn time | memory at the end, Rust / {language} | turns measured, Rust / {language} |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let s = sandboxes;
+    interpreted_row::<Battle>(
+        s,
+        "battle",
+        (bots::BATTLE_STARTER, "random"),
+        module,
+        interpreter,
+    );
+    interpreted_row::<Tcg>(s, "tcg", (bots::TCG_STARTER, "random"), module, interpreter);
+    let grid = (bots::GRID_STARTER, "random-walker");
+    interpreted_row::<Grid>(s, "grid", grid, module, interpreter);
+    let dungeon = (bots::DUNGEON_STARTER, "random");
+    interpreted_row::<Dungeon>(s, "dungeon", dungeon, module, interpreter);
+    let conquest = (bots::CONQUEST_STARTER, "random");
+    interpreted_row::<Conquest>(s, "conquest", conquest, module, interpreter);
 }
 
 fn main() {
@@ -389,35 +374,19 @@ fn main() {
         "random",
     );
 
-    println!(
-        "\n| mode | first call, Rust: fuel / time | JavaScript (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | JavaScript (ratios) | JavaScript under Node.js, turn time | memory at the end, Rust / JavaScript | turns measured, Rust / JavaScript |"
+    let js_module = root().join("sample-bots/js-starter/bot.wasm");
+    interpreted_table(
+        (&sandbox, &json),
+        "JavaScript",
+        "Node.js",
+        js_module.to_str().unwrap(),
+        ("QuickJS", node_turn_us),
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    js_row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
-    js_row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");
-    js_row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
-    js_row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
-    js_row::<Conquest>(
-        &sandbox,
-        &json,
-        "conquest",
-        bots::CONQUEST_STARTER,
-        "random",
-    );
-
-    println!(
-        "\n| mode | first call, Rust: fuel / time | Python (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | Python (ratios) | Python under python3, turn time | memory at the end, Rust / Python | turns measured, Rust / Python |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    python_row::<Battle>(&sandbox, &json, "battle", bots::BATTLE_STARTER, "random");
-    python_row::<Tcg>(&sandbox, &json, "tcg", bots::TCG_STARTER, "random");
-    python_row::<Grid>(&sandbox, &json, "grid", bots::GRID_STARTER, "random-walker");
-    python_row::<Dungeon>(&sandbox, &json, "dungeon", bots::DUNGEON_STARTER, "random");
-    python_row::<Conquest>(
-        &sandbox,
-        &json,
-        "conquest",
-        bots::CONQUEST_STARTER,
-        "random",
+    interpreted_table(
+        (&sandbox, &json),
+        "Python",
+        "python3",
+        bots::PYTHON_STARTER,
+        ("CPython", python_turn_us),
     );
 }

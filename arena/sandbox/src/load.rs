@@ -272,6 +272,19 @@ impl LoadedBot {
     }
 }
 
+/// What a cache lookup gives the load: the compiled code on a hit, and why an entry was
+/// refused (logged; the code is then compiled afresh).
+fn taken<T>(bot: &str, lookup: Option<crate::cache::Lookup<T>>) -> (Option<T>, Option<String>) {
+    match lookup {
+        Some(crate::cache::Lookup::Hit(code)) => (Some(code), None),
+        Some(crate::cache::Lookup::Refused(why)) => {
+            tracing::warn!(bot = %bot, "refusing a module cache entry, recompiling: {why}");
+            (None, Some(why))
+        }
+        Some(crate::cache::Lookup::Miss) | None => (None, None),
+    }
+}
+
 /// `module` moved into the on-demand runtime: serialized by this process and deserialized
 /// at once (pooling does not change compiled code, so both engines accept it).
 fn on_demand(module: &Module, runtime: &crate::Runtime) -> Result<InstancePre<BotState>, String> {
@@ -384,16 +397,10 @@ impl Sandbox {
             });
         }
         let started = Instant::now();
-        let mut cache_warning = None;
-        let cached = match self.cache.as_ref().map(|c| c.get(&self.engine, &sha256)) {
-            Some(crate::cache::Lookup::Hit(module)) => Some(module),
-            Some(crate::cache::Lookup::Refused(why)) => {
-                tracing::warn!(bot = %bot, "refusing a module cache entry, recompiling: {why}");
-                cache_warning = Some(why);
-                None
-            }
-            Some(crate::cache::Lookup::Miss) | None => None,
-        };
+        let (cached, cache_warning) = taken(
+            &bot,
+            self.cache.as_ref().map(|c| c.get(&self.engine, &sha256)),
+        );
         let from_cache = cached.is_some();
         let module = match cached {
             Some(module) => module,
@@ -469,20 +476,12 @@ impl Sandbox {
         }
         let (engine, linker) = self.component_runtime();
         let started = Instant::now();
-        let mut cache_warning = None;
-        let cached = match self
-            .cache
-            .as_ref()
-            .map(|c| c.get_component(engine, &sha256))
-        {
-            Some(crate::cache::Lookup::Hit(component)) => Some(component),
-            Some(crate::cache::Lookup::Refused(why)) => {
-                tracing::warn!(bot = %bot, "refusing a module cache entry, recompiling: {why}");
-                cache_warning = Some(why);
-                None
-            }
-            Some(crate::cache::Lookup::Miss) | None => None,
-        };
+        let (cached, cache_warning) = taken(
+            &bot,
+            self.cache
+                .as_ref()
+                .map(|c| c.get_component(engine, &sha256)),
+        );
         let from_cache = cached.is_some();
         let component = match cached {
             Some(component) => component,
