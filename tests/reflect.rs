@@ -1,7 +1,7 @@
 //! Tracing the SDK's protocol types with `serde-reflection` and walking the traced formats,
-//! and comparing a generated text with the committed one: shared by `abi_doc.rs` and
-//! `go_sdk.rs` (two test binaries; each includes this file with
-//! `#[path = "reflect.rs"] mod reflect;`).
+//! and comparing a generated text with the committed one: shared by `abi_doc.rs`,
+//! `go_sdk.rs`, `python_sdk.rs` and `js_sdk.rs` (four test binaries; each includes this file
+//! with `#[path = "reflect.rs"] mod reflect;`, the SDK generators `samples.rs` too).
 
 use arena_sdk::Game;
 use serde_reflection::{
