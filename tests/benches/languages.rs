@@ -264,6 +264,10 @@ fn python_turn_us(requests: &[String]) -> Option<f64> {
     v["turn_us"].as_f64()
 }
 
+/// An interpreter's name and how to time the same bot natively: the median turn time (µs)
+/// on the requests given, if the native runtime is installed.
+type Interpreter = (&'static str, fn(&[String]) -> Option<f64>);
+
 /// An interpreted language's starter (`module`, speaking JSON) against the Rust starter in
 /// either encoding, and its turn time natively (`native`, on the requests the sandboxed
 /// bot was sent): one table row. `interpreter` names the interpreter in the sandbox.
@@ -272,7 +276,7 @@ fn interpreted_row<G: Ruleset + Builtins>(
     mode: &str,
     (rust, opponent): (&str, &str),
     module: &str,
-    (interpreter, native): (&str, fn(&[String]) -> Option<f64>),
+    (interpreter, native): Interpreter,
 ) {
     let (sandbox, json) = sandboxes;
     let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
@@ -322,7 +326,7 @@ fn interpreted_table(
     language: &str,
     native_name: &str,
     module: &str,
-    interpreter: (&str, fn(&[String]) -> Option<f64>),
+    interpreter: Interpreter,
 ) {
     use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
     println!(
