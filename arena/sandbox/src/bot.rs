@@ -869,6 +869,7 @@ impl WasmBot {
         let total = used + self.last.fuel;
         let acked = at.and_then(|at| crate::wire::decode_ack(self.encoding, self.response(at)));
         if let Err(fault) = acked {
+            self.exports = None;
             self.last.fuel = total;
             return Err(failed(fault));
         }
