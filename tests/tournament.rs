@@ -346,10 +346,17 @@ fn a_hostile_bot_forfeits_its_games_and_the_tournament_completes() {
         "{rows:?}"
     );
     assert_eq!(forfeits("looper") + forfeits("trapper"), 6, "{rows:?}");
-    assert_eq!(
-        row("looper")["timeouts"],
-        row("looper")["faults"],
-        "the looper only runs out of fuel"
+    // The looper runs out of fuel in its start, and again in the start of the fresh
+    // instance its next request gets; with that restart failed, its third fault of a game
+    // is the missing instance: at most one a game (four games), two out of fuel before it.
+    let (timeouts, faults) = (
+        row("looper")["timeouts"].as_u64().unwrap(),
+        row("looper")["faults"].as_u64().unwrap(),
+    );
+    let missing = faults - timeouts;
+    assert!(
+        missing <= 4 && timeouts >= 2 * missing && timeouts > 0,
+        "the looper runs out of fuel, or has no instance left: {rows:?}"
     );
     assert_eq!(row("trapper")["timeouts"], 0);
 }
