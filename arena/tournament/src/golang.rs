@@ -11,6 +11,7 @@
 //! that nothing outside those files changes the build.
 
 use crate::bots::BotError;
+use crate::build_cache::framed;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -161,12 +162,6 @@ fn local_replacements(dir: &Path, go_mod: &str) -> Vec<PathBuf> {
     out
 }
 
-/// Add `bytes` to `hash` with their length first, so that no two inputs run together.
-fn framed(hash: &mut Sha256, bytes: &[u8]) {
-    hash.update((bytes.len() as u64).to_le_bytes());
-    hash.update(bytes);
-}
-
 /// Add every file under `dir` but its top-level `target/` and any `.git/` (sorted; a
 /// symbolic link by its target) to `hash`, by relative path and content; `counted` counts
 /// the files against [`MAX_SOURCE_FILES`].
@@ -265,16 +260,7 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         ));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;
-    // Only the build of the current sources is kept: older ones (5 MB each) are made
-    // again from their sources if those come back.
-    if let Ok(entries) = std::fs::read_dir(&out_dir) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path != wasm && path.extension().is_some_and(|e| e == "wasm") {
-                let _ = std::fs::remove_file(path);
-            }
-        }
-    }
+    crate::build_cache::keep_only(&out_dir, &wasm);
     Ok(wasm)
 }
 

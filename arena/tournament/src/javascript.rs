@@ -24,6 +24,7 @@
 //! it was made from (the runner, the prelude, the compiler's version, the bot's files), so
 //! an unchanged bot is not built again; only the current build is kept.
 
+use crate::build_cache::framed;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -266,12 +267,6 @@ fn pack_into(runner: &[u8], script: &[u8]) -> Result<Vec<u8>, JsError> {
     Ok(wasm)
 }
 
-/// Add `bytes` to `hash` with their length first, so that no two inputs run together.
-fn framed(hash: &mut Sha256, bytes: &[u8]) {
-    hash.update((bytes.len() as u64).to_le_bytes());
-    hash.update(bytes);
-}
-
 /// A program as an absolute path: `$VAR` if set, else `name` in the first absolute
 /// directory of the `PATH` that has it (never a relative path: commands run in the bot's
 /// directory).
@@ -419,15 +414,7 @@ pub fn build(dir: &Path) -> Result<PathBuf, JsError> {
     let partial = out_dir.join(format!("{unique}.partial"));
     std::fs::write(&partial, module).map_err(io(&partial))?;
     std::fs::rename(&partial, &wasm).map_err(io(&wasm))?;
-    // Only the build of the current sources is kept.
-    if let Ok(entries) = std::fs::read_dir(&out_dir) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path != wasm && path.extension().is_some_and(|e| e == "wasm") {
-                let _ = std::fs::remove_file(path);
-            }
-        }
-    }
+    crate::build_cache::keep_only(&out_dir, &wasm);
     Ok(wasm)
 }
 

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod bots;
+mod build_cache;
 pub mod check;
 pub mod config;
 pub mod game;

@@ -16,6 +16,7 @@
 //! built again, and a changed one always is. Only the current build is kept (19 MB each).
 
 use crate::bots::BotError;
+use crate::build_cache::framed;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -198,12 +199,6 @@ pub fn version(program: &Path) -> Result<String, String> {
             install_hint()
         )),
     }
-}
-
-/// Add `bytes` to `hash` with their length first, so that no two inputs run together.
-fn framed(hash: &mut Sha256, bytes: &[u8]) {
-    hash.update((bytes.len() as u64).to_le_bytes());
-    hash.update(bytes);
 }
 
 /// Every file under `dir` but its top-level `target/`, any `.git/` and any `__pycache__/`,
@@ -431,9 +426,9 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         }));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;
-    // Only the build of the current sources is kept: older ones are made again from their
-    // sources if those come back. What a build cut short left (long enough ago that it
-    // cannot be running) goes too.
+    // Only the build of the current sources is kept; what a build cut short left (long
+    // enough ago that it cannot be running) goes too.
+    crate::build_cache::keep_only(&out_dir, &wasm);
     if let Ok(entries) = std::fs::read_dir(&out_dir) {
         for entry in entries.flatten() {
             let path = entry.path();
@@ -447,9 +442,6 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
                     .is_some_and(|age| age > 2 * timeout)
             };
             match extension {
-                Some("wasm") if path != wasm => {
-                    let _ = std::fs::remove_file(path);
-                }
                 Some("partial") if stale() => {
                     let _ = std::fs::remove_file(path);
                 }
