@@ -23,3 +23,13 @@ pub(crate) fn keep_only(out_dir: &Path, current: &Path) {
         }
     }
 }
+
+/// A name of this build's own for the files it writes before renaming its result into
+/// place (`<key>.<pid>-<nanos>`, beside the result's `<key>.wasm`): a build cut short
+/// leaves nothing that looks finished, and two builds at once do not mix.
+pub(crate) fn own_name(key: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{key}.{}-{nanos}", std::process::id())
+}

@@ -234,15 +234,9 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(|e| io(&out_dir, e))?;
-    // Built beside its final name under a name of this build's own and renamed, so a
-    // build cut short leaves no module that looks finished, and two at once do not mix.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
     let partial = out_dir.join(format!(
-        "{}.{}-{nanos}.partial",
-        &key[..32],
-        std::process::id()
+        "{}.partial",
+        crate::build_cache::own_name(&key[..32])
     ));
     tracing::info!(dir = %dir.display(), %version, "building Go bot for wasip1");
     let output = go_command(&go)

@@ -356,10 +356,7 @@ pub fn build(dir: &Path) -> Result<PathBuf, JsError> {
     std::fs::create_dir_all(&out_dir).map_err(io(&out_dir))?;
     // Written under a name of this build's own and renamed, so that a build cut short
     // leaves no module that looks finished, and two at once do not mix.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let unique = format!("{}.{}-{nanos}", &key[..32], std::process::id());
+    let unique = crate::build_cache::own_name(&key[..32]);
     let named: Vec<(String, String)> = match compiler {
         None => files
             .iter()

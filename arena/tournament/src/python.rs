@@ -384,12 +384,7 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(|e| io(&out_dir, e))?;
-    // Built under a name of this build's own and renamed, so a build cut short leaves no
-    // component that looks finished, and two at once do not mix.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let own = format!("{}.{}-{nanos}", &key[..32], std::process::id());
+    let own = crate::build_cache::own_name(&key[..32]);
     let partial = out_dir.join(format!("{own}.partial"));
     let sources = out_dir.join(format!("{own}.sdk"));
     let (wit, sdk, bot) = write_sources(&sources, dir, &files).map_err(|e| io(&sources, e))?;
