@@ -33,7 +33,7 @@ pub use arena_sdk as sdk;
 pub use player::{Answer, CallReport, Fault, FaultKind, NativePlayer, Player, ScriptedPlayer};
 pub use replay::{Outcome, Replay, SeatOutcome};
 pub use seed::derive_seed;
-pub use table::{Finish, Observer, Table};
+pub use table::{Asked, Finish, Observer, Table};
 
 use arena_sdk::{ABI_VERSION, Game, MatchEnd, MatchResult, MatchStart};
 use serde::Serialize;
@@ -81,6 +81,10 @@ pub trait Ruleset: Game {
     fn offered_choices(_offer: &Self::Offer, _answer: Option<&Self::Action>) -> Vec<Choice> {
         Vec::new()
     }
+
+    /// Whether an event is the mode's end event, the last event of every match (who won and
+    /// why, with the mode's final numbers).
+    fn is_end(event: &Self::Event) -> bool;
 
     /// Whether an event only records a random draw (a roll, an order, a pick) that other
     /// events already show the effect of: kept in the replay for auditors, left out of

@@ -44,6 +44,27 @@ pub trait Observer<G: Ruleset> {
     fn finished(&mut self, _finish: &Finish) {}
 }
 
+/// What became of asking a seat ([`Table::ask`], [`Table::ask_setup`]): the one turn
+/// protocol of every mode.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked<A> {
+    /// The seat's answer, legal by the mode's check.
+    Legal(A),
+    /// The mode's documented default, played in the seat's place: it faulted (`rejected` is
+    /// `None`), or its answer was illegal (`rejected` is the mode's reason, already recorded
+    /// and counted as a rejection).
+    Default {
+        /// The default.
+        action: A,
+        /// Why the answer was rejected, if there was an answer.
+        rejected: Option<String>,
+    },
+    /// The seat has forfeited (its faults reached `max_faults`, or it quit), at this request
+    /// or before it: the mode ends the match now, with [`Table::forfeit_finish`] and its end
+    /// event, and plays nothing more.
+    Forfeited(Seat),
+}
+
 /// The players of one match plus everything the engine keeps about them.
 pub struct Table<'p, G: Ruleset> {
     players: [&'p mut dyn Player<G>; 2],
@@ -159,7 +180,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         self.asking(seat);
         let result = self.players[usize::from(seat)].setup(request);
         match self.record(seat, result.map(Answer::Setup)) {
-            Some(Answer::Setup(choice)) => Some(choice),
+            Answer::Setup(choice) => Some(choice),
             _ => None,
         }
     }
@@ -169,8 +190,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         self.offer = Some(offer);
     }
 
-    /// Ask `seat` for its action; `None` if it faulted or has forfeited (the mode applies
-    /// its documented default).
+    /// Ask `seat` for its action; `None` if it faulted or has forfeited.
     pub fn act(&mut self, seat: Seat, observation: &G::Observation) -> Option<G::Action> {
         if self.tally[usize::from(seat)].forfeited {
             self.offer = None;
@@ -179,8 +199,84 @@ impl<'p, G: Ruleset> Table<'p, G> {
         self.asking(seat);
         let result = self.players[usize::from(seat)].act(observation);
         match self.record(seat, result.map(Answer::Action)) {
-            Some(Answer::Action(action)) => Some(action),
+            Answer::Action(action) => Some(action),
             _ => None,
+        }
+    }
+
+    /// Ask `seat` for its action, the mode's one turn protocol: `offer` is recorded with the
+    /// answer; a legal answer (by `check`, which gives the mode's reason otherwise) is played;
+    /// an illegal one is rejected with that reason and `default` played instead, as it is
+    /// for a fault; a seat whose faults reach `max_faults` forfeits at once.
+    pub fn ask(
+        &mut self,
+        seat: Seat,
+        observation: &G::Observation,
+        offer: G::Offer,
+        check: impl FnOnce(&G::Action) -> Result<(), String>,
+        default: impl FnOnce() -> G::Action,
+    ) -> Asked<G::Action> {
+        if self.tally[usize::from(seat)].forfeited {
+            return Asked::Forfeited(seat);
+        }
+        self.offer = Some(offer);
+        self.asking(seat);
+        let result = self.players[usize::from(seat)].act(observation);
+        let answer = match self.record(seat, result.map(Answer::Action)) {
+            Answer::Action(action) => action,
+            _ if self.tally[usize::from(seat)].forfeited => return Asked::Forfeited(seat),
+            _ => {
+                return Asked::Default {
+                    action: default(),
+                    rejected: None,
+                };
+            }
+        };
+        match check(&answer) {
+            Ok(()) => Asked::Legal(answer),
+            Err(reason) => {
+                self.reject(seat, reason.clone());
+                Asked::Default {
+                    action: default(),
+                    rejected: Some(reason),
+                }
+            }
+        }
+    }
+
+    /// Ask `seat` for its setup, by the same protocol as [`Table::ask`]: `check` turns a
+    /// legal choice into what the mode plays with.
+    pub fn ask_setup<T>(
+        &mut self,
+        seat: Seat,
+        request: &G::SetupRequest,
+        check: impl FnOnce(&G::SetupChoice) -> Result<T, String>,
+        default: impl FnOnce() -> T,
+    ) -> Asked<T> {
+        if self.tally[usize::from(seat)].forfeited {
+            return Asked::Forfeited(seat);
+        }
+        self.asking(seat);
+        let result = self.players[usize::from(seat)].setup(request);
+        let choice = match self.record(seat, result.map(Answer::Setup)) {
+            Answer::Setup(choice) => choice,
+            _ if self.tally[usize::from(seat)].forfeited => return Asked::Forfeited(seat),
+            _ => {
+                return Asked::Default {
+                    action: default(),
+                    rejected: None,
+                };
+            }
+        };
+        match check(&choice) {
+            Ok(chosen) => Asked::Legal(chosen),
+            Err(reason) => {
+                self.reject(seat, reason.clone());
+                Asked::Default {
+                    action: default(),
+                    rejected: Some(reason),
+                }
+            }
         }
     }
 
@@ -200,7 +296,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         self.players[usize::from(seat)].end(end);
     }
 
-    fn record(&mut self, seat: Seat, result: Result<Answer<G>, Fault>) -> Option<Answer<G>> {
+    fn record(&mut self, seat: Seat, result: Result<Answer<G>, Fault>) -> Answer<G> {
         let report = self.players[usize::from(seat)].last_call();
         let tally = &mut self.tally[usize::from(seat)];
         tally.fuel += report.fuel;
@@ -233,7 +329,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             log,
             offered,
         });
-        Some(answer)
+        answer
     }
 
     pub(crate) fn into_record(self, config: &MatchConfig<G>, finish: Finish) -> MatchRecord<G> {

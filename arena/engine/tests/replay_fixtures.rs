@@ -1,10 +1,12 @@
 //! The engine's behaviour, pinned: for every mode, games of the built-ins (clean, and with a
 //! seat that answers stale actions, faults, or faults until it forfeits) give replays whose
-//! digests are in `fixtures/replays.txt`. A refactor of a mode must leave every line as it
+//! digests are in `fixtures/replays.txt`: one of the replay without its end event (`body`),
+//! one of the end event. A refactor of a mode must leave every line as it
 //! is; a deliberate change of play re-blesses the file (`ARENA_BLESS=1 cargo test -p
 //! arena-engine --test replay_fixtures`) and the diff shows which games changed.
 
 use arena_builtins::Builtins;
+use arena_engine::replay::Entry;
 use arena_engine::{Fault, FaultKind, MatchConfig, NativePlayer, Player, Ruleset, run_match};
 use arena_sdk::{Bot, MatchEnd, MatchStart};
 use sha2::{Digest, Sha256};
@@ -111,13 +113,21 @@ where
         };
         let mut one = NativePlayer::new(G::create(b).expect("a built-in"));
         let record = run_match(&config, [&mut zero, &mut one]);
-        let json = serde_json::to_string(&record.replay).expect("a replay serializes");
-        let digest = hex::encode(&Sha256::digest(json.as_bytes())[..12]);
+        let mut replay = record.replay;
+        let end = match replay.log.last() {
+            Some(Entry::Event { event }) if G::is_end(event) => replay.log.pop(),
+            _ => None,
+        };
+        let digest = |json: String| hex::encode(&Sha256::digest(json.as_bytes())[..12]);
+        let body = digest(serde_json::to_string(&replay).expect("a replay serializes"));
+        let end = end.map_or("none".to_owned(), |end| {
+            digest(serde_json::to_string(&end).expect("an entry serializes"))
+        });
         let outcome = &record.outcome;
         let winner = outcome.winner.map_or("draw".to_owned(), |w| w.to_string());
         writeln!(
             out,
-            "{} {} {a} {b} {seed} winner={winner} turns={} rejected={} faults={} {digest}",
+            "{} {} {a} {b} {seed} winner={winner} turns={} rejected={} faults={} body={body} end={end}",
             G::MODE.name(),
             flavor.name(),
             outcome.turns,

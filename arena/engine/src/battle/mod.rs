@@ -312,6 +312,10 @@ impl Ruleset for Battle {
     type Initial = Initial;
     type Offer = Offer;
 
+    fn is_end(_event: &Event) -> bool {
+        false
+    }
+
     fn validate(rules: &Rules) -> Result<(), String> {
         rules::validate(rules)
     }

@@ -250,6 +250,10 @@ impl Ruleset for Conquest {
     /// the legal moves).
     type Offer = ();
 
+    fn is_end(event: &Event) -> bool {
+        matches!(event, Event::GameEnd { .. })
+    }
+
     fn validate(rules: &Rules) -> Result<(), String> {
         Setup::new(rules).map(|_| ())
     }

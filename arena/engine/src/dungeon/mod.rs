@@ -420,6 +420,10 @@ impl Ruleset for Dungeon {
     /// `[["fight", [{"monster": 0}, {"monster": 2}]], ["heal", [{"hero": 1}]]]`.
     type Offer = Vec<(arena_sdk::dungeon::Ability, Vec<arena_sdk::dungeon::Target>)>;
 
+    fn is_end(event: &Event) -> bool {
+        matches!(event, Event::GameEnd { .. })
+    }
+
     fn validate(rules: &Rules) -> Result<(), String> {
         validate(rules)
     }

@@ -211,6 +211,10 @@ impl Ruleset for Grid {
     /// `stay` is always legal.
     type Offer = String;
 
+    fn is_end(event: &Event) -> bool {
+        matches!(event, Event::GameEnd { .. })
+    }
+
     fn validate(rules: &Rules) -> Result<(), String> {
         Setup::new(rules).map(|_| ())
     }

@@ -277,6 +277,10 @@ impl Ruleset for Tcg {
     type Initial = Initial;
     type Offer = Offer;
 
+    fn is_end(_event: &Event) -> bool {
+        false
+    }
+
     fn validate(rules: &Rules) -> Result<(), String> {
         rules::validate(rules)
     }
