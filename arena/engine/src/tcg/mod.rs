@@ -271,14 +271,21 @@ pub enum Event {
         /// Why.
         reason: TurnEndReason,
     },
+    /// The match is over: the last event of every match.
+    GameEnd {
+        /// The winner, or `None` for a draw.
+        winner: Option<Seat>,
+        /// Why it ended.
+        reason: String,
+    },
 }
 impl Ruleset for Tcg {
     type Event = Event;
     type Initial = Initial;
     type Offer = Offer;
 
-    fn is_end(_event: &Event) -> bool {
-        false
+    fn is_end(event: &Event) -> bool {
+        matches!(event, Event::GameEnd { .. })
     }
 
     fn validate(rules: &Rules) -> Result<(), String> {

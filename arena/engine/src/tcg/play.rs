@@ -4,7 +4,7 @@
 use super::rules::{Move, check, legal_actions};
 use super::*;
 
-use crate::{Finish, Stats, Table};
+use crate::{Asked, Finish, Stats, Table};
 use arena_sdk::Seat;
 use arena_sdk::tcg::{
     Action, CardInstance, CardPool, DeckChoice, Hero, Minion, Observation, PlayAs, Rules,
@@ -283,6 +283,7 @@ impl State {
                 side.stats.mana_wasted += i64::from(*mana_wasted);
                 side.mana = 0;
             }
+            Event::GameEnd { .. } => {}
         }
     }
 
@@ -319,6 +320,91 @@ struct Game<'a, 'p> {
 }
 
 impl Game<'_, '_> {
+    /// The turns, from the first to the match's end (its end event is the caller's).
+    fn turns(&mut self, first: Seat) -> Finish {
+        let rules = self.rules;
+        for turn in 1..=rules.turn_cap {
+            self.table.set_turn(turn);
+            let seat = if turn % 2 == 1 { first } else { 1 - first };
+            let slots = (self.state.sides[usize::from(seat)].slots + 1).min(rules.max_mana);
+            self.emit(Event::TurnStart {
+                turn,
+                seat,
+                mana_slots: slots,
+            });
+            self.draw(seat, true);
+            if let Some(finish) = self.death(seat) {
+                return finish;
+            }
+            loop {
+                let legal = legal_actions(rules, &self.state, seat);
+                if legal.len() == 1 {
+                    self.end_turn(turn, seat, TurnEndReason::NothingToDo);
+                    break;
+                }
+                let offer = Offer::of(&legal);
+                let observation = self.observation(seat, legal);
+                let mut checked = None;
+                let state = &self.state;
+                let asked = self.table.ask(
+                    seat,
+                    &observation,
+                    offer,
+                    |action| {
+                        let mv = check(rules, state, seat, action)
+                            .map_err(|why| format!("turn {turn}: {why}; your turn was ended"))?;
+                        checked = Some(mv);
+                        Ok(())
+                    },
+                    || Action::EndTurn,
+                );
+                match (asked, checked) {
+                    (Asked::Forfeited(loser), _) => {
+                        return self.table.forfeit_finish(loser, self.state.stats());
+                    }
+                    (Asked::Default { rejected: None, .. }, _) => {
+                        self.end_turn(turn, seat, TurnEndReason::Fault);
+                        break;
+                    }
+                    (Asked::Default { rejected, .. }, _) => {
+                        self.last_rejected[usize::from(seat)] = rejected;
+                        self.end_turn(turn, seat, TurnEndReason::Rejected);
+                        break;
+                    }
+                    // A legal answer always has its move.
+                    (Asked::Legal(_), Some(Move::End) | None) => {
+                        self.end_turn(turn, seat, TurnEndReason::Chosen);
+                        break;
+                    }
+                    (Asked::Legal(_), Some(mv)) => {
+                        self.perform(seat, mv);
+                        if let Some(finish) = self.death(1 - seat) {
+                            return finish;
+                        }
+                    }
+                }
+            }
+        }
+        let [h0, h1] = self.state.health();
+        let stats = self.state.stats();
+        let (winner, reason) = match h0.cmp(&h1) {
+            std::cmp::Ordering::Greater => (
+                Some(0),
+                format!("turn cap: seat 0 has more health ({h0} to {h1})"),
+            ),
+            std::cmp::Ordering::Less => (
+                Some(1),
+                format!("turn cap: seat 1 has more health ({h1} to {h0})"),
+            ),
+            std::cmp::Ordering::Equal => (None, format!("turn cap: equal health ({h0})")),
+        };
+        Finish {
+            winner,
+            reason,
+            stats,
+        }
+    }
+
     fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.table.event(event);
@@ -508,29 +594,21 @@ impl Game<'_, '_> {
     }
 }
 
-/// The deck of `seat`: its choice if custom decks are on and the choice is valid, else the
-/// default deck. Returns the card ids and whether they were chosen.
-fn choose_deck(
+/// The deck `seat` chose, checked: its card ids and whether they were chosen (custom decks
+/// on and a deck given), or the mode's reason to refuse it.
+fn checked_deck(
     rules: &Rules,
     pool: &CardPool,
     seat: Seat,
-    choice: Option<DeckChoice>,
-    table: &mut Table<'_, Tcg>,
-    last_rejected: &mut [Option<String>; 2],
-) -> (Vec<String>, bool) {
-    if rules.custom_decks
-        && let Some(DeckChoice { deck: Some(ids) }) = choice
-    {
-        match pool.check(&ids) {
-            Ok(()) => return (ids, true),
-            Err(why) => {
-                let reason = format!("deck rejected, the default deck is used: {why}");
-                table.reject(seat, reason.clone());
-                last_rejected[usize::from(seat)] = Some(reason);
-            }
-        }
+    choice: &DeckChoice,
+) -> Result<(Vec<String>, bool), String> {
+    match &choice.deck {
+        Some(ids) if rules.custom_decks => match pool.check(ids) {
+            Ok(()) => Ok((ids.clone(), true)),
+            Err(why) => Err(format!("deck rejected, the default deck is used: {why}")),
+        },
+        _ => Ok((rules.deck_of(seat).to_vec(), false)),
     }
-    (rules.deck_of(seat).to_vec(), false)
 }
 
 /// Play one match to its end (see [`Ruleset::play`]).
@@ -553,8 +631,28 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
             pool: pool.clone(),
             default_deck: rules.deck_of(seat).to_vec(),
         };
-        let choice = table.setup(seat, &request);
-        let (ids, was_chosen) = choose_deck(rules, &pool, seat, choice, table, &mut last_rejected);
+        let asked = table.ask_setup(
+            seat,
+            &request,
+            |choice| checked_deck(rules, &pool, seat, choice),
+            || (rules.deck_of(seat).to_vec(), false),
+        );
+        let (ids, was_chosen) = match asked {
+            Asked::Legal(deck) => deck,
+            Asked::Default { action, rejected } => {
+                last_rejected[usize::from(seat)] = rejected;
+                action
+            }
+            Asked::Forfeited(loser) => {
+                let none = Counters::default().to_stats();
+                let finish = table.forfeit_finish(loser, [none.clone(), none]);
+                table.event(Event::GameEnd {
+                    winner: finish.winner,
+                    reason: finish.reason.clone(),
+                });
+                return finish;
+            }
+        };
         chosen[usize::from(seat)] = was_chosen;
         // Uids are given in list order before shuffling: seat 0 has 1..=n, seat 1 n+1..=2n.
         let base = u32::from(seat) * rules.deck_size;
@@ -598,85 +696,19 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
         last_rejected,
     };
 
-    let second = 1 - first;
     for (seat, extra) in [
         (first, 0),
-        (second, u32::from(rules.second_player_extra_card)),
+        (1 - first, u32::from(rules.second_player_extra_card)),
     ] {
         for _ in 0..rules.opening_hand + extra {
             game.draw(seat, false);
         }
     }
 
-    for turn in 1..=rules.turn_cap {
-        game.table.set_turn(turn);
-        if let Some(loser) = game.table.forfeited() {
-            return game.table.forfeit_finish(loser, game.state.stats());
-        }
-        let seat = if turn % 2 == 1 { first } else { second };
-        let slots = (game.state.sides[usize::from(seat)].slots + 1).min(rules.max_mana);
-        game.emit(Event::TurnStart {
-            turn,
-            seat,
-            mana_slots: slots,
-        });
-        game.draw(seat, true);
-        if let Some(finish) = game.death(seat) {
-            return finish;
-        }
-        loop {
-            let legal = legal_actions(rules, &game.state, seat);
-            if legal.len() == 1 {
-                game.end_turn(turn, seat, TurnEndReason::NothingToDo);
-                break;
-            }
-            game.table.offer(Offer::of(&legal));
-            let observation = game.observation(seat, legal);
-            let Some(action) = game.table.act(seat, &observation) else {
-                if let Some(loser) = game.table.forfeited() {
-                    return game.table.forfeit_finish(loser, game.state.stats());
-                }
-                game.end_turn(turn, seat, TurnEndReason::Fault);
-                break;
-            };
-            match check(rules, &game.state, seat, &action) {
-                Ok(Move::End) => {
-                    game.end_turn(turn, seat, TurnEndReason::Chosen);
-                    break;
-                }
-                Ok(mv) => {
-                    game.perform(seat, mv);
-                    if let Some(finish) = game.death(1 - seat) {
-                        return finish;
-                    }
-                }
-                Err(why) => {
-                    let reason = format!("turn {turn}: {why}; your turn was ended");
-                    game.table.reject(seat, reason.clone());
-                    game.last_rejected[usize::from(seat)] = Some(reason);
-                    game.end_turn(turn, seat, TurnEndReason::Rejected);
-                    break;
-                }
-            }
-        }
-    }
-
-    let [h0, h1] = game.state.health();
-    let stats = game.state.stats();
-    let (winner, reason) = match h0.cmp(&h1) {
-        std::cmp::Ordering::Greater => (
-            Some(0),
-            format!("turn cap: seat 0 has more health ({h0} to {h1})"),
-        ),
-        std::cmp::Ordering::Less => (
-            Some(1),
-            format!("turn cap: seat 1 has more health ({h1} to {h0})"),
-        ),
-        std::cmp::Ordering::Equal => (None, format!("turn cap: equal health ({h0})")),
-    };
-    Finish {
-        winner,
-        reason,
-        stats,
-    }
+    let finish = game.turns(first);
+    game.table.event(Event::GameEnd {
+        winner: finish.winner,
+        reason: finish.reason.clone(),
+    });
+    finish
 }

@@ -154,6 +154,10 @@ pub(super) fn describe(event: &Event) -> String {
             };
             format!("turn {turn}: seat {seat} ends its turn{why}, {mana_wasted} mana unspent")
         }
+        Event::GameEnd { winner, reason } => match winner {
+            Some(seat) => format!("game over: seat {seat} wins ({reason})"),
+            None => format!("game over: draw ({reason})"),
+        },
     }
 }
 
