@@ -61,13 +61,13 @@ impl<G: Builtins> Player<G> for Mischief<G> {
             Flavor::Clean => Ok(action),
             Flavor::Stale => {
                 let answer = match &self.last {
-                    Some(stale) if self.turns % 3 == 0 => stale.clone(),
+                    Some(stale) if self.turns.is_multiple_of(3) => stale.clone(),
                     _ => action.clone(),
                 };
                 self.last = Some(action);
                 Ok(answer)
             }
-            Flavor::Faulty | Flavor::Forfeit if self.turns % 4 == 0 => {
+            Flavor::Faulty | Flavor::Forfeit if self.turns.is_multiple_of(4) => {
                 Err(Fault::new(FaultKind::OutOfFuel, "scheduled fault"))
             }
             Flavor::Faulty | Flavor::Forfeit => Ok(action),
