@@ -488,6 +488,79 @@ impl Unit {
     }
 }
 
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, WireError, decode_enum, decode_struct};
+
+    decode_enum!(BotType {
+        Aggro,
+        Stealth,
+        Glass,
+        Tank,
+        Beaverette,
+        Kamikaze,
+        Nurse,
+        Doctor
+    });
+    decode_enum!(Effect {
+        DefenseDown,
+        OffenseDown,
+        ContinuousDamage,
+        Bomb,
+        SpeedDown,
+        Stun,
+        DefenseUp,
+        OffenseUp,
+        SpeedUp,
+        Taunt,
+        Stealth,
+        Retribution,
+        ContinuousRepair
+    });
+    decode_struct!(Stats {
+        integrity,
+        power,
+        speed,
+        armor,
+        evasion,
+        critical,
+        resistance,
+        effectivity
+    });
+    decode_struct!(ActiveEffect {
+        effect,
+        turns_left,
+        magnitude
+    });
+    decode_struct!(Unit {
+        id,
+        owner,
+        kind,
+        base,
+        integrity,
+        armor,
+        power,
+        speed,
+        resistance,
+        turn_meter,
+        cooldown,
+        has_skill,
+        effects,
+        destroyed
+    });
+    decode_struct!(Observation {
+        turn,
+        turn_cap,
+        seat,
+        acting,
+        units,
+        legal_targets,
+        skill_ready,
+        last_rejected
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1763,6 +1763,43 @@ impl Field<'_> {
     }
 }
 
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, WireError, decode_enum, decode_struct};
+
+    decode_enum!(Kind {
+        Spearman,
+        Archer,
+        Knight,
+        Scout
+    });
+    decode_struct!(Army {
+        id,
+        owner,
+        kind,
+        pos
+    });
+    decode_struct!(Resources { wood, food, gold });
+    decode_struct!(Price { kind, cost });
+    decode_struct!(Observation {
+        year,
+        last_year,
+        seat,
+        width,
+        height,
+        homes,
+        water,
+        wood,
+        food,
+        gold,
+        armies,
+        resources,
+        prices,
+        last_rejected
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -715,6 +715,119 @@ impl Action {
     }
 }
 
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, WireError, decode_enum, decode_struct};
+
+    decode_enum!(Class {
+        Warrior,
+        Mage,
+        Cleric,
+        Rogue
+    });
+    decode_enum!(Ability {
+        Fight,
+        ShieldSlam,
+        RecklessCharge,
+        Fireball,
+        Frostbolt,
+        Heal,
+        Smite,
+        Backstab,
+        RapidStrike,
+        TailSwipe,
+        FireBreath,
+        PoisonBreath,
+        LifeDrain,
+        Bite,
+        Bash,
+        Slash,
+        Regenerate,
+        BloodRage,
+        Unknown
+    } other = Unknown);
+    decode_enum!(Family {
+        Dragon,
+        Undead,
+        Humanoid
+    });
+    decode_enum!(MonsterKind {
+        RedDragon,
+        GreenDragon,
+        Vampire,
+        Skeleton,
+        Troll,
+        Orc
+    });
+    decode_struct!(Stats {
+        strength,
+        constitution,
+        intelligence,
+        speed
+    });
+    decode_struct!(Hero {
+        id,
+        name,
+        class,
+        level,
+        xp,
+        stats,
+        hp,
+        max_hp,
+        mp,
+        max_mp,
+        dead
+    });
+    decode_struct!(Monster {
+        id,
+        name,
+        kind,
+        family,
+        level,
+        stats,
+        hp,
+        max_hp,
+        xp_value,
+        queue,
+        dead
+    });
+
+    impl Decode for Target {
+        #[inline(always)]
+        fn decode(reader: &mut Reader<'_>) -> Self {
+            match reader.u32() {
+                0 => Target::Hero(reader.byte()),
+                1 => Target::Monster(reader.byte()),
+                _ => {
+                    reader.fail(WireError::Variant("Target"));
+                    Target::Hero(0)
+                }
+            }
+        }
+    }
+
+    decode_struct!(Action { ability, target });
+    decode_struct!(Score {
+        waves_cleared,
+        xp,
+        turns
+    });
+    decode_struct!(Observation {
+        wave,
+        waves,
+        turn,
+        acting,
+        party,
+        monsters,
+        initiative,
+        events,
+        legal,
+        score,
+        last_rejected
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,6 +103,14 @@ pub type MineId = u16;
 
 pub use crate::pos::Pos;
 
+impl Pos {
+    /// The neighbouring tile in `direction`, if it is on a `width`×`height` board.
+    #[inline]
+    pub fn step(self, direction: Direction, width: u8, height: u8) -> Option<Pos> {
+        self.offset(direction.offset(), 1, width, height)
+    }
+}
+
 /// A compass direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -650,6 +658,33 @@ static NO_OWNER: Mine = Mine {
     owner: None,
     team: None,
 };
+
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, decode_struct};
+
+    decode_struct!(Hero {
+        id,
+        team,
+        health,
+        pos,
+        dead
+    });
+    decode_struct!(Mine { owner, team });
+    decode_struct!(Observation {
+        turn,
+        turn_limit,
+        team,
+        acting,
+        heroes,
+        mines,
+        graves,
+        diamonds,
+        enemy_diamonds,
+        last_rejected
+    });
+}
 
 #[cfg(test)]
 mod tests {

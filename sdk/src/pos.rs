@@ -6,7 +6,6 @@
 //! them in its inner loops, and across crates (a bot built without link-time
 //! optimization) each would otherwise be a call, which in wasm is fuel the bot's turn pays.
 
-use crate::grid::Direction;
 use serde::{Deserialize, Serialize};
 
 /// A tile's coordinates: `x` is the column, growing east (0 is the west edge, the left
@@ -32,12 +31,6 @@ impl Pos {
     #[inline]
     pub fn manhattan(self, other: Pos) -> u32 {
         u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
-    }
-
-    /// The neighbouring tile in `direction`, if it is on a `width`×`height` board.
-    #[inline]
-    pub fn step(self, direction: Direction, width: u8, height: u8) -> Option<Pos> {
-        self.offset(direction.offset(), 1, width, height)
     }
 
     /// The tile `steps` tiles away in direction `(dx, dy)`, if it is on a `width`×`height`
@@ -82,4 +75,12 @@ impl std::fmt::Display for Pos {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "({},{})", self.x, self.y)
     }
+}
+
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, decode_struct};
+
+    decode_struct!(Pos { x, y });
 }

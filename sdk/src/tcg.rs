@@ -727,6 +727,91 @@ pub enum Action {
     EndTurn,
 }
 
+/// The binary encoding's in-place reader ([`crate::wire`]) for this module's types.
+mod decode {
+    use super::*;
+    use crate::wire::{Decode, Reader, WireError, decode_enum, decode_struct};
+
+    decode_enum!(CardKind { Damage, Heal, Draw });
+    decode_enum!(PlayAs {
+        Spell,
+        Minion,
+        Heal
+    });
+    decode_struct!(Card {
+        id,
+        kind,
+        cost,
+        damage,
+        heal,
+        draw
+    });
+    decode_struct!(CardInstance { uid, card });
+    decode_struct!(Hero {
+        health,
+        mana,
+        mana_slots,
+        deck_size,
+        hand_size
+    });
+    decode_struct!(Minion {
+        id,
+        owner,
+        card,
+        attack,
+        health,
+        asleep,
+        can_attack
+    });
+
+    impl Decode for Target {
+        #[inline(always)]
+        fn decode(reader: &mut Reader<'_>) -> Self {
+            match reader.u32() {
+                0 => Target::Hero,
+                1 => Target::Minion(reader.u32()),
+                _ => {
+                    reader.fail(WireError::Variant("Target"));
+                    Target::Hero
+                }
+            }
+        }
+    }
+
+    impl Decode for Action {
+        #[inline(always)]
+        fn decode(reader: &mut Reader<'_>) -> Self {
+            match reader.u32() {
+                0 => Action::PlayCard {
+                    card: reader.u32(),
+                    play_as: PlayAs::decode(reader),
+                    target: Target::decode(reader),
+                },
+                1 => Action::Attack {
+                    minion: reader.u32(),
+                    target: Target::decode(reader),
+                },
+                2 => Action::EndTurn,
+                _ => {
+                    reader.fail(WireError::Variant("Action"));
+                    Action::EndTurn
+                }
+            }
+        }
+    }
+
+    decode_struct!(Observation {
+        turn,
+        turn_cap,
+        seat,
+        heroes,
+        hand,
+        board,
+        legal,
+        last_rejected
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

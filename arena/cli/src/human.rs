@@ -8,11 +8,11 @@
 //! With `--clock`, a decision not made in time is a `timeout` fault, as a bot's would be.
 
 use crate::input::{Line, read_line};
-use crate::live::{Live, Pace};
+use crate::live::{Live, Pace, Rounds};
 use crate::terminal::escape;
 use arena_builtins::Builtins;
 use arena_engine::replay::BotInfo;
-use arena_engine::{Fault, FaultKind, Observer, Player, Ruleset};
+use arena_engine::{Fault, FaultKind, Observer, Player};
 use arena_sandbox::Sandbox;
 use arena_sdk::{MatchEnd, MatchStart};
 use arena_tournament::bots::Contestant;
@@ -63,7 +63,7 @@ impl Console {
 }
 
 /// How a mode talks to a person.
-pub trait Interactive: Ruleset {
+pub trait Interactive: Rounds {
     /// The setup question, or `None` when there is nothing to choose.
     fn setup_prompt(request: &Self::SetupRequest) -> Option<String>;
     /// The setup choice for an answer to [`Interactive::setup_prompt`] (`""` when there
@@ -81,14 +81,6 @@ pub trait Interactive: Ruleset {
     fn hint(_observation: &Self::Observation) -> String {
         Self::HINT.to_owned()
     }
-    /// Whether a live view of bots cuts the game into rounds ([`Interactive::starts_round`])
-    /// rather than after each decision.
-    const BY_ROUND: bool = false;
-    /// Whether `event` begins a new round, after the events `before` it.
-    fn starts_round(_before: &[Self::Event], _event: &Self::Event) -> bool {
-        false
-    }
-
     /// Ask for one action; the default shows the numbered choices and re-prompts until a
     /// number or [`Interactive::parse`] gives a legal answer.
     fn ask(
@@ -251,6 +243,8 @@ mod battle {
     use arena_sdk::battle::{Action, Battle, Observation, SetupRequest, TeamChoice};
     use std::fmt::Write as _;
 
+    impl crate::live::Rounds for Battle {}
+
     impl Interactive for Battle {
         const HINT: &'static str = "a target id or `skill`";
 
@@ -402,6 +396,8 @@ mod tcg {
         }
     }
 
+    impl crate::live::Rounds for Tcg {}
+
     impl Interactive for Tcg {
         const HINT: &'static str = "`play N`, `attack ID hero|ID`, `end`";
 
@@ -536,8 +532,7 @@ mod grid {
     use arena_engine::grid::Event;
     use arena_sdk::grid::{Action, Grid, Observation, Pos, SetupChoice, SetupRequest};
 
-    impl Interactive for Grid {
-        const HINT: &'static str = "n/e/s/w/stay";
+    impl crate::live::Rounds for Grid {
         // Heroes move one at a time, alternating teams: a person watching bots wants to
         // see a round of all of them at once.
         const BY_ROUND: bool = true;
@@ -554,7 +549,10 @@ mod grid {
             });
             previous.is_some_and(|p| *hero <= p)
         }
+    }
 
+    impl Interactive for Grid {
+        const HINT: &'static str = "n/e/s/w/stay";
         fn setup_prompt(_: &SetupRequest) -> Option<String> {
             None
         }
@@ -660,6 +658,8 @@ mod dungeon {
                 .map_or("?".into(), |m| m.name.clone()),
         }
     }
+
+    impl crate::live::Rounds for Dungeon {}
 
     impl Interactive for Dungeon {
         const HINT: &'static str = "`ABILITY TARGET`";
@@ -807,6 +807,8 @@ mod conquest {
         }
         Ok(Pos { x, y })
     }
+
+    impl crate::live::Rounds for Conquest {}
 
     impl Interactive for Conquest {
         const HINT: &'static str = "the recruit/move orders, DIS, PRIS";

@@ -9,15 +9,25 @@
 //! the rest of the screen cleared: nothing to restore on exit or Ctrl-C); elsewhere it
 //! prints each step once, plainly, without escape codes.
 
-use crate::human::Interactive;
 use crate::input::{Line, read_line};
 use crate::terminal::escape;
 use arena_engine::replay::{BotInfo, Entry, Replay};
-use arena_engine::{Answer, Finish, Observer};
+use arena_engine::{Answer, Finish, Observer, Ruleset};
 use arena_sdk::{Mode, Seat};
 use arena_tournament::game::Renderer;
 use std::io::IsTerminal;
 use std::time::Duration;
+
+/// How a mode's live view of bots is cut into steps.
+pub trait Rounds: Ruleset {
+    /// Whether a live view of bots cuts the game into rounds ([`Rounds::starts_round`])
+    /// rather than after each decision.
+    const BY_ROUND: bool = false;
+    /// Whether `event` begins a new round, after the events `before` it.
+    fn starts_round(_before: &[Self::Event], _event: &Self::Event) -> bool {
+        false
+    }
+}
 
 /// The pause between two steps on a terminal when `--delay` is not given.
 pub const DEFAULT_DELAY_MS: u64 = 300;
@@ -52,7 +62,7 @@ impl Pace {
 }
 
 /// A live view of a game of mode `G`.
-pub struct Live<G: Interactive> {
+pub struct Live<G: Rounds> {
     renderer: Renderer<G>,
     header: String,
     pace: Pace,
@@ -69,7 +79,7 @@ pub struct Live<G: Interactive> {
     error: Option<anyhow::Error>,
 }
 
-impl<G: Interactive> Live<G> {
+impl<G: Rounds> Live<G> {
     /// A view of a game of `bots`; `humans` marks the seats a person plays.
     pub fn new(mode: Mode, bots: &[BotInfo; 2], seed: u64, pace: Pace, humans: [bool; 2]) -> Self {
         Live {
@@ -94,7 +104,7 @@ impl<G: Interactive> Live<G> {
         self.pace.terminal && !self.with_human()
     }
 
-    /// Whether steps are rounds cut before events ([`Interactive::BY_ROUND`]) rather than
+    /// Whether steps are rounds cut before events ([`Rounds::BY_ROUND`]) rather than
     /// at each decision. With a person playing, every decision is a step: they see each of
     /// the other seat's moves before their own turn.
     fn by_round(&self) -> bool {
@@ -252,7 +262,7 @@ impl<G: Interactive> Live<G> {
     }
 }
 
-impl<G: Interactive> Observer<G> for Live<G> {
+impl<G: Rounds> Observer<G> for Live<G> {
     fn initial(&mut self, initial: &G::Initial) {
         self.renderer.set_initial(initial);
         if self.by_round() {

@@ -26,7 +26,12 @@ enum Flavor {
 }
 
 impl Flavor {
-    const ALL: [Flavor; 4] = [Flavor::Clean, Flavor::Stale, Flavor::Faulty, Flavor::Forfeit];
+    const ALL: [Flavor; 4] = [
+        Flavor::Clean,
+        Flavor::Stale,
+        Flavor::Faulty,
+        Flavor::Forfeit,
+    ];
 
     fn name(self) -> &'static str {
         match self {

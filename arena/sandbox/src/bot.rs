@@ -2,6 +2,7 @@
 //! encoding the bot picked (`wire`).
 
 use crate::Sandbox;
+use crate::text::{bounded, cut};
 use arena_engine::{CallReport, Fault, FaultKind, Player};
 use arena_sdk::protocol::RequestRef;
 use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
@@ -204,33 +205,6 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     )?;
     crate::wasi::add_to_linker(&mut linker)?;
     Ok(linker)
-}
-
-/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
-fn cut(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-/// Bot-provided text kept in a fault (an `{"error": …}` message, a log line) is cut to this
-/// many bytes: a fault is stored in every result and replay.
-pub const FAULT_TEXT_BYTES: usize = 1024;
-
-pub(crate) fn bounded(text: &str) -> String {
-    if text.len() <= FAULT_TEXT_BYTES {
-        return text.to_owned();
-    }
-    format!(
-        "{}… ({} bytes in all)",
-        cut(text, FAULT_TEXT_BYTES),
-        text.len()
-    )
 }
 
 /// The code a [`WasmBot`] instantiates: a core module's or a component's.
@@ -1015,12 +989,5 @@ mod tests {
         );
         assert_eq!(telling_line("one\ntwo\n\n").as_deref(), Some("two"));
         assert_eq!(telling_line(""), None);
-    }
-
-    #[test]
-    fn cut_keeps_whole_characters() {
-        assert_eq!(cut("aé", 2), "a");
-        assert_eq!(cut("aé", 3), "aé");
-        assert_eq!(cut("abc", 0), "");
     }
 }

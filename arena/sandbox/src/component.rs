@@ -30,7 +30,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             // Lifting the string already paid a unit of fuel per byte (wasmtime's
             // canonical ABI); the log's own price is on top, as for a core bot.
             let text = msg.to_str(store.as_context())?;
-            let take = cut_len(&text, room);
+            let take = crate::text::cut(&text, room).len();
             let kept = text[..take].to_owned();
             let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
             let fuel = store.get_fuel()?;
@@ -46,18 +46,6 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
         },
     )?;
     Ok(linker)
-}
-
-/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
-fn cut_len(text: &str, max: usize) -> usize {
-    if text.len() <= max {
-        return text.len();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
 }
 
 /// Whether `bytes` start like a component (`\0asm`, version 0x0d, layer 1) rather than a

@@ -23,6 +23,7 @@ pub mod compile;
 mod component;
 mod load;
 pub mod structure;
+mod text;
 mod wasi;
 mod wire;
 

@@ -92,7 +92,10 @@ fn decode_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
     // parse, whose failure would allocate an error on every turn.
     let may_be_error = text.contains("error") || text.contains('\\');
     if may_be_error && let Ok(BotErrorResponse { error }) = serde_json::from_str(text) {
-        return Err(Fault::new(FaultKind::BotError, crate::bot::bounded(&error)));
+        return Err(Fault::new(
+            FaultKind::BotError,
+            crate::text::bounded(&error),
+        ));
     }
     serde_json::from_str(text).map_err(|e| {
         // Whether the text is JSON at all is decided by syntax alone (`IgnoredAny` does not
@@ -141,7 +144,7 @@ fn decode_binary<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Fault> {
             Ok(value)
         }
         Some((1, message)) => match postcard::take_from_bytes::<&str>(message) {
-            Ok((error, [])) => Err(Fault::new(FaultKind::BotError, crate::bot::bounded(error))),
+            Ok((error, [])) => Err(Fault::new(FaultKind::BotError, crate::text::bounded(error))),
             Ok((_, rest)) => Err(wrong(
                 FaultKind::WrongShape,
                 format!("{} bytes after the error message", rest.len()),
@@ -189,7 +192,7 @@ mod tests {
         let fault = decode::<Action>(Encoding::Json, long.as_bytes()).unwrap_err();
         assert_eq!(fault.kind, FaultKind::BotError);
         assert!(
-            fault.message.len() <= crate::bot::FAULT_TEXT_BYTES + 40,
+            fault.message.len() <= crate::text::FAULT_TEXT_BYTES + 40,
             "{}",
             fault.message.len()
         );

@@ -5,6 +5,8 @@ use arena_sdk::Mode;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub use crate::bot_error::BotError;
+
 /// What a user wrote to name a bot.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BotSpec {
@@ -21,37 +23,6 @@ pub enum BotSpec {
     /// A directory with a JavaScript or TypeScript bot (bot.js or bot.ts), packed into the
     /// QuickJS runner (`javascript.rs`).
     JavaScript(PathBuf),
-}
-
-/// A bot spec that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum BotError {
-    /// Not a builtin, module or crate.
-    #[error(
-        "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py, JavaScript: bot.js, TypeScript: bot.ts)"
-    )]
-    Unrecognized(String),
-    /// No such built-in for the mode.
-    #[error("no built-in AI `{name}` for mode {mode}; built-ins of {mode}: {available}")]
-    UnknownBuiltin {
-        /// The name asked for.
-        name: String,
-        /// The mode.
-        mode: Mode,
-        /// What exists.
-        available: String,
-    },
-    /// The module could not be loaded.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// A bot directory (a crate, a Go module, a Python or JavaScript bot) failed to build.
-    #[error("cannot build the bot in {dir}: {detail}")]
-    Build {
-        /// The crate directory.
-        dir: String,
-        /// What went wrong.
-        detail: String,
-    },
 }
 
 impl std::str::FromStr for BotSpec {

@@ -10,7 +10,7 @@
 //! one always is. Go's own settings files, workspaces and experiment variables are off, so
 //! that nothing outside those files changes the build.
 
-use crate::bots::BotError;
+use crate::bot_error::BotError;
 use crate::build_cache::framed;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};

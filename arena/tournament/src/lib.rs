@@ -19,6 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bot_error;
 pub mod bots;
 mod build_cache;
 pub mod check;

@@ -15,7 +15,7 @@
 //! (componentize-py writes the latter itself while it builds) — so an unchanged bot is not
 //! built again, and a changed one always is. Only the current build is kept (19 MB each).
 
-use crate::bots::BotError;
+use crate::bot_error::BotError;
 use crate::build_cache::framed;
 use sha2::{Digest, Sha256};
 use std::io::Read;
