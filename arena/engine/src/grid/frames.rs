@@ -38,7 +38,13 @@ fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
         Event::HeroTurn { turn, .. } => Some(turn),
         _ => None,
     };
-    build(events, State::from_initial(initial), starts, State::apply, draw)
+    build(
+        events,
+        State::from_initial(initial),
+        starts,
+        State::apply,
+        draw,
+    )
 }
 
 fn draw(state: &State, events: &[Event]) -> Value {

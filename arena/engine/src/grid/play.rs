@@ -133,7 +133,10 @@ impl State {
             put(p, Terrain::Well);
         }
         for (id, &p) in initial.mines.iter().enumerate() {
-            put(p, Terrain::Mine(MineId::try_from(id).unwrap_or(MineId::MAX)));
+            put(
+                p,
+                Terrain::Mine(MineId::try_from(id).unwrap_or(MineId::MAX)),
+            );
         }
         State::build(
             width,
@@ -840,6 +843,7 @@ pub(super) fn play_to_end(
                 return (finish, Some(state));
             }
         };
+        // A rejection `resolve` finds is the check's, already recorded by the table.
         state.resolve(hero, action, &mut events);
         flush(table, &mut events);
         turn += 1;

@@ -1100,8 +1100,11 @@ fn play_keeping_state(
         };
         table.start(seat, &start);
     }
-    let (finish, state) =
-        super::play::play_to_end(&config.rules, crate::derive_seed(config.seed, 0), &mut table);
+    let (finish, state) = super::play::play_to_end(
+        &config.rules,
+        crate::derive_seed(config.seed, 0),
+        &mut table,
+    );
     (table.into_record(config, finish), state)
 }
 
@@ -1273,7 +1276,10 @@ fn a_quit_at_setup_ends_the_match_before_the_other_seat_is_asked() {
             Ok(())
         }
         fn setup(&mut self, _: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
-            Err(crate::Fault::new(crate::FaultKind::Quit, "the player typed QUIT"))
+            Err(crate::Fault::new(
+                crate::FaultKind::Quit,
+                "the player typed QUIT",
+            ))
         }
         fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
             Ok(Action::Stay)

@@ -145,10 +145,12 @@ impl State {
                     Terrain::Empty => "  .  ".to_owned(),
                     Terrain::Wall => " ### ".to_owned(),
                     Terrain::Well => "  W  ".to_owned(),
-                    Terrain::Mine(id) => match self.mines().get(usize::from(id)).and_then(|m| m.team) {
-                        Some(team) => format!(" M:{} ", team_letter(team)),
-                        None => "  M  ".to_owned(),
-                    },
+                    Terrain::Mine(id) => {
+                        match self.mines().get(usize::from(id)).and_then(|m| m.team) {
+                            Some(team) => format!(" M:{} ", team_letter(team)),
+                            None => "  M  ".to_owned(),
+                        }
+                    }
                 }
             })
             .collect();
