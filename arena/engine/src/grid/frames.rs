@@ -1,6 +1,7 @@
 //! Grid frames for the browser viewer: one step per hero turn, each drawing the [`State`]
-//! folded by the same [`State::apply`] the rules and the terminal picture use. Drawn by the viewer's `grid.js`. Arrays rather
-//! than objects per hero and tile, because a long game has a thousand steps and more.
+//! folded by the same [`State::apply`] the rules and the terminal picture use. Drawn by the
+//! viewer's `grid.js`. Arrays rather than objects per hero and tile, because a long game has
+//! a thousand steps and more.
 //!
 //! `fixed`: `{width, height, turn_limit, walls, mines, wells: [[x, y]], teams: [team of
 //! each hero]}`. A step's `state`: `heroes[id]` = `[x, y, health]` (health 0: dead, lying

@@ -1165,6 +1165,19 @@ proptest! {
             prop_assert_eq!(&folded.stats()[seat], &record.outcome.seats[seat].stats);
         }
         prop_assert_eq!(ends(&record), (1, true), "exactly one end event, the last entry");
+        // The terminal picture and the browser frames fold the same state.
+        let initial = record.replay.initial.as_ref().unwrap();
+        let events: Vec<Event> = record.replay.events().cloned().collect();
+        prop_assert_eq!(Grid::picture(initial, &events), Some(state.picture()));
+        let frames = Grid::frames(initial, &events).unwrap();
+        let last = &frames.steps.last().unwrap().state;
+        let heroes: Vec<_> = state
+            .heroes()
+            .iter()
+            .map(|h| serde_json::json!([h.pos.x, h.pos.y, h.health]))
+            .collect();
+        prop_assert_eq!(&last["heroes"], &serde_json::json!(heroes));
+        prop_assert_eq!(&last["diamonds"], &serde_json::json!(state.diamonds()));
 
         // The hand-run match is the match `run_match` plays.
         let (mut zero, mut one) = players();
