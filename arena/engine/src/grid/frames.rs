@@ -1,6 +1,7 @@
-//! Grid frames for the browser viewer: one step per hero turn, the state rebuilt by the
-//! same `View` the terminal picture uses. Drawn by the viewer's `grid.js`. Arrays rather
-//! than objects per hero and tile, because a long game has a thousand steps and more.
+//! Grid frames for the browser viewer: one step per hero turn, each drawing the [`State`]
+//! folded by the same [`State::apply`] the rules and the terminal picture use. Drawn by the
+//! viewer's `grid.js`. Arrays rather than objects per hero and tile, because a long game has
+//! a thousand steps and more.
 //!
 //! `fixed`: `{width, height, turn_limit, walls, mines, wells: [[x, y]], teams: [team of
 //! each hero]}`. A step's `state`: `heroes[id]` = `[x, y, health]` (health 0: dead, lying
@@ -8,8 +9,7 @@
 //! `[team 0, team 1]`, `acting`: hero id or null, `move`: `[from x, from y, to x, to y]`
 //! or null, `hits`: `[[hero, target, damage]]` (stabs and adjacent damage).
 
-use super::view::View;
-use super::{Event, Initial};
+use super::{Event, Initial, State};
 use crate::frames::{Frames, Step, build};
 use arena_sdk::grid::Pos;
 use serde_json::{Value, json};
@@ -35,21 +35,20 @@ fn tiles(positions: &[Pos]) -> Vec<[u8; 2]> {
 }
 
 fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
-    let start = View {
-        turn: 0,
-        heroes: initial.heroes.clone(),
-        mines: vec![Default::default(); initial.mines.len()],
-        graves: Vec::new(),
-        diamonds: [0, 0],
-    };
-    let starts = |_: &View, event: &Event| match *event {
+    let starts = |_: &State, event: &Event| match *event {
         Event::HeroTurn { turn, .. } => Some(turn),
         _ => None,
     };
-    build(events, start, starts, View::apply, draw)
+    build(
+        events,
+        State::from_initial(initial),
+        starts,
+        State::apply,
+        draw,
+    )
 }
 
-fn draw(view: &View, events: &[Event]) -> Value {
+fn draw(state: &State, events: &[Event]) -> Value {
     let mut acting = None;
     let mut moved = None;
     let mut hits = Vec::new();
@@ -73,10 +72,10 @@ fn draw(view: &View, events: &[Event]) -> Value {
         }
     }
     json!({
-        "heroes": view.heroes.iter().map(|h| json!([h.pos.x, h.pos.y, h.health])).collect::<Vec<_>>(),
-        "mines": view.mines.iter().map(|m| m.owner).collect::<Vec<_>>(),
-        "graves": tiles(&view.graves),
-        "diamonds": view.diamonds,
+        "heroes": state.heroes().iter().map(|h| json!([h.pos.x, h.pos.y, h.health])).collect::<Vec<_>>(),
+        "mines": state.mines().iter().map(|m| m.owner).collect::<Vec<_>>(),
+        "graves": tiles(state.graves()),
+        "diamonds": state.diamonds(),
         "acting": acting,
         "move": moved,
         "hits": hits,

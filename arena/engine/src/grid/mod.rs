@@ -8,9 +8,10 @@
 //! (most diamonds wins; a tie is a draw).
 //!
 //! The files: `rules.rs` holds the rules' limits, the validated [`Setup`] and the
-//! statistics; `map.rs` the map format and hero placement; `play.rs` the [`State`] with the
-//! document's turn steps and the match loop; `view.rs` the event text and the terminal
-//! picture; `tests.rs` the tests.
+//! statistics; `map.rs` the map format and hero placement; `play.rs` the [`State`], changed
+//! only by [`State::apply`]ing events, the document's turn steps that decide them, and the
+//! match loop; `view.rs` the event text and the terminal picture of the state; `frames.rs`
+//! the browser viewer's frames of the same state; `tests.rs` the tests.
 
 mod frames;
 pub mod map;
@@ -239,7 +240,7 @@ impl Ruleset for Grid {
     }
 
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
-        Some(Box::new(view::Drawing::new(initial)))
+        Some(Box::new(State::from_initial(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

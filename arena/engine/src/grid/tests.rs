@@ -1022,3 +1022,319 @@ fn the_offer_lists_the_directions_that_stay_on_the_board() {
         }
     }
 }
+
+// ---- one state, folded from the events ----
+
+/// A built-in that, by its own seeded dice, sometimes answers a direction of its own
+/// (often off the board: illegal), faults, or faults at setup.
+struct Unruly {
+    bot: Box<dyn Bot<Grid> + Send>,
+    dice: ChaCha8Rng,
+    /// Chance in 100 of a fault on a turn.
+    faults: u32,
+    /// Chance in 100 of a random direction on a turn.
+    wild: u32,
+    /// Fault at setup.
+    setup_fault: bool,
+}
+
+impl Unruly {
+    fn new(name: &str, seed: u64, faults: u32, wild: u32, setup_fault: bool) -> Unruly {
+        Unruly {
+            bot: <Grid as arena_builtins::Builtins>::create(name).expect("a built-in"),
+            dice: ChaCha8Rng::seed_from_u64(seed),
+            faults,
+            wild,
+            setup_fault,
+        }
+    }
+}
+
+impl Player<Grid> for Unruly {
+    fn start(&mut self, start: &MatchStart<Grid>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+        let choice = self.bot.setup(request);
+        if self.setup_fault {
+            return Err(crate::Fault::new(
+                crate::FaultKind::Trap,
+                "scheduled setup fault",
+            ));
+        }
+        Ok(choice)
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        let action = self.bot.act(observation);
+        let roll = self.dice.random_range(0..100);
+        if roll < self.faults {
+            Err(crate::Fault::new(
+                crate::FaultKind::OutOfFuel,
+                "scheduled fault",
+            ))
+        } else if roll < self.faults + self.wild {
+            Ok(Action::ALL[self.dice.random_range(0..5)])
+        } else {
+            Ok(action)
+        }
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.bot.end(end);
+    }
+}
+
+/// [`crate::run_match`] by hand, to keep the final state the play loop ends with.
+fn play_keeping_state(
+    config: &MatchConfig<Grid>,
+    players: [&mut dyn Player<Grid>; 2],
+) -> (crate::MatchRecord<Grid>, Option<State>) {
+    let mut table = crate::Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = MatchStart::<Grid> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Grid as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let (finish, state) = super::play::play_to_end(
+        &config.rules,
+        crate::derive_seed(config.seed, 0),
+        &mut table,
+    );
+    (table.into_record(config, finish), state)
+}
+
+/// The built-in `pick` names (any of them, `random-walker` included).
+fn builtin(pick: usize) -> &'static str {
+    let all = <Grid as arena_builtins::Builtins>::builtins();
+    all[pick % all.len()].name
+}
+
+/// The end events of a record, and whether the last log entry is one.
+fn ends(record: &crate::MatchRecord<Grid>) -> (usize, bool) {
+    let count = record.replay.events().filter(|e| Grid::is_end(e)).count();
+    let last = matches!(
+        record.replay.log.last(),
+        Some(crate::replay::Entry::Event { event }) if Grid::is_end(event)
+    );
+    (count, last)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn folding_the_replay_gives_the_play_loops_final_state(
+        seed in any::<u64>(),
+        picks in (0usize..64, 0usize..64),
+        limit in prop_oneof![1u32..60, 60u32..400],
+        map in 0usize..3,
+        max_faults in 1u32..6,
+        misbehaviour in (0u32..15, 0u32..40, 0u32..20),
+        dice in any::<u64>(),
+    ) {
+        let rules = Rules {
+            map: SHIPPED_MAPS[map].1.to_owned(),
+            turn_limit: limit,
+            heroes_per_team: 5,
+        };
+        let mut config = MatchConfig::<Grid>::new(rules, seed);
+        config.max_faults = max_faults;
+        let (faults, wild, setup) = misbehaviour;
+        let (a, b) = (builtin(picks.0), builtin(picks.1));
+        let players = || {
+            (
+                Unruly::new(a, dice, faults, wild, setup == 0),
+                Unruly::new(b, dice ^ 1, 0, wild / 2, false),
+            )
+        };
+        let (mut zero, mut one) = players();
+        let (record, state) = play_keeping_state(&config, [&mut zero, &mut one]);
+        let state = state.expect("valid rules give a state");
+
+        let mut folded = State::from_initial(record.replay.initial.as_ref().expect("an initial state"));
+        for event in record.replay.events() {
+            folded.apply(event);
+        }
+        prop_assert_eq!(&folded, &state);
+        for seat in 0..2 {
+            prop_assert_eq!(&folded.stats()[seat], &record.outcome.seats[seat].stats);
+        }
+        prop_assert_eq!(ends(&record), (1, true), "exactly one end event, the last entry");
+        // The terminal picture and the browser frames fold the same state.
+        let initial = record.replay.initial.as_ref().unwrap();
+        let events: Vec<Event> = record.replay.events().cloned().collect();
+        prop_assert_eq!(Grid::picture(initial, &events), Some(state.picture()));
+        let frames = Grid::frames(initial, &events).unwrap();
+        let last = &frames.steps.last().unwrap().state;
+        let heroes: Vec<_> = state
+            .heroes()
+            .iter()
+            .map(|h| serde_json::json!([h.pos.x, h.pos.y, h.health]))
+            .collect();
+        prop_assert_eq!(&last["heroes"], &serde_json::json!(heroes));
+        prop_assert_eq!(&last["diamonds"], &serde_json::json!(state.diamonds()));
+
+        // The hand-run match is the match `run_match` plays.
+        let (mut zero, mut one) = players();
+        let plain = run_match(&config, [&mut zero, &mut one]);
+        prop_assert_eq!(&plain.replay, &record.replay);
+    }
+}
+
+// ---- forfeits end the match at once ----
+
+/// Answers `Stay` `answers` times, then faults on every request.
+struct Breaks {
+    answers: u32,
+    kind: crate::FaultKind,
+}
+
+impl Player<Grid> for Breaks {
+    fn start(&mut self, _: &MatchStart<Grid>) -> Result<(), crate::Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, _: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+        Ok(SetupChoice {})
+    }
+    fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+        if self.answers == 0 {
+            return Err(crate::Fault::new(self.kind, "broken"));
+        }
+        self.answers -= 1;
+        Ok(Action::Stay)
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+/// The log entries after the last answer.
+fn after_last_answer(record: &crate::MatchRecord<Grid>) -> Vec<crate::replay::Entry<Grid>> {
+    let log = &record.replay.log;
+    let last = log
+        .iter()
+        .rposition(|e| matches!(e, crate::replay::Entry::Answer { .. }))
+        .expect("an answer");
+    log[last + 1..].to_vec()
+}
+
+#[test]
+fn reaching_max_faults_stops_the_match_at_that_answer() {
+    for (seat, max_faults) in [(0u8, 3u32), (1, 3), (0, 1), (1, 5)] {
+        let mut config = MatchConfig::<Grid>::new(Rules::default(), 7);
+        config.max_faults = max_faults;
+        let mut broken = Breaks {
+            answers: 4,
+            kind: crate::FaultKind::OutOfFuel,
+        };
+        let mut hunter = NativePlayer::new(Hunter::default());
+        let players: [&mut dyn Player<Grid>; 2] = if seat == 0 {
+            [&mut broken, &mut hunter]
+        } else {
+            [&mut hunter, &mut broken]
+        };
+        let (record, state) = play_keeping_state(&config, players);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(1 - seat), "the opponent wins");
+        assert!(outcome.seats[usize::from(seat)].forfeited);
+        assert_eq!(outcome.seats[usize::from(seat)].faults, max_faults);
+        assert_eq!(
+            outcome.reason,
+            format!("forfeit: seat {seat} faulted {max_faults} times")
+        );
+        // The last answer is the forfeiting fault; only the end event follows it: the
+        // hero does not stay, deal adjacent damage or die, and nobody else moves.
+        let last_answer = record
+            .replay
+            .log
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                crate::replay::Entry::Answer { seat, answer, .. } => Some((*seat, answer)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(last_answer.0, seat);
+        assert!(matches!(last_answer.1, crate::Answer::Fault(_)));
+        let tail = after_last_answer(&record);
+        assert_eq!(tail.len(), 1, "{tail:?}");
+        assert!(matches!(
+            &tail[0],
+            crate::replay::Entry::Event { event: Event::GameEnd { winner, .. } } if *winner == Some(1 - seat)
+        ));
+        assert_eq!(ends(&record), (1, true));
+        // The forfeiting hero's turn was begun: the outcome counts it.
+        let hero_turns = record
+            .replay
+            .events()
+            .filter(|e| matches!(e, Event::HeroTurn { .. }))
+            .count();
+        assert_eq!(outcome.turns as usize, hero_turns);
+        let state = state.unwrap();
+        let mut folded = State::from_initial(record.replay.initial.as_ref().unwrap());
+        record.replay.events().for_each(|e| folded.apply(e));
+        assert_eq!(folded, state);
+        verify(&record.replay).expect("a forfeit replays");
+    }
+}
+
+#[test]
+fn a_quit_at_setup_ends_the_match_before_the_other_seat_is_asked() {
+    struct QuitsAtSetup;
+    impl Player<Grid> for QuitsAtSetup {
+        fn start(&mut self, _: &MatchStart<Grid>) -> Result<(), crate::Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, _: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+            Err(crate::Fault::new(
+                crate::FaultKind::Quit,
+                "the player typed QUIT",
+            ))
+        }
+        fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+            Ok(Action::Stay)
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+    let config = MatchConfig::<Grid>::new(Rules::default(), 2);
+    let mut quitter = QuitsAtSetup;
+    let mut hunter = NativePlayer::new(Hunter::default());
+    let record = run_match(&config, [&mut quitter, &mut hunter]);
+    assert_eq!(record.outcome.winner, Some(1));
+    assert_eq!(record.outcome.turns, 0);
+    let answers: Vec<(u8, bool)> = record
+        .replay
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            crate::replay::Entry::Answer { seat, answer, .. } => {
+                Some((*seat, matches!(answer, crate::Answer::Setup(_))))
+            }
+            _ => None,
+        })
+        .collect();
+    // The two start answers, then seat 0's quit; seat 1 is never asked for its setup.
+    assert_eq!(answers, [(0, false), (1, false), (0, false)]);
+    assert!(record.replay.initial.is_some(), "the board is recorded");
+    assert_eq!(record.replay.events().count(), 1);
+    assert_eq!(ends(&record), (1, true));
+    verify(&record.replay).expect("a setup quit replays");
+}
+
+#[test]
+fn a_quit_mid_match_forfeits_at_once() {
+    let config = MatchConfig::<Grid>::new(Rules::default(), 3);
+    let mut quitter = Breaks {
+        answers: 10,
+        kind: crate::FaultKind::Quit,
+    };
+    let mut hunter = NativePlayer::new(Hunter::default());
+    let record = run_match(&config, [&mut hunter, &mut quitter]);
+    assert_eq!(record.outcome.winner, Some(0));
+    assert_eq!(record.outcome.seats[1].faults, 1);
+    assert_eq!(after_last_answer(&record).len(), 1);
+    assert_eq!(ends(&record), (1, true));
+}

@@ -1,10 +1,10 @@
-//! What a match looks like in text: one line per event, and the board rebuilt from the
-//! events (`--watch`).
+//! What a match looks like in text: one line per event, and the board of the [`State`]
+//! after the events so far (`--watch`).
 
 use super::*;
 
 use arena_sdk::Seat;
-use arena_sdk::grid::{Hero, HeroId, Mine, Pos};
+use arena_sdk::grid::{HeroId, Pos, Terrain};
 
 /// `A` for team 0, `B` for team 1.
 pub fn team_letter(team: Seat) -> char {
@@ -131,116 +131,53 @@ pub(super) fn describe(event: &Event) -> String {
     }
 }
 
-/// The dynamic state rebuilt from the initial state and the events (for `picture`).
-#[derive(Debug, Clone)]
-pub(super) struct View {
-    pub(super) turn: u32,
-    pub(super) heroes: Vec<Hero>,
-    pub(super) mines: Vec<Mine>,
-    pub(super) graves: Vec<Pos>,
-    pub(super) diamonds: [u32; 2],
-}
-
-impl View {
-    fn new(initial: &Initial) -> View {
-        View {
-            turn: 0,
-            heroes: initial.heroes.clone(),
-            mines: vec![Mine::default(); initial.mines.len()],
-            graves: Vec::new(),
-            diamonds: [0, 0],
-        }
-    }
-
-    fn hero(&mut self, id: HeroId) -> Option<&mut Hero> {
-        self.heroes.get_mut(usize::from(id))
-    }
-
-    pub(super) fn apply(&mut self, event: &Event) {
-        match *event {
-            Event::HeroTurn { turn, .. } => self.turn = turn,
-            Event::DiamondsEarned {
-                hero, team_total, ..
-            } => self.diamonds[usize::from(team_of(hero))] = team_total,
-            Event::Moved { hero, to, .. } => {
-                if let Some(h) = self.hero(hero) {
-                    h.pos = to;
-                }
-            }
-            Event::GraveRobbed { at, .. } => self.graves.retain(|&g| g != at),
-            Event::MineCaptured {
-                hero, mine, health, ..
-            } => {
-                if let Some(slot) = self.mines.get_mut(usize::from(mine)) {
-                    *slot = Mine {
-                        owner: Some(hero),
-                        team: Some(team_of(hero)),
-                    };
-                }
-                if let Some(h) = self.hero(hero) {
-                    h.health = health;
-                }
-            }
-            Event::WellDrink { hero, health, .. } => {
-                if let Some(h) = self.hero(hero) {
-                    h.health = health;
-                }
-            }
-            Event::Stab { target, health, .. }
-            | Event::HealFriend { target, health, .. }
-            | Event::AdjacentDamage { target, health, .. } => {
-                if let Some(h) = self.hero(target) {
-                    h.health = health;
-                }
-            }
-            Event::Death { hero, at, .. } => {
-                if let Some(h) = self.hero(hero) {
-                    h.dead = true;
-                    h.health = 0;
-                }
-                self.graves.push(at);
-            }
-            Event::GameEnd { diamonds, .. } => self.diamonds = diamonds,
-            Event::Stayed { .. }
-            | Event::Blocked { .. }
-            | Event::MineAlreadyOwned { .. }
-            | Event::MineCaptureFailed { .. } => {}
-        }
-    }
-
+impl State {
     /// The board, 5 characters a tile, then one line per hero and the score.
-    fn render(&self, initial: &Initial) -> String {
+    pub fn picture(&self) -> String {
         use std::fmt::Write as _;
-        let (w, h) = (usize::from(initial.width), usize::from(initial.height));
-        let mut cells = vec!["  .  ".to_owned(); w * h];
-        let at = |p: Pos| usize::from(p.y) * w + usize::from(p.x);
-        for &p in &initial.walls {
-            cells[at(p)] = " ### ".to_owned();
+        let (width, height) = self.size();
+        let (w, h) = (usize::from(width), usize::from(height));
+        let mut cells: Vec<String> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let p = Pos::new(x as u8, y as u8);
+                match self.terrain_at(p) {
+                    Terrain::Empty => "  .  ".to_owned(),
+                    Terrain::Wall => " ### ".to_owned(),
+                    Terrain::Well => "  W  ".to_owned(),
+                    Terrain::Mine(id) => {
+                        match self.mines().get(usize::from(id)).and_then(|m| m.team) {
+                            Some(team) => format!(" M:{} ", team_letter(team)),
+                            None => "  M  ".to_owned(),
+                        }
+                    }
+                }
+            })
+            .collect();
+        let mut put = |p: Pos, text: String| {
+            if let Some(cell) = cells.get_mut(usize::from(p.y) * w + usize::from(p.x)) {
+                *cell = text;
+            }
+        };
+        for &p in self.graves() {
+            put(p, "  +  ".to_owned());
         }
-        for &p in &initial.wells {
-            cells[at(p)] = "  W  ".to_owned();
-        }
-        for (p, mine) in initial.mines.iter().zip(&self.mines) {
-            cells[at(*p)] = match mine.team {
-                Some(team) => format!(" M:{} ", team_letter(team)),
-                None => "  M  ".to_owned(),
-            };
-        }
-        for &p in &self.graves {
-            cells[at(p)] = "  +  ".to_owned();
-        }
-        for hero in self.heroes.iter().filter(|h| !h.dead) {
-            cells[at(hero.pos)] = format!(" {}{:>3}", team_letter(hero.team), hero.health);
+        for hero in self.heroes().iter().filter(|h| !h.dead) {
+            put(
+                hero.pos,
+                format!(" {}{:>3}", team_letter(hero.team), hero.health),
+            );
         }
         let mut out = String::new();
-        let mines_of = |team| self.mines.iter().filter(|m| m.team == Some(team)).count();
+        let mines_of = |team| self.mines().iter().filter(|m| m.team == Some(team)).count();
+        let diamonds = self.diamonds();
         let _ = writeln!(
             out,
             "turn {}/{}   diamonds A {} B {}   mines A {} B {}",
-            self.turn,
-            initial.turn_limit,
-            self.diamonds[0],
-            self.diamonds[1],
+            self.turn(),
+            self.turn_limit(),
+            diamonds[0],
+            diamonds[1],
             mines_of(0),
             mines_of(1)
         );
@@ -256,9 +193,9 @@ impl View {
             }
             out.push('\n');
         }
-        for hero in &self.heroes {
+        for hero in self.heroes() {
             let owned = self
-                .mines
+                .mines()
                 .iter()
                 .filter(|m| m.owner == Some(hero.id))
                 .count();
@@ -284,27 +221,14 @@ impl View {
     }
 }
 
-/// The board drawn as text, one event at a time (the map is the initial state's).
-pub(super) struct Drawing {
-    initial: Initial,
-    view: View,
-}
-
-impl Drawing {
-    pub(super) fn new(initial: &Initial) -> Drawing {
-        Drawing {
-            initial: initial.clone(),
-            view: View::new(initial),
-        }
-    }
-}
-
-impl crate::Sketch<Event> for Drawing {
+/// The board drawn as text, one event at a time: it folds the same [`State::apply`] the
+/// rules use.
+impl crate::Sketch<Event> for State {
     fn apply(&mut self, event: &Event) {
-        self.view.apply(event);
+        State::apply(self, event);
     }
 
     fn draw(&self) -> Option<String> {
-        Some(self.view.render(&self.initial))
+        Some(self.picture())
     }
 }
