@@ -1431,3 +1431,286 @@ fn each_seat_may_have_its_own_roster() {
     let json = serde_json::to_value(Rules::default()).unwrap();
     assert!(json.get("roster0").is_none() && json.get("roster1").is_none());
 }
+
+/// A built-in that misbehaves on a seeded schedule: in percent of its answers it faults
+/// (`fault_pct`) or answers something illegal (`illegal_pct`); its setup faults too.
+struct Unruly {
+    bot: Box<dyn Bot<Battle> + Send>,
+    rng: ChaCha8Rng,
+    fault_pct: u32,
+    illegal_pct: u32,
+}
+
+impl Unruly {
+    fn new(name: &str, seed: u64, fault_pct: u32, illegal_pct: u32) -> Self {
+        Unruly {
+            bot: <Battle as arena_builtins::Builtins>::create(name).expect("a built-in"),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            fault_pct,
+            illegal_pct,
+        }
+    }
+
+    fn fault(&mut self) -> Option<crate::Fault> {
+        (self.rng.random_range(0..100) < self.fault_pct)
+            .then(|| crate::Fault::new(crate::FaultKind::OutOfFuel, "scheduled fault"))
+    }
+}
+
+impl Player<Battle> for Unruly {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+        match self.fault() {
+            Some(fault) => Err(fault),
+            None => Ok(self.bot.setup(request)),
+        }
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        let action = self.bot.act(observation);
+        if let Some(fault) = self.fault() {
+            return Err(fault);
+        }
+        if self.rng.random_range(0..100) < self.illegal_pct {
+            return Ok(Action::Attack {
+                target: observation.acting,
+            });
+        }
+        Ok(action)
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+/// `run_match` by hand, to get the play loop's final state next to the record.
+fn play_with_state(
+    config: &MatchConfig<Battle>,
+    players: [&mut dyn Player<Battle>; 2],
+) -> (crate::MatchRecord<Battle>, Option<State>) {
+    let mut table = crate::Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = arena_sdk::MatchStart::<Battle> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Battle as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let seed = crate::derive_seed(config.seed, 0);
+    let (finish, state) = super::play::run(&config.rules, seed, &mut table);
+    (table.into_record(config, finish), state)
+}
+
+/// The match's log ends with its one end event, which agrees with the outcome.
+fn check_end(record: &crate::MatchRecord<Battle>) -> Result<(), TestCaseError> {
+    let ends = record
+        .replay
+        .events()
+        .filter(|e| <Battle as crate::Ruleset>::is_end(e))
+        .count();
+    prop_assert_eq!(ends, 1);
+    let Some(Entry::Event {
+        event: Event::GameEnd { winner, reason },
+    }) = record.replay.log.last()
+    else {
+        return Err(TestCaseError::fail(format!(
+            "the log ends with {:?}",
+            record.replay.log.last()
+        )));
+    };
+    prop_assert_eq!(*winner, record.outcome.winner);
+    prop_assert_eq!(reason, &record.outcome.reason);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn folding_the_replay_gives_the_play_loops_final_state(
+        seed in any::<u64>(),
+        pair in (0usize..3, 0usize..3),
+        misbehaves in 0u8..2,
+        fault_pct in 0u32..15,
+        illegal_pct in 0u32..30,
+        max_faults in 1u32..6,
+        turn_cap in 1u32..700,
+    ) {
+        let names: Vec<&str> = <Battle as arena_builtins::Builtins>::builtins()
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        prop_assume!(names.contains(&"random"));
+        let pick = |i: usize| names[i % names.len()];
+        let rules = Rules { turn_cap, ..Rules::default() };
+        let mut config = MatchConfig::<Battle>::new(rules, seed);
+        config.max_faults = max_faults;
+        let unruly = |seat: u8, name: &str| {
+            let (fault, illegal) = if seat == misbehaves { (fault_pct, illegal_pct) } else { (0, 0) };
+            Unruly::new(name, seed ^ u64::from(seat), fault, illegal)
+        };
+        let mut a = unruly(0, pick(pair.0));
+        let mut b = unruly(1, if pair.1 == 0 { "random" } else { pick(pair.1) });
+        let (record, state) = play_with_state(&config, [&mut a, &mut b]);
+        check_end(&record)?;
+        crate::replay::verify(&record.replay).map_err(TestCaseError::fail)?;
+        match (&record.replay.initial, state) {
+            (Some(initial), Some(state)) => {
+                let mut folded = State::new(initial);
+                for event in record.replay.events() {
+                    folded.apply(event);
+                }
+                prop_assert_eq!(&folded, &state);
+                prop_assert_eq!(&folded.stats(), &[
+                    record.outcome.seats[0].stats.clone(),
+                    record.outcome.seats[1].stats.clone(),
+                ]);
+                let events: Vec<Event> = record.replay.events().cloned().collect();
+                prop_assert_eq!(Battle::picture(initial, &events), Some(state.picture()));
+            }
+            (None, None) => {
+                // A forfeit before the teams were set: the end is the only event.
+                prop_assert!(record.outcome.reason.starts_with("forfeit"));
+                prop_assert_eq!(record.replay.events().count(), 1);
+            }
+            (initial, state) => {
+                return Err(TestCaseError::fail(format!(
+                    "initial recorded: {}, final state: {}",
+                    initial.is_some(),
+                    state.is_some()
+                )));
+            }
+        }
+    }
+}
+
+/// Faults on every answer from its `from`-th action on; its setup is fine.
+struct FaultsFrom {
+    from: u32,
+    answered: u32,
+}
+
+impl Player<Battle> for FaultsFrom {
+    fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, r: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+        Ok(TeamChoice {
+            team: r.roster[..3].to_vec(),
+        })
+    }
+    fn act(&mut self, o: &Observation) -> Result<Action, crate::Fault> {
+        self.answered += 1;
+        if self.answered >= self.from {
+            return Err(crate::Fault::new(crate::FaultKind::Trap, "trap"));
+        }
+        Ok(Action::Attack {
+            target: o.legal_targets[0],
+        })
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+#[test]
+fn a_seat_reaching_max_faults_stops_the_match_at_that_answer() {
+    for seat in 0..2u8 {
+        for max_faults in [1, 3] {
+            let mut config = MatchConfig::<Battle>::new(Rules::default(), 21);
+            config.max_faults = max_faults;
+            let mut faulty = FaultsFrom {
+                from: 4,
+                answered: 0,
+            };
+            let mut fine = NativePlayer::new(Chaos::new(0));
+            let players: [&mut dyn Player<Battle>; 2] = if seat == 0 {
+                [&mut faulty, &mut fine]
+            } else {
+                [&mut fine, &mut faulty]
+            };
+            let record = run_match::<Battle>(&config, players);
+            let outcome = &record.outcome;
+            assert_eq!(outcome.winner, Some(1 - seat), "{}", outcome.reason);
+            assert_eq!(
+                outcome.reason,
+                format!("forfeit: seat {seat} faulted {max_faults} times")
+            );
+            assert_eq!(outcome.seats[usize::from(seat)].faults, max_faults);
+            let log = &record.replay.log;
+            // The forfeiting answer, then the end event, and nothing in between: the
+            // turn is not played with the default.
+            let [.., Entry::Answer { seat: who, answer, .. }, Entry::Event { event }] = &log[..]
+            else {
+                panic!("{:?}", &log[log.len() - 2..]);
+            };
+            assert_eq!(*who, seat);
+            assert!(matches!(answer, crate::player::Answer::Fault(_)), "{answer:?}");
+            assert_eq!(
+                *event,
+                Event::GameEnd {
+                    winner: Some(1 - seat),
+                    reason: outcome.reason.clone(),
+                }
+            );
+            // The defaults played were for the faults before the last one only.
+            let defaults = record
+                .replay
+                .events()
+                .filter(|e| matches!(e, Event::DefaultAction { .. }))
+                .count();
+            assert_eq!(defaults as u32, max_faults - 1);
+            crate::replay::verify(&record.replay).expect("verifies");
+        }
+    }
+}
+
+#[test]
+fn a_seat_that_forfeits_at_setup_ends_the_match_before_any_team_is_set() {
+    struct NoSetup;
+    impl Player<Battle> for NoSetup {
+        fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, _: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Quit, "no"))
+        }
+        fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Quit, "no"))
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+    let mut quitter = NoSetup;
+    let mut fine = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut quitter, &mut fine];
+    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 3), players);
+    assert_eq!(record.outcome.winner, Some(1));
+    assert_eq!(record.outcome.reason, "forfeit: seat 0 quit (no)");
+    assert!(record.replay.initial.is_none());
+    let events: Vec<&Event> = record.replay.events().collect();
+    assert_eq!(
+        events,
+        [&Event::GameEnd {
+            winner: Some(1),
+            reason: record.outcome.reason.clone()
+        }]
+    );
+    // Seat 1 is not asked for its team once seat 0 has forfeited.
+    assert!(
+        !record
+            .replay
+            .log
+            .iter()
+            .any(|e| matches!(
+                e,
+                Entry::Answer {
+                    seat: 1,
+                    answer: crate::player::Answer::Setup(_),
+                    ..
+                }
+            )),
+        "{:?}",
+        record.replay.log
+    );
+}
