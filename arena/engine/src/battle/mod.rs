@@ -235,7 +235,7 @@ pub enum Event {
         effect: Effect,
         /// Its duration in turns of the bearer.
         turns: u32,
-        /// See [`ActiveEffect::magnitude`].
+        /// See [`ActiveEffect::magnitude`](arena_sdk::battle::ActiveEffect::magnitude).
         magnitude: i32,
         /// `true` when the bearer already had it and only the duration was reset.
         refreshed: bool,

@@ -59,6 +59,7 @@ impl State {
         self.acting
     }
 
+    /// Unit `id` (which exists: ids come from the state).
     pub(super) fn unit(&self, id: UnitId) -> &Unit {
         &self.units[usize::from(id)]
     }
@@ -91,6 +92,7 @@ impl State {
             .min()
     }
 
+    /// Count `amount` more of the statistic `key` for `seat`.
     fn add(&mut self, seat: Seat, key: &str, amount: i64) {
         if let Some(count) = self
             .stats
@@ -302,6 +304,7 @@ pub(super) struct Fight {
 }
 
 impl Fight {
+    /// The fight of two teams, seat 0's units first (ids 0–2), before any event.
     pub(super) fn new(teams: &[Vec<BotType>; 2], rng: ChaCha8Rng) -> Self {
         let mut units = Vec::new();
         for (seat, team) in (0u8..).zip(teams) {
@@ -323,14 +326,17 @@ impl Fight {
         self.events.push(event);
     }
 
+    /// Unit `id`.
     pub(super) fn unit(&self, id: UnitId) -> &Unit {
         self.state.unit(id)
     }
 
+    /// Whether unit `id` is still in the battle.
     pub(super) fn alive(&self, id: UnitId) -> bool {
         !self.unit(id).destroyed
     }
 
+    /// The living units of `seat`, by id.
     pub(super) fn team(&self, seat: Seat) -> Vec<UnitId> {
         self.state.team(seat)
     }
@@ -466,6 +472,7 @@ impl Fight {
         }
     }
 
+    /// What the bot of unit `id` is shown for its turn.
     pub(super) fn observation(
         &self,
         id: UnitId,
@@ -485,6 +492,7 @@ impl Fight {
         }
     }
 
+    /// Play `id`'s (legal) action.
     pub(super) fn perform(&mut self, id: UnitId, action: Action) {
         match action {
             Action::Attack { target } => self.attack(id, target, false),
@@ -659,6 +667,7 @@ impl Fight {
         });
     }
 
+    /// `id` uses its secondary skill: the cooldown, then what [`casts`] lists, in order.
     pub(super) fn use_skill(&mut self, id: UnitId) {
         let unit = self.unit(id);
         let Some(skill) = unit.kind.skill() else {
@@ -739,7 +748,12 @@ impl Fight {
     /// The end by turn cap: the larger share of the team's maximum integrity left wins.
     pub(super) fn cap_finish(&mut self) -> (Option<Seat>, String) {
         let sum = |seat: Seat, f: fn(&Unit) -> i32| -> i32 {
-            self.state.units.iter().filter(|u| u.owner == seat).map(f).sum()
+            self.state
+                .units
+                .iter()
+                .filter(|u| u.owner == seat)
+                .map(f)
+                .sum()
         };
         let integrity = [sum(0, |u| u.integrity), sum(1, |u| u.integrity)];
         let max = [sum(0, |u| u.base.integrity), sum(1, |u| u.base.integrity)];

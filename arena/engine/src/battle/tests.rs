@@ -318,7 +318,11 @@ fn offense_up_raises_the_damage_of_effects_too() {
     f.put(1, 1, Effect::OffenseUp, 2, 0, None);
     f.try_negative(0, 3, Effect::ContinuousDamage);
     f.try_negative(1, 3, Effect::Bomb);
-    let magnitudes: Vec<i32> = f.state.units[3].effects.iter().map(|e| e.magnitude).collect();
+    let magnitudes: Vec<i32> = f.state.units[3]
+        .effects
+        .iter()
+        .map(|e| e.magnitude)
+        .collect();
     assert_eq!(magnitudes, vec![180 * 3 / 2, 50 * 3 / 2]);
 }
 
@@ -372,7 +376,11 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
     f.end_turn(4);
     assert_eq!(armor(&f.state.units[3]), 20);
     f.begin_turn(3);
-    assert_eq!(armor(&f.state.units[3]), 20, "still on during its last turn");
+    assert_eq!(
+        armor(&f.state.units[3]),
+        20,
+        "still on during its last turn"
+    );
     f.end_turn(3);
     assert_eq!(armor(&f.state.units[3]), 40);
 }
@@ -736,9 +744,15 @@ fn default_action_attacks_the_weakest_legal_target() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 15);
     f.state.units[3].integrity = 200;
     f.state.units[5].integrity = 200;
-    assert_eq!(default_action(&f.state.units, 0), Action::Attack { target: 3 });
+    assert_eq!(
+        default_action(&f.state.units, 0),
+        Action::Attack { target: 3 }
+    );
     f.state.units[4].integrity = 100;
-    assert_eq!(default_action(&f.state.units, 0), Action::Attack { target: 4 });
+    assert_eq!(
+        default_action(&f.state.units, 0),
+        Action::Attack { target: 4 }
+    );
 }
 
 #[test]
@@ -1038,11 +1052,18 @@ fn the_turn_cap_ends_the_match_with_the_integrity_tiebreak() {
     assert_eq!(record.outcome.turns, 12);
     assert!(record.outcome.reason.starts_with("turn cap"));
     let evs = events(&record.replay);
-    let [.., Event::TurnCap { integrity, max }, Event::GameEnd { winner, reason }] = &evs[..]
+    let [
+        ..,
+        Event::TurnCap { integrity, max },
+        Event::GameEnd { winner, reason },
+    ] = &evs[..]
     else {
         panic!("ends with the cap, then the end: {:?}", evs.last());
     };
-    assert_eq!((*winner, reason), (record.outcome.winner, &record.outcome.reason));
+    assert_eq!(
+        (*winner, reason),
+        (record.outcome.winner, &record.outcome.reason)
+    );
     let (a, b) = (
         i64::from(integrity[0]) * i64::from(max[1]),
         i64::from(integrity[1]) * i64::from(max[0]),
@@ -1641,12 +1662,21 @@ fn a_seat_reaching_max_faults_stops_the_match_at_that_answer() {
             let log = &record.replay.log;
             // The forfeiting answer, then the end event, and nothing in between: the
             // turn is not played with the default.
-            let [.., Entry::Answer { seat: who, answer, .. }, Entry::Event { event }] = &log[..]
+            let [
+                ..,
+                Entry::Answer {
+                    seat: who, answer, ..
+                },
+                Entry::Event { event },
+            ] = &log[..]
             else {
                 panic!("{:?}", &log[log.len() - 2..]);
             };
             assert_eq!(*who, seat);
-            assert!(matches!(answer, crate::player::Answer::Fault(_)), "{answer:?}");
+            assert!(
+                matches!(answer, crate::player::Answer::Fault(_)),
+                "{answer:?}"
+            );
             assert_eq!(
                 *event,
                 Event::GameEnd {
@@ -1698,18 +1728,14 @@ fn a_seat_that_forfeits_at_setup_ends_the_match_before_any_team_is_set() {
     );
     // Seat 1 is not asked for its team once seat 0 has forfeited.
     assert!(
-        !record
-            .replay
-            .log
-            .iter()
-            .any(|e| matches!(
-                e,
-                Entry::Answer {
-                    seat: 1,
-                    answer: crate::player::Answer::Setup(_),
-                    ..
-                }
-            )),
+        !record.replay.log.iter().any(|e| matches!(
+            e,
+            Entry::Answer {
+                seat: 1,
+                answer: crate::player::Answer::Setup(_),
+                ..
+            }
+        )),
         "{:?}",
         record.replay.log
     );
