@@ -1,13 +1,12 @@
-//! Battle frames for the browser viewer: one step per unit turn, the state rebuilt by the
-//! same `View` the terminal picture uses. Drawn by the viewer's `battle.js`.
+//! Battle frames for the browser viewer: one step per unit turn, drawn from the [`State`]
+//! the rules and the terminal picture fold. Drawn by the viewer's `battle.js`.
 //!
 //! `fixed.units[id]`: `{owner, kind, max, skill}`. A step's `state`: `units[id]` =
 //! `{hp, cooldown, effects: [[name, turns_left]], destroyed}`, `acting` (the unit whose
 //! turn it is), `attacks`: `[[attacker, target, damage or null when evaded, crit,
 //! counter]]`, `skill`: `[unit, name]` or null, `repairs`: `[[target, change]]`.
 
-use super::view::View;
-use super::{Event, Initial};
+use super::{Event, Initial, State};
 use crate::frames::{Frames, Step, build};
 use serde_json::{Value, json};
 
@@ -26,9 +25,9 @@ pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     }
 }
 
-/// What the steps are built from: the view, the last turn started, and whether a `Due`
+/// What the steps are built from: the state, the last turn started, and whether a `Due`
 /// event opened the current step and its first turn has not started yet.
-type Building = (View, u32, bool);
+type Building = (State, u32, bool);
 
 /// A step per unit turn. The `Due` roll that decides who acts next opens the step of the
 /// first turn it lists (it comes before that turn's `TurnStart`; a step cut at the
@@ -40,20 +39,20 @@ fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
         Event::TurnStart { turn, .. } if !due_open => Some(turn),
         _ => None,
     };
-    let apply = |(view, last, due_open): &mut Building, event: &Event| {
+    let apply = |(state, last, due_open): &mut Building, event: &Event| {
         match *event {
             Event::Due { .. } => *due_open = true,
             Event::TurnStart { turn, .. } => (*last, *due_open) = (turn, false),
             _ => {}
         }
-        view.apply(event);
+        state.apply(event);
     };
-    let draw = |(view, ..): &Building, events: &[Event]| draw(view, events);
-    build(events, (View::new(initial), 0, false), starts, apply, draw)
+    let draw = |(state, ..): &Building, events: &[Event]| draw(state, events);
+    build(events, (State::new(initial), 0, false), starts, apply, draw)
 }
 
-fn draw(view: &View, events: &[Event]) -> Value {
-    let units: Vec<Value> = view
+fn draw(state: &State, events: &[Event]) -> Value {
+    let units: Vec<Value> = state
         .units
         .iter()
         .map(|u| {
@@ -90,7 +89,7 @@ fn draw(view: &View, events: &[Event]) -> Value {
     }
     json!({
         "units": units,
-        "acting": view.acting,
+        "acting": state.acting,
         "attacks": attacks,
         "skill": skill,
         "repairs": repairs,

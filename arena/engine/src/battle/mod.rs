@@ -10,9 +10,15 @@
 //! The match ends when a team is destroyed, or after `turn_cap` unit turns (more integrity
 //! left, in percent of the team's maximum, wins; equal is a draw).
 //!
+//! The match has one state, [`State`], and every change of state is made by
+//! [`State::apply`] on an event: the play loop builds the events (with the rolls and the
+//! bots' decisions) and applies them, and the terminal picture and the browser frames fold
+//! the same state over a replay's events. Every match ends with [`Event::GameEnd`].
+//!
 //! The files: `rules.rs` holds the document's numbers and formulas as pure functions and
-//! the checks of choices and actions; `play.rs` the fight (turn meters, effects, the turn
-//! loop); `view.rs` the event text and the terminal picture; `tests.rs` the tests.
+//! the checks of choices and actions; `play.rs` the state and the fight (turn meters,
+//! effects, the turn loop); `view.rs` the event text and the terminal picture; `frames.rs`
+//! the browser frames; `tests.rs` the tests.
 
 mod frames;
 mod play;
@@ -28,6 +34,7 @@ use arena_sdk::battle::{Action, BotType, Effect, Rules, Skill, Unit, UnitId};
 use serde::{Deserialize, Serialize};
 
 pub use arena_sdk::battle::{Battle, SetupRequest};
+pub use play::State;
 pub use rules::{
     CONTINUOUS_REPAIR_BELOW, CONTINUOUS_REPAIR_PCT, DOCTOR_REPAIR_PCT, EffectTable, MAX_TURN_CAP,
     NURSE_REPAIR_PCT, STAT_KEYS, SkillTable, Tables, TypeTable, Whom, armor, bonus_pct, casts,
@@ -228,7 +235,7 @@ pub enum Event {
         effect: Effect,
         /// Its duration in turns of the bearer.
         turns: u32,
-        /// See [`ActiveEffect::magnitude`].
+        /// See [`ActiveEffect::magnitude`](arena_sdk::battle::ActiveEffect::magnitude).
         magnitude: i32,
         /// `true` when the bearer already had it and only the duration was reset.
         refreshed: bool,
@@ -305,6 +312,14 @@ pub enum Event {
         /// Maximum integrity of each team.
         max: [i32; 2],
     },
+    /// The match is over: the last event of every match (a team destroyed, the turn cap,
+    /// or a forfeit).
+    GameEnd {
+        /// The winning seat, `None` for a draw.
+        winner: Option<Seat>,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl Ruleset for Battle {
@@ -312,8 +327,8 @@ impl Ruleset for Battle {
     type Initial = Initial;
     type Offer = Offer;
 
-    fn is_end(_event: &Event) -> bool {
-        false
+    fn is_end(event: &Event) -> bool {
+        matches!(event, Event::GameEnd { .. })
     }
 
     fn validate(rules: &Rules) -> Result<(), String> {
@@ -354,7 +369,7 @@ impl Ruleset for Battle {
     }
 
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
-        Some(Box::new(view::View::new(initial)))
+        Some(Box::new(State::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

@@ -1,7 +1,6 @@
 //! Rules of `battle` with the document's numbers, effects, replays and property tests.
 
-use super::play::Fight;
-use super::view::View;
+use super::play::{Fight, State};
 use super::*;
 use crate::replay::{Entry, Replay};
 use crate::{MatchConfig, NativePlayer, Player, run_match};
@@ -22,6 +21,13 @@ fn fight(team0: [BotType; 3], team1: [BotType; 3], seed: u64) -> Fight {
         &[team0.to_vec(), team1.to_vec()],
         ChaCha8Rng::seed_from_u64(seed),
     )
+}
+
+/// Destroy unit `id` as a fatal hit would.
+fn wreck(f: &mut Fight, id: UnitId) {
+    f.state.units[usize::from(id)].integrity = 0;
+    let seat = f.state.units[usize::from(id)].owner;
+    f.emit(Event::Destroyed { unit: id, seat });
 }
 
 fn count(unit: &Unit, effect: Effect) -> usize {
@@ -120,8 +126,8 @@ fn attacks_follow_the_formula() {
     let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 1);
     let mut crits = 0;
     for _ in 0..400 {
-        f.units[3].integrity = 1200;
-        f.units[3].effects.clear();
+        f.state.units[3].integrity = 1200;
+        f.state.units[3].effects.clear();
         f.events.clear();
         f.attack(0, 3, false);
         let Event::Attack { hit, evasion, .. } = &f.events[0] else {
@@ -139,7 +145,7 @@ fn attacks_follow_the_formula() {
             assert!((50..=140).contains(&hit.damage), "{hit:?}");
         }
         assert_eq!(hit.integrity, 1200 - hit.damage);
-        assert_eq!(f.units[3].integrity, 1200 - hit.damage);
+        assert_eq!(f.state.units[3].integrity, 1200 - hit.damage);
     }
     assert!(crits > 10, "about 10% of hits are critical: {crits}");
 }
@@ -147,16 +153,16 @@ fn attacks_follow_the_formula() {
 #[test]
 fn integrity_floors_at_zero_and_destroyed_units_leave_at_once() {
     let mut f = fight([Aggro, Glass, Nurse], [Kamikaze, Tank, Doctor], 2);
-    f.units[3].integrity = 10;
+    f.state.units[3].integrity = 10;
     f.attack(0, 3, false); // Kamikaze never evades: a hit of at least 30.
-    assert_eq!(f.units[3].integrity, 0);
-    assert!(f.units[3].destroyed);
+    assert_eq!(f.state.units[3].integrity, 0);
+    assert!(f.state.units[3].destroyed);
     assert!(f.events.contains(&Event::Destroyed { unit: 3, seat: 1 }));
-    assert_eq!(legal_targets(&f.units, 0), vec![4, 5]);
-    assert_eq!(f.stats[0]["kills"], 1);
-    assert_eq!(f.stats[1]["units_lost"], 1);
+    assert_eq!(legal_targets(&f.state.units, 0), vec![4, 5]);
+    assert_eq!(f.state.stats[0]["kills"], 1);
+    assert_eq!(f.state.stats[1]["units_lost"], 1);
     assert_eq!(
-        f.stats[0]["damage_dealt"], 10,
+        f.state.stats[0]["damage_dealt"], 10,
         "only the integrity it had counts"
     );
     // A destroyed unit's meter no longer fills and it never becomes ready.
@@ -192,7 +198,7 @@ fn turn_meter_order_follows_the_pseudo_code() {
     );
     f.begin_turn(0);
     assert!(matches!(f.events[1], Event::TurnStart { meter: 1080, .. }));
-    assert_eq!(f.units[0].turn_meter, 80);
+    assert_eq!(f.state.units[0].turn_meter, 80);
 }
 
 #[test]
@@ -269,10 +275,10 @@ fn defense_down_and_offense_down_do_not_stack() {
     for effect in [Effect::DefenseDown, Effect::OffenseDown] {
         // Kamikaze (#3) and Stealth (#4) have 0% resistance: the first try lands.
         f.try_negative(0, 3, effect);
-        assert_eq!(count(&f.units[3], effect), 1);
+        assert_eq!(count(&f.state.units[3], effect), 1);
         f.events.clear();
         f.try_negative(0, 3, effect);
-        assert_eq!(count(&f.units[3], effect), 1);
+        assert_eq!(count(&f.state.units[3], effect), 1);
         assert_eq!(
             f.events,
             vec![Event::EffectFailed {
@@ -292,16 +298,16 @@ fn continuous_damage_and_bombs_stack() {
     f.try_negative(0, 3, Effect::ContinuousDamage);
     f.try_negative(1, 3, Effect::Bomb);
     f.try_negative(1, 3, Effect::Bomb);
-    assert_eq!(count(&f.units[3], Effect::ContinuousDamage), 2);
-    assert_eq!(count(&f.units[3], Effect::Bomb), 2);
+    assert_eq!(count(&f.state.units[3], Effect::ContinuousDamage), 2);
+    assert_eq!(count(&f.state.units[3], Effect::Bomb), 2);
     // Glass Bot's damage over time is its power, for 2 turns; Tank's bomb lasts 3.
-    let dot = f.units[3].effects[0];
+    let dot = f.state.units[3].effects[0];
     assert_eq!((dot.magnitude, dot.turns_left), (180, 2));
-    let bomb = f.units[3].effects[2];
+    let bomb = f.state.units[3].effects[2];
     assert_eq!((bomb.magnitude, bomb.turns_left), (50, 3));
     // Two stacks hurt twice at the start of the bearer's turn.
     assert!(f.begin_turn(3));
-    assert_eq!(f.units[3].integrity, 500 - 2 * 180);
+    assert_eq!(f.state.units[3].integrity, 500 - 2 * 180);
 }
 
 #[test]
@@ -312,7 +318,11 @@ fn offense_up_raises_the_damage_of_effects_too() {
     f.put(1, 1, Effect::OffenseUp, 2, 0, None);
     f.try_negative(0, 3, Effect::ContinuousDamage);
     f.try_negative(1, 3, Effect::Bomb);
-    let magnitudes: Vec<i32> = f.units[3].effects.iter().map(|e| e.magnitude).collect();
+    let magnitudes: Vec<i32> = f.state.units[3]
+        .effects
+        .iter()
+        .map(|e| e.magnitude)
+        .collect();
     assert_eq!(magnitudes, vec![180 * 3 / 2, 50 * 3 / 2]);
 }
 
@@ -321,11 +331,11 @@ fn speed_down_and_stun_are_renewed_not_stacked() {
     let mut f = fight([Stealth, Aggro, Nurse], [Kamikaze, Stealth, Tank], 6);
     f.try_negative(0, 3, Effect::SpeedDown);
     f.begin_turn(3);
-    assert_eq!(f.units[3].effects[0].turns_left, 1);
+    assert_eq!(f.state.units[3].effects[0].turns_left, 1);
     f.events.clear();
     f.try_negative(0, 3, Effect::SpeedDown);
-    assert_eq!(count(&f.units[3], Effect::SpeedDown), 1);
-    assert_eq!(f.units[3].effects[0].turns_left, 2);
+    assert_eq!(count(&f.state.units[3], Effect::SpeedDown), 1);
+    assert_eq!(f.state.units[3].effects[0].turns_left, 2);
     assert!(matches!(
         f.events[0],
         Event::EffectApplied {
@@ -335,7 +345,7 @@ fn speed_down_and_stun_are_renewed_not_stacked() {
     ));
     f.try_negative(1, 3, Effect::Stun);
     f.try_negative(1, 3, Effect::Stun);
-    assert_eq!(count(&f.units[3], Effect::Stun), 1);
+    assert_eq!(count(&f.state.units[3], Effect::Stun), 1);
 }
 
 #[test]
@@ -343,16 +353,16 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
     let mut f = fight([Glass, Aggro, Nurse], [Tank, Doctor, Beaverette], 7);
     f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     assert!(f.begin_turn(3));
-    assert_eq!(f.units[3].integrity, 1020, "armor does not reduce it");
-    assert_eq!(f.units[3].effects[0].turns_left, 1);
+    assert_eq!(f.state.units[3].integrity, 1020, "armor does not reduce it");
+    assert_eq!(f.state.units[3].effects[0].turns_left, 1);
     f.end_turn(3);
-    assert_eq!(count(&f.units[3], Effect::ContinuousDamage), 1);
+    assert_eq!(count(&f.state.units[3], Effect::ContinuousDamage), 1);
     assert!(f.begin_turn(3));
-    assert_eq!(f.units[3].integrity, 840);
-    assert_eq!(f.units[3].effects[0].turns_left, 0);
+    assert_eq!(f.state.units[3].integrity, 840);
+    assert_eq!(f.state.units[3].effects[0].turns_left, 0);
     f.events.clear();
     f.end_turn(3);
-    assert!(f.units[3].effects.is_empty());
+    assert!(f.state.units[3].effects.is_empty());
     assert_eq!(
         f.events,
         vec![Event::Expired {
@@ -364,11 +374,15 @@ fn durations_tick_at_the_start_of_the_bearers_turns() {
     f.put(0, 3, Effect::DefenseDown, 1, 0, None);
     f.begin_turn(4);
     f.end_turn(4);
-    assert_eq!(armor(&f.units[3]), 20);
+    assert_eq!(armor(&f.state.units[3]), 20);
     f.begin_turn(3);
-    assert_eq!(armor(&f.units[3]), 20, "still on during its last turn");
+    assert_eq!(
+        armor(&f.state.units[3]),
+        20,
+        "still on during its last turn"
+    );
     f.end_turn(3);
-    assert_eq!(armor(&f.units[3]), 40);
+    assert_eq!(armor(&f.state.units[3]), 40);
 }
 
 #[test]
@@ -376,12 +390,12 @@ fn continuous_damage_is_credited_to_the_other_seat() {
     let mut f = fight([Glass, Aggro, Nurse], [Kamikaze, Doctor, Beaverette], 7);
     f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
     f.put(0, 3, Effect::ContinuousDamage, 2, 180, None);
-    f.units[3].integrity = 300;
+    f.state.units[3].integrity = 300;
     assert!(!f.begin_turn(3));
-    assert!(f.units[3].destroyed);
-    assert_eq!(f.stats[0]["kills"], 1);
-    assert_eq!(f.stats[0]["damage_dealt"], 300);
-    assert_eq!(f.stats[1]["damage_taken"], 300);
+    assert!(f.state.units[3].destroyed);
+    assert_eq!(f.state.stats[0]["kills"], 1);
+    assert_eq!(f.state.stats[0]["damage_dealt"], 300);
+    assert_eq!(f.state.stats[1]["damage_taken"], 300);
 }
 
 #[test]
@@ -391,7 +405,7 @@ fn bombs_explode_when_they_expire() {
         f.put(0, 3, Effect::Bomb, 2, 50, None);
         f.begin_turn(3);
         f.end_turn(3);
-        assert_eq!(f.units[3].integrity, 800);
+        assert_eq!(f.state.units[3].integrity, 800);
         f.events.clear();
         f.begin_turn(3);
         let Some(Event::BombExploded {
@@ -410,7 +424,7 @@ fn bombs_explode_when_they_expire() {
         assert!((5..=30).contains(&dealt), "0.5×50−20 .. 50−20: {dealt}");
         assert_eq!(integrity, 800 - dealt);
         f.end_turn(3);
-        assert!(f.units[3].effects.is_empty());
+        assert!(f.state.units[3].effects.is_empty());
     }
 }
 
@@ -429,7 +443,7 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
     let mut f = fight([Glass, Aggro, Nurse], [Stealth, Nurse, Aggro], 9);
     let (mut evaded, mut applied, mut resisted, mut ineffective) = (0, 0, 0, 0);
     for _ in 0..300 {
-        for u in &mut f.units {
+        for u in &mut f.state.units {
             u.integrity = u.base.integrity;
             u.effects.clear();
         }
@@ -458,7 +472,7 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     target,
                     ..
                 } => {
-                    assert_eq!(*chance, f.units[usize::from(*target)].base.resistance);
+                    assert_eq!(*chance, f.state.units[usize::from(*target)].base.resistance);
                     assert!(i64::from(*roll) < i64::from(*chance));
                     resisted += 1;
                 }
@@ -474,7 +488,7 @@ fn effects_are_rolled_only_on_hits_and_need_both_rolls() {
                     ..
                 } => {
                     // The failed resistance roll is recorded with the landed effect.
-                    assert_eq!(*chance, f.units[usize::from(*target)].base.resistance);
+                    assert_eq!(*chance, f.state.units[usize::from(*target)].base.resistance);
                     assert!(i64::from(*roll) >= i64::from(*chance));
                     applied += 1;
                 }
@@ -513,8 +527,8 @@ fn a_skill_casts_what_the_tables_say() {
             .take(2)
             .collect();
         let mut f = fight([kind, mates[0], mates[1]], [Aggro, Doctor, Glass], 3);
-        f.units[2].integrity = 0;
-        f.units[2].destroyed = true;
+        f.state.units[2].integrity = 0;
+        f.state.units[2].destroyed = true;
         f.use_skill(0);
         let applied: Vec<(UnitId, Effect)> = f
             .events
@@ -562,9 +576,9 @@ fn a_skill_casts_what_the_tables_say() {
 #[test]
 fn nurse_repairs_thirty_percent_of_its_maximum() {
     let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 10);
-    f.units[0].integrity = 600;
-    f.units[1].integrity = 500;
-    f.units[2].integrity = 200;
+    f.state.units[0].integrity = 600;
+    f.state.units[1].integrity = 500;
+    f.state.units[2].integrity = 200;
     f.use_skill(0);
     let changes: Vec<(UnitId, i32, i32)> = f
         .events
@@ -581,24 +595,24 @@ fn nurse_repairs_thirty_percent_of_its_maximum() {
         .collect();
     // 30% of 700 = 210, capped at each unit's maximum.
     assert_eq!(changes, vec![(0, 100, 700), (1, 210, 710), (2, 100, 300)]);
-    assert_eq!(f.stats[0]["healing"], 410);
-    for e in f.units[..3].iter().flat_map(|u| &u.effects) {
+    assert_eq!(f.state.stats[0]["healing"], 410);
+    for e in f.state.units[..3].iter().flat_map(|u| &u.effects) {
         assert_eq!(
             (e.effect, e.turns_left, e.magnitude),
             (Effect::ContinuousRepair, 2, 70)
         );
     }
-    assert_eq!(f.units[0].cooldown, 4);
+    assert_eq!(f.state.units[0].cooldown, 4);
     // Continuous Repair gives 10% of 700 on each of the bearer's two next turns.
     let mut some = 0;
     for seed in 0..20 {
         let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], seed);
-        f.units[1].integrity = 100;
+        f.state.units[1].integrity = 100;
         f.use_skill(0);
-        if f.units[1].has(Effect::ContinuousRepair) {
+        if f.state.units[1].has(Effect::ContinuousRepair) {
             some += 1;
             f.begin_turn(1);
-            assert_eq!(f.units[1].integrity, 100 + 210 + 70);
+            assert_eq!(f.state.units[1].integrity, 100 + 210 + 70);
         }
     }
     assert!((3..=17).contains(&some), "a 50% chance each: {some}/20");
@@ -607,9 +621,9 @@ fn nurse_repairs_thirty_percent_of_its_maximum() {
 #[test]
 fn doctor_redistributes_then_repairs() {
     let mut f = fight([Doctor, Glass, Tank], [Aggro, Nurse, Beaverette], 11);
-    f.units[0].integrity = 500;
-    f.units[1].integrity = 100;
-    f.units[2].integrity = 900;
+    f.state.units[0].integrity = 500;
+    f.state.units[1].integrity = 100;
+    f.state.units[2].integrity = 900;
     f.use_skill(0);
     assert!(f.events.contains(&Event::Redistribute {
         source: 0,
@@ -618,43 +632,43 @@ fn doctor_redistributes_then_repairs() {
         share: 500
     }));
     // 1500 / 3 = 500, + 10% of 950 = 95; the glass bot is capped at 300.
-    let now: Vec<i32> = f.units[..3].iter().map(|u| u.integrity).collect();
+    let now: Vec<i32> = f.state.units[..3].iter().map(|u| u.integrity).collect();
     assert_eq!(now, vec![595, 300, 595]);
-    assert_eq!(f.stats[0]["healing"], 95 + 200);
+    assert_eq!(f.state.stats[0]["healing"], 95 + 200);
 
     // Destroyed units are not part of the team any more; the share is rounded down.
     let mut f = fight([Doctor, Glass, Tank], [Aggro, Nurse, Beaverette], 11);
-    f.units[0].integrity = 500;
-    f.units[2].integrity = 901;
-    f.hurt(1, 300, 1);
+    f.state.units[0].integrity = 500;
+    f.state.units[2].integrity = 901;
+    wreck(&mut f, 1);
     f.use_skill(0);
-    assert_eq!(f.units[0].integrity, 700 + 95);
-    assert_eq!(f.units[2].integrity, 700 + 95);
-    assert_eq!(f.units[1].integrity, 0);
+    assert_eq!(f.state.units[0].integrity, 700 + 95);
+    assert_eq!(f.state.units[2].integrity, 700 + 95);
+    assert_eq!(f.state.units[1].integrity, 0);
 }
 
 #[test]
 fn taunt_and_stealth_decide_the_legal_targets() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
-    assert_eq!(legal_targets(&f.units, 0), vec![3, 4, 5]);
+    assert_eq!(legal_targets(&f.state.units, 0), vec![3, 4, 5]);
     f.put(4, 4, Effect::Stealth, 3, 0, None);
-    assert_eq!(legal_targets(&f.units, 0), vec![3, 5]);
+    assert_eq!(legal_targets(&f.state.units, 0), vec![3, 5]);
     f.use_skill(3); // Tank: Taunt on itself, Defense Up on the team.
-    assert_eq!(legal_targets(&f.units, 0), vec![3]);
-    assert!(f.units[3..].iter().all(|u| u.has(Effect::DefenseUp)));
+    assert_eq!(legal_targets(&f.state.units, 0), vec![3]);
+    assert!(f.state.units[3..].iter().all(|u| u.has(Effect::DefenseUp)));
     assert_eq!(
-        check_action(&f.units, 0, Action::Attack { target: 5 }).unwrap_err(),
+        check_action(&f.state.units, 0, Action::Attack { target: 5 }).unwrap_err(),
         "cannot attack unit 5: an enemy taunts, or it is in stealth (legal targets: [3])"
     );
     // Only stealthed enemies left: they can be attacked.
-    f.hurt(3, 5000, 0);
-    f.hurt(5, 5000, 0);
-    assert_eq!(legal_targets(&f.units, 0), vec![4]);
+    wreck(&mut f, 3);
+    wreck(&mut f, 5);
+    assert_eq!(legal_targets(&f.state.units, 0), vec![4]);
     // Taunt wins over stealth.
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 12);
     f.put(4, 4, Effect::Stealth, 3, 0, None);
     f.put(4, 4, Effect::Taunt, 2, 0, None);
-    assert_eq!(legal_targets(&f.units, 0), vec![4]);
+    assert_eq!(legal_targets(&f.state.units, 0), vec![4]);
 }
 
 #[test]
@@ -662,13 +676,13 @@ fn positive_effects_are_renewed_not_stacked() {
     let mut f = fight([Beaverette, Glass, Nurse], [Tank, Stealth, Glass], 13);
     f.use_skill(0);
     f.begin_turn(1);
-    assert_eq!(f.units[1].effects[0].turns_left, 1);
-    f.units[0].cooldown = 0;
+    assert_eq!(f.state.units[1].effects[0].turns_left, 1);
+    f.state.units[0].cooldown = 0;
     f.use_skill(0);
-    assert_eq!(count(&f.units[1], Effect::DefenseUp), 1);
-    assert_eq!(count(&f.units[1], Effect::SpeedUp), 1);
-    assert!(f.units[1].effects.iter().all(|e| e.turns_left == 2));
-    assert_eq!(speed(&f.units[1]), 25);
+    assert_eq!(count(&f.state.units[1], Effect::DefenseUp), 1);
+    assert_eq!(count(&f.state.units[1], Effect::SpeedUp), 1);
+    assert!(f.state.units[1].effects.iter().all(|e| e.turns_left == 2));
+    assert_eq!(speed(&f.state.units[1]), 25);
 }
 
 #[test]
@@ -683,7 +697,7 @@ fn retribution_counter_attacks_once() {
             .iter()
             .filter(|e| matches!(e, Event::Attack { counter: true, .. }))
             .collect();
-        if f.units[3].has(Effect::Stun) {
+        if f.state.units[3].has(Effect::Stun) {
             stunned += 1;
             assert!(counters.is_empty(), "a stunned bot does not counter");
         } else {
@@ -705,21 +719,21 @@ fn retribution_counter_attacks_once() {
 #[test]
 fn skills_wait_for_their_cooldown() {
     let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 14);
-    assert!(skill_ready(&f.units[0]));
+    assert!(skill_ready(&f.state.units[0]));
     f.use_skill(0);
     let mut ready = Vec::new();
     for _ in 0..4 {
         f.begin_turn(0);
-        ready.push(skill_ready(&f.units[0]));
+        ready.push(skill_ready(&f.state.units[0]));
         assert_eq!(
-            check_action(&f.units, 0, Action::Skill).is_ok(),
+            check_action(&f.state.units, 0, Action::Skill).is_ok(),
             *ready.last().unwrap()
         );
         f.end_turn(0);
     }
     assert_eq!(ready, vec![false, false, false, true]);
     assert!(
-        check_action(&f.units, 2, Action::Skill)
+        check_action(&f.state.units, 2, Action::Skill)
             .unwrap_err()
             .contains("no secondary skill")
     );
@@ -728,11 +742,17 @@ fn skills_wait_for_their_cooldown() {
 #[test]
 fn default_action_attacks_the_weakest_legal_target() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 15);
-    f.units[3].integrity = 200;
-    f.units[5].integrity = 200;
-    assert_eq!(default_action(&f.units, 0), Action::Attack { target: 3 });
-    f.units[4].integrity = 100;
-    assert_eq!(default_action(&f.units, 0), Action::Attack { target: 4 });
+    f.state.units[3].integrity = 200;
+    f.state.units[5].integrity = 200;
+    assert_eq!(
+        default_action(&f.state.units, 0),
+        Action::Attack { target: 3 }
+    );
+    f.state.units[4].integrity = 100;
+    assert_eq!(
+        default_action(&f.state.units, 0),
+        Action::Attack { target: 4 }
+    );
 }
 
 #[test]
@@ -1032,9 +1052,18 @@ fn the_turn_cap_ends_the_match_with_the_integrity_tiebreak() {
     assert_eq!(record.outcome.turns, 12);
     assert!(record.outcome.reason.starts_with("turn cap"));
     let evs = events(&record.replay);
-    let Some(Event::TurnCap { integrity, max }) = evs.last() else {
-        panic!("ends with the cap: {:?}", evs.last());
+    let [
+        ..,
+        Event::TurnCap { integrity, max },
+        Event::GameEnd { winner, reason },
+    ] = &evs[..]
+    else {
+        panic!("ends with the cap, then the end: {:?}", evs.last());
     };
+    assert_eq!(
+        (*winner, reason),
+        (record.outcome.winner, &record.outcome.reason)
+    );
     let (a, b) = (
         i64::from(integrity[0]) * i64::from(max[1]),
         i64::from(integrity[1]) * i64::from(max[0]),
@@ -1088,9 +1117,9 @@ fn replays_verify_and_describe_every_event() {
 fn pictures_render_the_state() {
     let mut f = fight([Nurse, Tank, Glass], [Aggro, Doctor, Beaverette], 16);
     let initial = Initial {
-        units: f.units.clone(),
+        units: f.state.units.clone(),
     };
-    f.units[1].integrity = 600;
+    f.state.units[1].integrity = 600;
     f.begin_turn(0);
     f.use_skill(0);
     let picture = Battle::picture(&initial, &f.events).expect("a picture");
@@ -1099,7 +1128,7 @@ fn pictures_render_the_state() {
         .find(|l| l.contains("Tank Bot"))
         .expect("tank line");
     assert!(
-        tank_line.contains(&format!("{}/1200", f.units[1].integrity)),
+        tank_line.contains(&format!("{}/1200", f.state.units[1].integrity)),
         "{picture}"
     );
     let nurse_line = picture.lines().find(|l| l.contains("Nurse Bot")).unwrap();
@@ -1113,7 +1142,7 @@ fn pictures_render_the_state() {
 /// after each event.
 fn check_invariants(record: &crate::MatchRecord<Battle>, cap: u32) -> Result<(), TestCaseError> {
     let initial = record.replay.initial.clone().expect("recorded");
-    let mut view = View::new(&initial);
+    let mut view = State::new(&initial);
     let mut destroyed = std::collections::BTreeSet::new();
     for event in record.replay.events() {
         if let Event::TurnStart { unit, .. } = event {
@@ -1422,4 +1451,292 @@ fn each_seat_may_have_its_own_roster() {
     // Without a seat's own roster the rules file is unchanged (older files still compare).
     let json = serde_json::to_value(Rules::default()).unwrap();
     assert!(json.get("roster0").is_none() && json.get("roster1").is_none());
+}
+
+/// A built-in that misbehaves on a seeded schedule: in percent of its answers it faults
+/// (`fault_pct`) or answers something illegal (`illegal_pct`); its setup faults too.
+struct Unruly {
+    bot: Box<dyn Bot<Battle> + Send>,
+    rng: ChaCha8Rng,
+    fault_pct: u32,
+    illegal_pct: u32,
+}
+
+impl Unruly {
+    fn new(name: &str, seed: u64, fault_pct: u32, illegal_pct: u32) -> Self {
+        Unruly {
+            bot: <Battle as arena_builtins::Builtins>::create(name).expect("a built-in"),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            fault_pct,
+            illegal_pct,
+        }
+    }
+
+    fn fault(&mut self) -> Option<crate::Fault> {
+        (self.rng.random_range(0..100) < self.fault_pct)
+            .then(|| crate::Fault::new(crate::FaultKind::OutOfFuel, "scheduled fault"))
+    }
+}
+
+impl Player<Battle> for Unruly {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+        match self.fault() {
+            Some(fault) => Err(fault),
+            None => Ok(self.bot.setup(request)),
+        }
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        let action = self.bot.act(observation);
+        if let Some(fault) = self.fault() {
+            return Err(fault);
+        }
+        if self.rng.random_range(0..100) < self.illegal_pct {
+            return Ok(Action::Attack {
+                target: observation.acting,
+            });
+        }
+        Ok(action)
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+/// `run_match` by hand, to get the play loop's final state next to the record.
+fn play_with_state(
+    config: &MatchConfig<Battle>,
+    players: [&mut dyn Player<Battle>; 2],
+) -> (crate::MatchRecord<Battle>, Option<State>) {
+    let mut table = crate::Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = arena_sdk::MatchStart::<Battle> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Battle as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let seed = crate::derive_seed(config.seed, 0);
+    let (finish, state) = super::play::run(&config.rules, seed, &mut table);
+    (table.into_record(config, finish), state)
+}
+
+/// The match's log ends with its one end event, which agrees with the outcome.
+fn check_end(record: &crate::MatchRecord<Battle>) -> Result<(), TestCaseError> {
+    let ends = record
+        .replay
+        .events()
+        .filter(|e| <Battle as crate::Ruleset>::is_end(e))
+        .count();
+    prop_assert_eq!(ends, 1);
+    let Some(Entry::Event {
+        event: Event::GameEnd { winner, reason },
+    }) = record.replay.log.last()
+    else {
+        return Err(TestCaseError::fail(format!(
+            "the log ends with {:?}",
+            record.replay.log.last()
+        )));
+    };
+    prop_assert_eq!(*winner, record.outcome.winner);
+    prop_assert_eq!(reason, &record.outcome.reason);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn folding_the_replay_gives_the_play_loops_final_state(
+        seed in any::<u64>(),
+        pair in (0usize..3, 0usize..3),
+        misbehaves in 0u8..2,
+        fault_pct in 0u32..15,
+        illegal_pct in 0u32..30,
+        max_faults in 1u32..6,
+        turn_cap in 1u32..700,
+    ) {
+        let names: Vec<&str> = <Battle as arena_builtins::Builtins>::builtins()
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        prop_assume!(names.contains(&"random"));
+        let pick = |i: usize| names[i % names.len()];
+        let rules = Rules { turn_cap, ..Rules::default() };
+        let mut config = MatchConfig::<Battle>::new(rules, seed);
+        config.max_faults = max_faults;
+        let unruly = |seat: u8, name: &str| {
+            let (fault, illegal) = if seat == misbehaves { (fault_pct, illegal_pct) } else { (0, 0) };
+            Unruly::new(name, seed ^ u64::from(seat), fault, illegal)
+        };
+        let mut a = unruly(0, pick(pair.0));
+        let mut b = unruly(1, if pair.1 == 0 { "random" } else { pick(pair.1) });
+        let (record, state) = play_with_state(&config, [&mut a, &mut b]);
+        check_end(&record)?;
+        crate::replay::verify(&record.replay).map_err(TestCaseError::fail)?;
+        match (&record.replay.initial, state) {
+            (Some(initial), Some(state)) => {
+                let mut folded = State::new(initial);
+                for event in record.replay.events() {
+                    folded.apply(event);
+                }
+                prop_assert_eq!(&folded, &state);
+                prop_assert_eq!(&folded.stats(), &[
+                    record.outcome.seats[0].stats.clone(),
+                    record.outcome.seats[1].stats.clone(),
+                ]);
+                let events: Vec<Event> = record.replay.events().cloned().collect();
+                prop_assert_eq!(Battle::picture(initial, &events), Some(state.picture()));
+            }
+            (None, None) => {
+                // A forfeit before the teams were set: the end is the only event.
+                prop_assert!(record.outcome.reason.starts_with("forfeit"));
+                prop_assert_eq!(record.replay.events().count(), 1);
+            }
+            (initial, state) => {
+                return Err(TestCaseError::fail(format!(
+                    "initial recorded: {}, final state: {}",
+                    initial.is_some(),
+                    state.is_some()
+                )));
+            }
+        }
+    }
+}
+
+/// Faults on every answer from its `from`-th action on; its setup is fine.
+struct FaultsFrom {
+    from: u32,
+    answered: u32,
+}
+
+impl Player<Battle> for FaultsFrom {
+    fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, r: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+        Ok(TeamChoice {
+            team: r.roster[..3].to_vec(),
+        })
+    }
+    fn act(&mut self, o: &Observation) -> Result<Action, crate::Fault> {
+        self.answered += 1;
+        if self.answered >= self.from {
+            return Err(crate::Fault::new(crate::FaultKind::Trap, "trap"));
+        }
+        Ok(Action::Attack {
+            target: o.legal_targets[0],
+        })
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+#[test]
+fn a_seat_reaching_max_faults_stops_the_match_at_that_answer() {
+    for seat in 0..2u8 {
+        for max_faults in [1, 3] {
+            let mut config = MatchConfig::<Battle>::new(Rules::default(), 21);
+            config.max_faults = max_faults;
+            let mut faulty = FaultsFrom {
+                from: 4,
+                answered: 0,
+            };
+            let mut fine = NativePlayer::new(Chaos::new(0));
+            let players: [&mut dyn Player<Battle>; 2] = if seat == 0 {
+                [&mut faulty, &mut fine]
+            } else {
+                [&mut fine, &mut faulty]
+            };
+            let record = run_match::<Battle>(&config, players);
+            let outcome = &record.outcome;
+            assert_eq!(outcome.winner, Some(1 - seat), "{}", outcome.reason);
+            assert_eq!(
+                outcome.reason,
+                format!("forfeit: seat {seat} faulted {max_faults} times")
+            );
+            assert_eq!(outcome.seats[usize::from(seat)].faults, max_faults);
+            let log = &record.replay.log;
+            // The forfeiting answer, then the end event, and nothing in between: the
+            // turn is not played with the default.
+            let [
+                ..,
+                Entry::Answer {
+                    seat: who, answer, ..
+                },
+                Entry::Event { event },
+            ] = &log[..]
+            else {
+                panic!("{:?}", &log[log.len() - 2..]);
+            };
+            assert_eq!(*who, seat);
+            assert!(
+                matches!(answer, crate::player::Answer::Fault(_)),
+                "{answer:?}"
+            );
+            assert_eq!(
+                *event,
+                Event::GameEnd {
+                    winner: Some(1 - seat),
+                    reason: outcome.reason.clone(),
+                }
+            );
+            // The defaults played were for the faults before the last one only.
+            let defaults = record
+                .replay
+                .events()
+                .filter(|e| matches!(e, Event::DefaultAction { .. }))
+                .count();
+            assert_eq!(defaults as u32, max_faults - 1);
+            crate::replay::verify(&record.replay).expect("verifies");
+        }
+    }
+}
+
+#[test]
+fn a_seat_that_forfeits_at_setup_ends_the_match_before_any_team_is_set() {
+    struct NoSetup;
+    impl Player<Battle> for NoSetup {
+        fn start(&mut self, _: &arena_sdk::MatchStart<Battle>) -> Result<(), crate::Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, _: &SetupRequest) -> Result<TeamChoice, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Quit, "no"))
+        }
+        fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Quit, "no"))
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+    let mut quitter = NoSetup;
+    let mut fine = NativePlayer::new(Chaos::new(0));
+    let players: [&mut dyn Player<Battle>; 2] = [&mut quitter, &mut fine];
+    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 3), players);
+    assert_eq!(record.outcome.winner, Some(1));
+    assert_eq!(record.outcome.reason, "forfeit: seat 0 quit (no)");
+    assert!(record.replay.initial.is_none());
+    let events: Vec<&Event> = record.replay.events().collect();
+    assert_eq!(
+        events,
+        [&Event::GameEnd {
+            winner: Some(1),
+            reason: record.outcome.reason.clone()
+        }]
+    );
+    // Seat 1 is not asked for its team once seat 0 has forfeited.
+    assert!(
+        !record.replay.log.iter().any(|e| matches!(
+            e,
+            Entry::Answer {
+                seat: 1,
+                answer: crate::player::Answer::Setup(_),
+                ..
+            }
+        )),
+        "{:?}",
+        record.replay.log
+    );
 }

@@ -1,9 +1,9 @@
-//! What a match looks like in text: one line per event, and the picture of the units
-//! rebuilt from the events (`--watch`).
+//! What a match looks like in text: one line per event, and the picture of the units in
+//! the [`State`] folded over the events (`--watch`).
 
 use super::*;
 
-use arena_sdk::battle::{Action, ActiveEffect, TURN_METER_FULL, Unit, UnitId};
+use arena_sdk::battle::Action;
 use std::fmt::Write as _;
 
 fn plural_turns(n: u32) -> String {
@@ -203,123 +203,20 @@ pub(super) fn describe(event: &Event) -> String {
             "turn cap reached: integrity left {}/{} vs {}/{}",
             integrity[0], max[0], integrity[1], max[1]
         ),
+        Event::GameEnd { winner, reason } => format!(
+            "game over: {} ({reason})",
+            match winner {
+                Some(seat) => format!("seat {seat} wins"),
+                None => "draw".to_owned(),
+            }
+        ),
     }
 }
 
-/// The state a replay viewer can rebuild from the events alone.
-pub(super) struct View {
-    pub(super) units: Vec<Unit>,
-    pub(super) turn: u32,
-    pub(super) acting: Option<UnitId>,
-}
-
-impl View {
-    pub(super) fn new(initial: &Initial) -> Self {
-        View {
-            units: initial.units.clone(),
-            turn: 0,
-            acting: None,
-        }
-    }
-
-    pub(super) fn unit(&mut self, id: UnitId) -> Option<&mut Unit> {
-        self.units.get_mut(usize::from(id))
-    }
-
-    pub(super) fn set_integrity(&mut self, id: UnitId, integrity: i32) {
-        if let Some(u) = self.unit(id) {
-            u.integrity = integrity;
-        }
-    }
-
-    /// Mirrors what the engine does for each event.
-    pub(super) fn apply(&mut self, event: &Event) {
-        match *event {
-            Event::TurnStart {
-                turn, unit, meter, ..
-            } => {
-                self.turn = turn;
-                self.acting = Some(unit);
-                if let Some(u) = self.unit(unit) {
-                    u.turn_meter = meter - TURN_METER_FULL;
-                    u.cooldown = u.cooldown.saturating_sub(1);
-                    for e in &mut u.effects {
-                        e.turns_left = e.turns_left.saturating_sub(1);
-                    }
-                }
-            }
-            Event::EffectTick {
-                unit, integrity, ..
-            }
-            | Event::BombExploded {
-                unit, integrity, ..
-            }
-            | Event::Repair {
-                target: unit,
-                integrity,
-                ..
-            } => self.set_integrity(unit, integrity),
-            Event::Attack { target, hit, .. } => {
-                if let Some(hit) = hit {
-                    self.set_integrity(target, hit.integrity);
-                }
-            }
-            Event::EffectApplied {
-                target,
-                effect,
-                turns,
-                magnitude,
-                refreshed,
-                ..
-            } => {
-                if let Some(u) = self.unit(target) {
-                    match u.effects.iter_mut().find(|e| e.effect == effect) {
-                        Some(e) if refreshed => {
-                            e.turns_left = turns;
-                            e.magnitude = magnitude;
-                        }
-                        _ => u.effects.push(ActiveEffect {
-                            effect,
-                            turns_left: turns,
-                            magnitude,
-                        }),
-                    }
-                }
-            }
-            Event::Expired { unit, effect } => {
-                if let Some(u) = self.unit(unit)
-                    && let Some(pos) = u
-                        .effects
-                        .iter()
-                        .position(|e| e.effect == effect && e.turns_left == 0)
-                {
-                    u.effects.remove(pos);
-                }
-            }
-            Event::SkillUsed { unit, cooldown, .. } => {
-                if let Some(u) = self.unit(unit) {
-                    u.cooldown = cooldown;
-                }
-            }
-            Event::Destroyed { unit, .. } => {
-                if let Some(u) = self.unit(unit) {
-                    u.integrity = 0;
-                    u.destroyed = true;
-                    u.effects.clear();
-                }
-            }
-            Event::Stunned { .. }
-            | Event::DefaultAction { .. }
-            | Event::EffectFailed { .. }
-            | Event::Redistribute { .. }
-            | Event::TurnCap { .. }
-            | Event::Due { .. }
-            | Event::EffectPicked { .. }
-            | Event::Effectivity { .. } => {}
-        }
-    }
-
-    pub(super) fn render(&self) -> String {
+impl State {
+    /// A multi-line picture: each seat's units with integrity, cooldown and effects, the
+    /// acting unit marked.
+    pub fn picture(&self) -> String {
         const BAR: i32 = 20;
         let mut out = format!("turn {}\n", self.turn);
         for seat in 0..2u8 {
@@ -361,12 +258,12 @@ impl View {
 }
 
 /// The units drawn as text, one event at a time.
-impl crate::Sketch<Event> for View {
+impl crate::Sketch<Event> for State {
     fn apply(&mut self, event: &Event) {
-        View::apply(self, event);
+        State::apply(self, event);
     }
 
     fn draw(&self) -> Option<String> {
-        Some(self.render())
+        Some(self.picture())
     }
 }
