@@ -59,8 +59,8 @@ pub enum Asked<A> {
         /// Why the answer was rejected, if there was an answer.
         rejected: Option<String>,
     },
-    /// The seat has forfeited (its faults reached `max_faults`, or it quit), at this request
-    /// or before it: the mode ends the match now, with [`Table::forfeit_finish`] and its end
+    /// A seat has forfeited (its faults reached `max_faults`, or it quit), at this request
+    /// or before it (the start request counts too): the mode ends the match now, with [`Table::forfeit_finish`] and its end
     /// event, and plays nothing more.
     Forfeited(Seat),
 }
@@ -216,10 +216,11 @@ impl<'p, G: Ruleset> Table<'p, G> {
         check: impl FnOnce(&G::Action) -> Result<(), String>,
         default: impl FnOnce() -> G::Action,
     ) -> Asked<G::Action> {
-        if self.tally[usize::from(seat)].forfeited {
-            return Asked::Forfeited(seat);
+        if let Some(loser) = self.forfeit {
+            return Asked::Forfeited(loser);
         }
-        self.offer = Some(offer);
+        // A zero-sized offer (a mode that lists no choices: conquest) has nothing to record.
+        self.offer = (size_of::<G::Offer>() != 0).then_some(offer);
         self.asking(seat);
         let result = self.players[usize::from(seat)].act(observation);
         let answer = match self.record(seat, result.map(Answer::Action)) {
@@ -253,8 +254,8 @@ impl<'p, G: Ruleset> Table<'p, G> {
         check: impl FnOnce(&G::SetupChoice) -> Result<T, String>,
         default: impl FnOnce() -> T,
     ) -> Asked<T> {
-        if self.tally[usize::from(seat)].forfeited {
-            return Asked::Forfeited(seat);
+        if let Some(loser) = self.forfeit {
+            return Asked::Forfeited(loser);
         }
         self.asking(seat);
         let result = self.players[usize::from(seat)].setup(request);

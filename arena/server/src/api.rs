@@ -6,7 +6,10 @@
 //! limit (or a second upload while the token's previous one is in flight).
 
 use crate::accounts::{self, check_name};
-use crate::store::{Game, StoreError, User};
+use crate::details::bot_details;
+use crate::error::ApiError;
+use crate::pages::Id;
+use crate::store::User;
 use crate::{App, pages, tournament};
 use arena_sdk::Mode;
 use arena_tournament::check::CheckReport;
@@ -18,70 +21,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// An API error: a status and a message, sent as JSON.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    body: Value,
-}
-
-impl ApiError {
-    /// An error with a message.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            body: json!({ "error": message.into() }),
-        }
-    }
-
-    fn not_found(what: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> ApiError {
-        tracing::error!(%error, "database");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body)).into_response()
-    }
-}
-
 type ApiResult = Result<Response, ApiError>;
-
-/// A numeric id from the path. Anything else (`/api/games/abc`, a number past `i64`) is
-/// answered 400 like every bad input: JSON under `/api/`, a page elsewhere (axum's own
-/// rejection is plain text).
-pub(crate) struct Id(pub i64);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
-    type Rejection = Response;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Id, Response> {
-        match Path::<i64>::from_request_parts(parts, state).await {
-            Ok(Path(id)) => Ok(Id(id)),
-            Err(rejection) => {
-                let message = format!("not an id: {}", rejection.body_text());
-                Err(if parts.uri.path().starts_with("/api/") {
-                    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
-                } else {
-                    pages::page_error(StatusCode::BAD_REQUEST, &message)
-                })
-            }
-        }
-    }
-}
 
 fn json_ok(value: impl serde::Serialize) -> ApiResult {
     Ok(axum::Json(value).into_response())
@@ -478,70 +420,6 @@ async fn leaderboard(State(app): State<Arc<App>>, Path(mode): Path<String>) -> A
             .await?
             .as_ref(),
     )
-}
-
-/// Everything about a bot: versions, per-mode standing and record, rating history, recent
-/// games and faults.
-pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
-    let store = app.store();
-    let bot = store.bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
-    let versions = store.versions_of(id)?;
-    let mut modes = BTreeMap::new();
-    for mode in Mode::ALL {
-        let board = app.ladder.leaderboard(mode)?;
-        let row = board.rows.iter().find(|r| r.bot_id == id);
-        let history = store.rating_history(id, mode, HISTORY_POINTS)?;
-        if row.is_none_or(|r| r.games == 0) && history.is_empty() {
-            continue;
-        }
-        let history: Vec<Value> = history
-            .into_iter()
-            .map(|(games, version, elo)| json!({ "games": games, "version": version, "elo": elo }))
-            .collect();
-        modes.insert(mode.name(), json!({ "standing": row, "history": history }));
-    }
-    let game_summary = |g: &Game| {
-        let seat = usize::from(store_seat(g, &versions));
-        json!({
-            "id": g.id,
-            "mode": g.mode,
-            "bots": [format!("{}@v{}", g.names[0], g.numbers[0]), format!("{}@v{}", g.names[1], g.numbers[1])],
-            "seat": seat,
-            "result": match g.winner { None => "draw", Some(w) if usize::from(w) == seat => "won", Some(_) => "lost" },
-            "reason": g.reason,
-            "turns": g.turns,
-            "faults": g.outcomes[seat].faults,
-            "fault_kinds": g.outcomes[seat].fault_kinds,
-        })
-    };
-    let recent: Vec<Value> = store
-        .games_of_bot(id, 20)?
-        .iter()
-        .map(game_summary)
-        .collect();
-    let faults: Vec<Value> = store
-        .faulted_games_of_bot(id, 20)?
-        .iter()
-        .map(game_summary)
-        .collect();
-    Ok(json!({
-        "id": bot.id,
-        "name": bot.name,
-        "owner": bot.owner,
-        "active": bot.active,
-        "versions": versions,
-        "modes": modes,
-        "recent_games": recent,
-        "faults": faults,
-    }))
-}
-
-/// Points of a bot's rating history shown per mode (plus the latest).
-const HISTORY_POINTS: usize = 250;
-
-/// Which seat of `game` one of `versions` (a bot's) sat in.
-fn store_seat(game: &Game, versions: &[crate::store::Version]) -> u8 {
-    u8::from(!versions.iter().any(|v| v.id == game.seats[0]))
 }
 
 async fn bot(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {

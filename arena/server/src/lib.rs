@@ -25,6 +25,8 @@ pub mod accounts;
 pub mod api;
 pub mod cache;
 pub mod config;
+mod details;
+pub mod error;
 pub mod ladder;
 pub mod leaderboard;
 pub mod pages;

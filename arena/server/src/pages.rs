@@ -5,7 +5,8 @@
 #![allow(clippy::result_large_err)]
 
 use crate::App;
-use crate::api::{ApiError, Id, bot_details};
+use crate::details::bot_details;
+use crate::error::ApiError;
 use crate::store::Game;
 use arena_sdk::Mode;
 use axum::Router;
@@ -16,6 +17,32 @@ use axum::routing::get;
 use serde_json::Value;
 use std::fmt::Write;
 use std::sync::Arc;
+
+/// A numeric id from the path. Anything else (`/api/games/abc`, a number past `i64`) is
+/// answered 400 like every bad input: JSON under `/api/`, a page elsewhere (axum's own
+/// rejection is plain text).
+pub(crate) struct Id(pub i64);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Id, Response> {
+        match Path::<i64>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(Id(id)),
+            Err(rejection) => {
+                let message = format!("not an id: {}", rejection.body_text());
+                Err(if parts.uri.path().starts_with("/api/") {
+                    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
+                } else {
+                    page_error(StatusCode::BAD_REQUEST, &message)
+                })
+            }
+        }
+    }
+}
 
 const STYLE: &str = include_str!("../static/style.css");
 

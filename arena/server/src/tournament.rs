@@ -7,7 +7,7 @@
 //! directory beside the database, and the run is the CLI's: resumable, same report.
 
 use crate::App;
-use crate::api::ApiError;
+use crate::error::ApiError;
 use crate::store::Store;
 use arena_tournament::config::{LimitsConfig, Tournament};
 use arena_tournament::{plan, report, results, run};
