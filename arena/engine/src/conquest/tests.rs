@@ -1295,3 +1295,16 @@ proptest! {
         prop_assert_eq!(last["armies"].as_array().map(Vec::len), Some(state.board().armies().len()));
     }
 }
+
+#[test]
+#[ignore = "Table::ask records conquest's `()` offer as `\"offered\": null`, which reads back \
+            as no offer: the table must not record an offer that carries nothing"]
+fn a_replay_read_back_from_json_verifies() {
+    let mut a = NativePlayer::new(Script::default());
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&MatchConfig::new(rules(SMALL, 3), 1), [&mut a, &mut b]);
+    let text = serde_json::to_string(&record.replay).expect("a replay serializes");
+    assert!(!text.contains("\"offered\""), "conquest records no offer");
+    let back: crate::Replay<Conquest> = serde_json::from_str(&text).expect("it reads back");
+    verify(&back).expect("the replay read back verifies");
+}
