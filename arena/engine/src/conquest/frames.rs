@@ -1,6 +1,6 @@
 //! Conquest frames for the browser viewer: one step per player turn, the state folded by
-//! the same [`State::apply`] the rules and the terminal map use. Drawn by the viewer's `conquest.js`. Arrays
-//! rather than objects per tile and army, as in grid's frames.
+//! the same [`State::apply`] the rules and the terminal map use. Drawn by the viewer's
+//! `conquest.js`. Arrays rather than objects per tile and army, as in grid's frames.
 //!
 //! `fixed`: `{width, height, homes: [[x, y]; 2], water: [[x, y]], first_year, last_year}`.
 //! A step's `state`: `year`, `seat` (whose turn), `resources`: `[[wood, food, gold]; 2]`,
