@@ -1,6 +1,6 @@
-//! Conquest frames for the browser viewer: one step per player turn, the board rebuilt by
-//! the same `View` the terminal map uses. Drawn by the viewer's `conquest.js`. Arrays
-//! rather than objects per tile and army, as in grid's frames.
+//! Conquest frames for the browser viewer: one step per player turn, the state folded by
+//! the same [`State::apply`] the rules and the terminal map use. Drawn by the viewer's
+//! `conquest.js`. Arrays rather than objects per tile and army, as in grid's frames.
 //!
 //! `fixed`: `{width, height, homes: [[x, y]; 2], water: [[x, y]], first_year, last_year}`.
 //! A step's `state`: `year`, `seat` (whose turn), `resources`: `[[wood, food, gold]; 2]`,
@@ -9,8 +9,7 @@
 //! `fights`: `[[x, y]]` where armies fought or drowned in the step, `captured`: the seat
 //! whose army took the enemy home in the step, or null.
 
-use super::view::View;
-use super::{Event, Initial};
+use super::{Event, Initial, State};
 use crate::frames::{Frames, Step, build};
 use arena_sdk::conquest::{FIRST_YEAR, Pos, Resource, Resources, Terrain};
 use serde_json::{Value, json};
@@ -34,15 +33,15 @@ fn tiles(positions: &[Pos]) -> Vec<[u8; 2]> {
     positions.iter().map(|p| [p.x, p.y]).collect()
 }
 
-/// The board's view and the turns so far: the next turn's counter, from 0 as in the log.
+/// The state and the turns so far: the next turn's counter, from 0 as in the log.
 struct Game {
-    view: View,
+    state: State,
     turns: u32,
 }
 
 fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
     let start = Game {
-        view: View::replay(initial, &[]),
+        state: State::new(initial),
         turns: 0,
     };
     let starts = |game: &Game, event: &Event| match event {
@@ -53,7 +52,7 @@ fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
         if matches!(event, Event::Turn { .. }) {
             game.turns += 1;
         }
-        game.view.apply(event);
+        game.state.apply(event);
     };
     build(events, start, starts, apply, draw)
 }
@@ -63,8 +62,8 @@ fn amounts(r: Resources) -> [u32; 3] {
 }
 
 fn draw(game: &Game, events: &[Event]) -> Value {
-    let view = &game.view;
-    let board = &view.board;
+    let state = &game.state;
+    let board = state.board();
     let mut moves = Vec::new();
     let mut fights = Vec::new();
     let mut captured = None;
@@ -92,9 +91,9 @@ fn draw(game: &Game, events: &[Event]) -> Value {
         .map(|a| json!([a.pos.x, a.pos.y, a.kind.letter().to_string(), a.owner]))
         .collect();
     json!({
-        "year": view.year,
-        "seat": view.seat,
-        "resources": view.resources.map(amounts),
+        "year": state.year(),
+        "seat": state.seat(),
+        "resources": state.resources().map(amounts),
         "wood": resource(Resource::Wood),
         "food": resource(Resource::Food),
         "gold": resource(Resource::Gold),

@@ -5,7 +5,12 @@
 //! start) advances after Player 2's turn. A turn is one bot answer, [`Orders`]: the recruit
 //! stage's orders, then the move stage's, carried out in order by [`play::State`]; a
 //! broken order is skipped, counted and reported back. Capturing the enemy home base wins;
-//! after `max_years` years the tiebreak of [`rules::tiebreak`] decides.
+//! after `max_years` years the tiebreak of [`rules::tiebreak`] decides; a player who
+//! forfeits loses at once. Every match ends with one [`Event::GameEnd`], the last event.
+//!
+//! There is one state, [`State`], changed only by [`State::apply`] on an event: the rules
+//! build each event and apply it, and the terminal map and the browser frames fold the
+//! same events into the same state.
 //!
 //! - [`map`]: the configuration file format and its validation;
 //! - [`rules`]: the document's numbers and the arena's additions;
@@ -275,7 +280,7 @@ impl Ruleset for Conquest {
     }
 
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
-        Some(Box::new(view::View::replay(initial, &[])))
+        Some(Box::new(State::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {

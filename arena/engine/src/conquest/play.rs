@@ -1,26 +1,38 @@
-//! The turn loop of `conquest`: [`State`] carries out one player's orders (recruit stage,
-//! then move stage) and [`run`] alternates the players year by year until a home base is
-//! captured, a player forfeits, or the last year is over.
+//! The turn loop of `conquest`: [`State`] is the one state of a match, changed only by
+//! [`State::apply`] on an event; its rules ([`State::recruit`], [`State::move_army`],
+//! [`State::play_turn`]) decide what one player's orders do, build the events and apply
+//! them, and [`run`] alternates the players year by year until a home base is captured, a
+//! player forfeits, or the last year is over.
 
 use super::rules::{
     self, COLLECT_AMOUNT, FIRST_YEAR, MAX_MOVE_ORDERS, MAX_RECRUIT_ORDERS, MoveError,
     START_RESOURCES, Standing, Survivor,
 };
 use super::{Event, Initial, Setup, Tally};
-use crate::{Finish, Stats, Table};
+use crate::{Asked, Finish, Stats, Table};
 use arena_sdk::Seat;
 use arena_sdk::conquest::{
-    Army, ArmyId, Board, Conquest, Kind, Move, MoveEvent, Observation, Orders, Recruit, Resources,
+    Army, ArmyId, Board, Conquest, Move, MoveEvent, Observation, Orders, Recruit, Resources,
     SetupRequest, Terrain, prices,
 };
 
-/// The state of a `conquest` match.
-#[derive(Debug, Clone)]
+/// The state of a `conquest` match, changed only by [`State::apply`]: the rules, the
+/// terminal picture and the browser frames all fold the same events into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     board: Board,
     resources: [Resources; 2],
+    /// The id the next recruit gets: ids are given in order of recruitment.
     next_id: ArmyId,
     tally: [Tally; 2],
+    /// The year of the turn under way (the first year before any turn).
+    year: u32,
+    /// Whose turn is under way (Player 1 before any turn).
+    seat: Seat,
+    /// The last year the game may last.
+    last_year: u32,
+    /// The armies that have moved in the turn under way: each moves once a turn.
+    moved: Vec<ArmyId>,
 }
 
 /// What one player's turn did to the game.
@@ -34,7 +46,7 @@ pub struct TurnReport {
 
 impl State {
     /// The start of a game on `initial`'s map: no armies, the document's starting
-    /// resources.
+    /// resources, the first year.
     pub fn new(initial: &Initial) -> State {
         let mut board = Board::empty(initial.width, initial.height, initial.homes);
         for (list, terrain) in initial.terrain_lists() {
@@ -47,6 +59,10 @@ impl State {
             resources: [START_RESOURCES; 2],
             next_id: 0,
             tally: [Tally::default(); 2],
+            year: FIRST_YEAR,
+            seat: 0,
+            last_year: FIRST_YEAR + initial.max_years.saturating_sub(1),
+            moved: Vec::new(),
         }
     }
 
@@ -60,13 +76,36 @@ impl State {
         self.resources
     }
 
-    /// Set a player's resources (tests and scenario setups).
-    pub fn set_resources(&mut self, seat: Seat, resources: Resources) {
+    /// The year of the turn under way.
+    pub fn year(&self) -> u32 {
+        self.year
+    }
+
+    /// Whose turn is under way.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The last year the game may last.
+    pub fn last_year(&self) -> u32 {
+        self.last_year
+    }
+
+    /// Set a player's resources: a scenario's starting position, not a rule.
+    #[cfg(test)]
+    pub(super) fn set_resources(&mut self, seat: Seat, resources: Resources) {
         self.resources[usize::from(seat)] = resources;
     }
 
-    /// Put an army on the map as if recruited, without paying (tests and scenarios).
-    pub fn spawn(&mut self, owner: Seat, kind: Kind, pos: arena_sdk::conquest::Pos) -> ArmyId {
+    /// Put an army on the map as if recruited, without paying or counting it: a scenario's
+    /// starting position, not a rule.
+    #[cfg(test)]
+    pub(super) fn spawn(
+        &mut self,
+        owner: Seat,
+        kind: arena_sdk::conquest::Kind,
+        pos: arena_sdk::conquest::Pos,
+    ) -> ArmyId {
         let id = self.next_id;
         self.next_id += 1;
         self.board.place(Army {
@@ -105,13 +144,6 @@ impl State {
             armies: self.armies_of(seat),
             resources: self.resources[usize::from(seat)].total(),
         })
-    }
-
-    /// Record that `years` years have begun (both players' `years_played`).
-    pub fn set_years_played(&mut self, years: u32) {
-        for t in &mut self.tally {
-            t.years_played = years;
-        }
     }
 
     /// The setup request for `seat`.
@@ -164,9 +196,125 @@ impl State {
         }
     }
 
+    /// `seat`'s tally, if `seat` is a seat (a replay file's event may name any number).
+    fn tally_of(&mut self, seat: Seat) -> Option<&mut Tally> {
+        self.tally.get_mut(usize::from(seat))
+    }
+
+    fn set_held(&mut self, seat: Seat, resources: Resources) {
+        if let Some(slot) = self.resources.get_mut(usize::from(seat)) {
+            *slot = resources;
+        }
+    }
+
+    fn mark_moved(&mut self, id: ArmyId) {
+        if !self.moved.contains(&id) {
+            self.moved.push(id);
+        }
+    }
+
+    /// Apply one event: the only change of state there is. The rules build each event from
+    /// the state before it, so the numbers it carries (resources after paying or
+    /// collecting, the fight's survivor) are the state's; a recorded event that does not
+    /// fit the board (an army not on it) changes only what it can.
+    pub fn apply(&mut self, event: &Event) {
+        match *event {
+            Event::Turn {
+                year,
+                seat,
+                resources,
+            } => {
+                self.year = year;
+                self.seat = seat;
+                self.set_held(seat, resources);
+                self.moved.clear();
+                for t in &mut self.tally {
+                    t.years_played = year.saturating_sub(FIRST_YEAR) + 1;
+                }
+            }
+            Event::Recruited { army, resources } => {
+                self.board.place(army);
+                self.set_held(army.owner, resources);
+                self.next_id = self.next_id.max(army.id.saturating_add(1));
+                if let Some(t) = self.tally_of(army.owner) {
+                    t.recruited[army.kind as usize] += 1;
+                }
+            }
+            Event::Moved { army, to } => {
+                self.board.relocate(army.id, to);
+                self.mark_moved(army.id);
+            }
+            Event::Collected {
+                army,
+                owner,
+                resource,
+                amount,
+                at,
+                resources,
+            } => {
+                self.board.set_terrain(at, Terrain::Plain);
+                self.set_held(owner, resources);
+                if let Some(t) = self.tally_of(owner) {
+                    t.collected = t.collected.plus(resource, amount);
+                }
+                self.mark_moved(army);
+            }
+            Event::Drowned { army, .. } => {
+                self.board.remove(army.id);
+                if let Some(t) = self.tally_of(army.owner) {
+                    t.armies_lost += 1;
+                    t.armies_drowned += 1;
+                }
+                self.mark_moved(army.id);
+            }
+            Event::Fight {
+                attacker,
+                defender,
+                survivor,
+                ..
+            } => {
+                // Attacker first, as the SDK's `Board::apply_move` removes them: the
+                // board's army list keeps one order whoever carries the move out.
+                if survivor != Survivor::First {
+                    self.board.remove(attacker.id);
+                }
+                if survivor != Survivor::Second {
+                    self.board.remove(defender.id);
+                }
+                let (lost, destroyed) = match survivor {
+                    Survivor::First => ([false, true], [true, false]),
+                    Survivor::Second => ([true, false], [false, true]),
+                    Survivor::Neither => ([true, true], [true, true]),
+                };
+                for (k, seat) in [attacker.owner, defender.owner].into_iter().enumerate() {
+                    if let Some(t) = self.tally_of(seat) {
+                        t.armies_lost += u32::from(lost[k]);
+                        t.enemies_destroyed += u32::from(destroyed[k]);
+                    }
+                }
+                self.mark_moved(attacker.id);
+            }
+            Event::Captured { army, home, .. } => {
+                self.board.relocate(army.id, home);
+                if let Some(t) = self.tally_of(army.owner) {
+                    t.home_captured = 1;
+                }
+                self.mark_moved(army.id);
+            }
+            // The outcome: what it carries (armies, resources) is the state's already.
+            Event::GameEnd { .. } => {}
+        }
+    }
+
+    /// Apply `event` and hand it to `events`, where the loop picks it up for the log.
+    fn emit(&mut self, event: Event, events: &mut Vec<Event>) {
+        self.apply(&event);
+        events.push(event);
+    }
+
     /// Carry out `seat`'s orders: every recruit order, then every move order, in order.
     /// A broken order is skipped with the original game's reason; the move stage stops at
-    /// a capture.
+    /// a capture. The events go to `events`, in order, each applied already.
     pub fn play_turn(
         &mut self,
         seat: Seat,
@@ -185,9 +333,8 @@ impl State {
                 orders.recruit.len() - MAX_RECRUIT_ORDERS
             ));
         }
-        let mut moved = Vec::new();
         for order in orders.moves.iter().take(MAX_MOVE_ORDERS) {
-            match self.move_army(seat, *order, &mut moved, events) {
+            match self.move_army(seat, *order, events) {
                 Ok(true) => {
                     report.captured = true;
                     return report;
@@ -205,7 +352,8 @@ impl State {
         report
     }
 
-    /// The recruit stage's one order.
+    /// The recruit stage's one order: a [`Event::Recruited`] applied and handed to
+    /// `events`, or the reason it is skipped.
     pub fn recruit(
         &mut self,
         seat: Seat,
@@ -226,29 +374,29 @@ impl State {
         let paid = stock
             .pay(order.kind.price())
             .expect("check_recruit checked the price");
-        self.resources[usize::from(seat)] = paid;
-        let id = self.spawn(seat, order.kind, order.at);
-        let tally = &mut self.tally[usize::from(seat)];
-        tally.recruited[order.kind as usize] += 1;
-        events.push(Event::Recruited {
-            army: Army {
-                id,
-                owner: seat,
-                kind: order.kind,
-                pos: order.at,
+        let army = Army {
+            id: self.next_id,
+            owner: seat,
+            kind: order.kind,
+            pos: order.at,
+        };
+        self.emit(
+            Event::Recruited {
+                army,
+                resources: paid,
             },
-            resources: paid,
-        });
+            events,
+        );
         Ok(())
     }
 
-    /// The move stage's one order; `Ok(true)` if it captured the enemy home. `moved` holds
-    /// the armies that have moved this turn.
+    /// The move stage's one order: its events (the SDK's [`Board::move_events`], the
+    /// document's move rules) applied and handed to `events`, `Ok(true)` if it captured
+    /// the enemy home; or the reason it is skipped.
     pub fn move_army(
         &mut self,
         seat: Seat,
         order: Move,
-        moved: &mut Vec<ArmyId>,
         events: &mut Vec<Event>,
     ) -> Result<bool, String> {
         let reject = |e: MoveError| {
@@ -264,104 +412,79 @@ impl State {
             Some(a) if a.owner == seat => *a,
             _ => return Err(reject(MoveError::NoArmy)),
         };
-        if moved.contains(&army.id) {
+        if self.moved.contains(&army.id) {
             return Err(reject(MoveError::AlreadyMoved));
         }
-        let steps = self.board.apply_move(&army, order.to).map_err(reject)?;
-        moved.push(army.id);
-        let enemy = usize::from(1 - seat);
-        let mine = usize::from(seat);
-        // The board has carried the move out (the SDK's rules); what is left is the
-        // players' side of it: tallies, resources and the events, in order.
+        let steps = self.board.move_events(&army, order.to).map_err(reject)?;
+        let mut captured = false;
         for step in steps.iter() {
-            match *step {
+            let event = match *step {
                 MoveEvent::Fight {
                     defender,
                     at,
                     survivor,
-                } => {
-                    events.push(Event::Fight {
-                        attacker: army,
-                        defender,
-                        at,
-                        survivor,
-                    });
-                    match survivor {
-                        Survivor::First => {
-                            self.tally[mine].enemies_destroyed += 1;
-                            self.tally[enemy].armies_lost += 1;
-                        }
-                        Survivor::Second => {
-                            self.tally[mine].armies_lost += 1;
-                            self.tally[enemy].enemies_destroyed += 1;
-                        }
-                        Survivor::Neither => {
-                            self.tally[mine].armies_lost += 1;
-                            self.tally[mine].enemies_destroyed += 1;
-                            self.tally[enemy].armies_lost += 1;
-                            self.tally[enemy].enemies_destroyed += 1;
-                        }
-                    }
-                }
+                } => Event::Fight {
+                    attacker: army,
+                    defender,
+                    at,
+                    survivor,
+                },
                 MoveEvent::Capture { at } => {
-                    self.tally[mine].home_captured = 1;
-                    events.push(Event::Captured {
+                    captured = true;
+                    Event::Captured {
                         army,
                         from: order.from,
                         home: at,
-                    });
-                    return Ok(true);
+                    }
                 }
-                MoveEvent::Drown { at } => {
-                    self.tally[mine].armies_lost += 1;
-                    self.tally[mine].armies_drowned += 1;
-                    events.push(Event::Drowned { army, at });
-                }
-                MoveEvent::Collect { resource, at } => {
-                    let stock = self.resources[mine].plus(resource, COLLECT_AMOUNT);
-                    self.resources[mine] = stock;
-                    self.tally[mine].collected =
-                        self.tally[mine].collected.plus(resource, COLLECT_AMOUNT);
-                    events.push(Event::Collected {
-                        army: army.id,
-                        owner: seat,
-                        resource,
-                        amount: COLLECT_AMOUNT,
-                        at,
-                        resources: stock,
-                    });
-                }
-                MoveEvent::Arrive { at } => events.push(Event::Moved { army, to: at }),
-            }
+                MoveEvent::Drown { at } => Event::Drowned { army, at },
+                MoveEvent::Collect { resource, at } => Event::Collected {
+                    army: army.id,
+                    owner: seat,
+                    resource,
+                    amount: COLLECT_AMOUNT,
+                    at,
+                    // Read before this event is applied: after any earlier collection of
+                    // the same move, which is applied already.
+                    resources: self.resources[usize::from(seat)].plus(resource, COLLECT_AMOUNT),
+                },
+                MoveEvent::Arrive { at } => Event::Moved { army, to: at },
+            };
+            self.emit(event, events);
         }
-        Ok(false)
+        Ok(captured)
     }
 }
 
 /// Play a match of `setup` at `table` to its end.
 pub fn run(setup: &Setup, table: &mut Table<'_, Conquest>) -> Finish {
+    play(setup, table).0
+}
+
+/// [`run`], with the state the match ended in (for the tests that fold the replay).
+pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, State) {
     let initial = setup.initial();
     let mut state = State::new(&initial);
     for seat in 0..2 {
         // `conquest` has nothing to choose: the answer only has to be well formed.
         let request = state.setup_request(seat, setup.max_years);
-        let _ = table.setup(seat, &request);
+        if let Asked::Forfeited(loser) = table.ask_setup(seat, &request, |_| Ok(()), || ()) {
+            // Recorded all the same: the replay of a forfeit still shows the map.
+            table.set_initial(initial);
+            let finish = table.forfeit_finish(loser, state.stats());
+            return end(table, state, finish);
+        }
     }
     table.set_initial(initial);
 
     let last_turn = setup.max_years.saturating_mul(2);
-    let last_year = FIRST_YEAR + setup.max_years - 1;
+    let last_year = state.last_year();
     let mut pending: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let mut events = Vec::new();
     let mut turn = 0u32;
     loop {
         // Before the game-over checks, so the outcome counts every turn played.
         table.set_turn(turn);
-        if let Some(loser) = table.forfeited() {
-            let finish = table.forfeit_finish(loser, state.stats());
-            end(table, &state, &finish);
-            return finish;
-        }
         if turn >= last_turn {
             let (winner, reason) = rules::tiebreak(state.standings());
             let finish = Finish {
@@ -369,25 +492,37 @@ pub fn run(setup: &Setup, table: &mut Table<'_, Conquest>) -> Finish {
                 reason,
                 stats: state.stats(),
             };
-            end(table, &state, &finish);
-            return finish;
+            return end(table, state, finish);
         }
         let seat = rules::seat_of_turn(turn);
         let year = rules::year_of_turn(turn);
-        state.set_years_played(year - FIRST_YEAR + 1);
-        table.event(Event::Turn {
-            year,
-            seat,
-            resources: state.resources()[usize::from(seat)],
-        });
+        let resources = state.resources()[usize::from(seat)];
+        state.emit(
+            Event::Turn {
+                year,
+                seat,
+                resources,
+            },
+            &mut events,
+        );
+        for event in events.drain(..) {
+            table.event(event);
+        }
         let observation = state.observation(
             seat,
             year,
             last_year,
             std::mem::take(&mut pending[usize::from(seat)]),
         );
-        // A fault (or a forfeited seat) gives no orders: the player passes both stages.
-        let orders = table.act(seat, &observation).unwrap_or_default();
+        // Every list of orders is accepted as an answer: each order is carried out or
+        // refused on its own below. A fault gives no orders: the player passes both stages.
+        let orders = match table.ask(seat, &observation, (), |_| Ok(()), Orders::default) {
+            Asked::Legal(orders) | Asked::Default { action: orders, .. } => orders,
+            Asked::Forfeited(loser) => {
+                let finish = table.forfeit_finish(loser, state.stats());
+                return end(table, state, finish);
+            }
+        };
         let report = state.play_turn(seat, &orders, &mut events);
         for event in events.drain(..) {
             table.event(event);
@@ -405,18 +540,21 @@ pub fn run(setup: &Setup, table: &mut Table<'_, Conquest>) -> Finish {
                 ),
                 stats: state.stats(),
             };
-            end(table, &state, &finish);
-            return finish;
+            return end(table, state, finish);
         }
         turn += 1;
     }
 }
 
-fn end(table: &mut Table<'_, Conquest>, state: &State, finish: &Finish) {
-    table.event(Event::GameEnd {
+/// Record the match's one end event, the last of the log, for `finish`.
+fn end(table: &mut Table<'_, Conquest>, mut state: State, finish: Finish) -> (Finish, State) {
+    let event = Event::GameEnd {
         winner: finish.winner,
         reason: finish.reason.clone(),
         armies: [state.armies_of(0), state.armies_of(1)],
         resources: state.resources(),
-    });
+    };
+    state.apply(&event);
+    table.event(event);
+    (finish, state)
 }

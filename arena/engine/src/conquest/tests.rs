@@ -3,12 +3,12 @@
 
 use super::rules::{MoveError, Standing, tiebreak};
 use super::*;
-use crate::replay::verify;
-use crate::{MatchConfig, NativePlayer, run_match};
-use arena_sdk::Bot;
+use crate::replay::{Entry, verify};
+use crate::{Answer, Fault, FaultKind, MatchConfig, MatchRecord, NativePlayer, Player, run_match};
 use arena_sdk::conquest::{
     Board, DEFAULT_MAP, Move, Observation, Orders, Recruit, SetupChoice, SetupRequest,
 };
+use arena_sdk::{Bot, MatchEnd, MatchStart};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -32,10 +32,16 @@ fn p(x: u8, y: u8) -> Pos {
     Pos::new(x, y)
 }
 
+/// One move of `seat` in a turn of its own: a new turn begins first, so each call may move
+/// any army.
 fn mv(state: &mut State, seat: Seat, from: Pos, to: Pos) -> (Result<bool, String>, Vec<Event>) {
+    state.apply(&Event::Turn {
+        year: state.year(),
+        seat,
+        resources: state.resources()[usize::from(seat)],
+    });
     let mut events = Vec::new();
-    let mut moved = Vec::new();
-    let result = state.move_army(seat, Move { from, to }, &mut moved, &mut events);
+    let result = state.move_army(seat, Move { from, to }, &mut events);
     (result, events)
 }
 
@@ -420,7 +426,6 @@ fn an_army_moves_one_step_up_down_left_or_right() {
 fn an_army_moves_once_a_turn() {
     let mut s = state(SMALL);
     s.spawn(0, Kind::Knight, p(2, 2));
-    let mut moved = Vec::new();
     let mut events = Vec::new();
     s.move_army(
         0,
@@ -428,7 +433,6 @@ fn an_army_moves_once_a_turn() {
             from: p(2, 2),
             to: p(2, 3),
         },
-        &mut moved,
         &mut events,
     )
     .unwrap();
@@ -439,7 +443,6 @@ fn an_army_moves_once_a_turn() {
                 from: p(2, 3),
                 to: p(2, 4),
             },
-            &mut moved,
             &mut events,
         )
         .unwrap_err();
@@ -1003,4 +1006,305 @@ fn frames_have_one_step_per_turn_ending_in_the_captured_home() {
             [end[1].wood, end[1].food, end[1].gold]
         ])
     );
+}
+
+// --- Forfeits ---------------------------------------------------------------------------
+
+/// Faults at every request from the `from`-th action on (counting from 1), with `kind`;
+/// `setup` faults the setup too. Passes otherwise.
+struct Faulter {
+    from: u32,
+    kind: FaultKind,
+    setup: bool,
+    acts: u32,
+}
+
+impl Faulter {
+    fn new(from: u32, kind: FaultKind) -> Faulter {
+        Faulter {
+            from,
+            kind,
+            setup: false,
+            acts: 0,
+        }
+    }
+}
+
+impl Player<Conquest> for Faulter {
+    fn start(&mut self, _: &MatchStart<Conquest>) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, _: &SetupRequest) -> Result<SetupChoice, Fault> {
+        if self.setup {
+            return Err(Fault::new(self.kind, "scheduled setup fault"));
+        }
+        Ok(SetupChoice::default())
+    }
+    fn act(&mut self, _: &Observation) -> Result<Orders, Fault> {
+        self.acts += 1;
+        if self.acts >= self.from {
+            return Err(Fault::new(self.kind, "scheduled fault"));
+        }
+        Ok(Orders::default())
+    }
+    fn end(&mut self, _: &MatchEnd) {}
+}
+
+/// The log's end events, and whether the one there is is the last entry.
+fn end_is_last_and_only(log: &[Entry<Conquest>]) -> bool {
+    let ends = log
+        .iter()
+        .filter(|e| matches!(e, Entry::Event { event } if Conquest::is_end(event)))
+        .count();
+    let last = matches!(
+        log.last(),
+        Some(Entry::Event {
+            event: Event::GameEnd { .. }
+        })
+    );
+    ends == 1 && last
+}
+
+#[test]
+fn a_seat_reaching_max_faults_forfeits_at_that_answer() {
+    for (faulty, turn) in [(0u8, 4u32), (1, 5)] {
+        // Faults from its first action: the third comes on its third turn.
+        let mut faulter = Faulter::new(1, FaultKind::OutOfFuel);
+        let other = Rc::<RefCell<Vec<Observation>>>::default();
+        let mut passer = NativePlayer::new(Script {
+            turns: Vec::new(),
+            seen: other.clone(),
+        });
+        let mut config = MatchConfig::new(rules(SMALL, 50), 1);
+        config.max_faults = 3;
+        let players: [&mut dyn Player<Conquest>; 2] = if faulty == 0 {
+            [&mut faulter, &mut passer]
+        } else {
+            [&mut passer, &mut faulter]
+        };
+        let record = run_match(&config, players);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(1 - faulty));
+        assert_eq!(
+            outcome.reason,
+            format!("forfeit: seat {faulty} faulted 3 times")
+        );
+        assert_eq!(outcome.turns, turn, "the match stops at the third fault");
+        assert!(outcome.seats[usize::from(faulty)].forfeited);
+        // The opponent played only the turns before the forfeiting answer.
+        assert_eq!(other.borrow().len(), 2 + usize::from(faulty));
+        let log = &record.replay.log;
+        assert!(end_is_last_and_only(log), "{log:?}");
+        let Entry::Answer {
+            seat,
+            turn: answered,
+            answer: Answer::Fault(_),
+            ..
+        } = &log[log.len() - 2]
+        else {
+            panic!("the fault is not the last answer: {log:?}")
+        };
+        assert_eq!((*seat, *answered), (faulty, turn));
+        let Some(Entry::Event {
+            event: Event::GameEnd { winner, reason, .. },
+        }) = log.last()
+        else {
+            unreachable!()
+        };
+        assert_eq!((*winner, reason), (outcome.winner, &outcome.reason));
+        verify(&record.replay).expect("a forfeit replays");
+    }
+}
+
+#[test]
+fn a_quit_forfeits_at_once() {
+    let mut quitter = Faulter::new(2, FaultKind::Quit);
+    let mut passer = NativePlayer::new(Script::default());
+    let record = run_match(
+        &MatchConfig::new(rules(SMALL, 50), 1),
+        [&mut passer, &mut quitter],
+    );
+    assert_eq!(record.outcome.winner, Some(0));
+    assert_eq!(record.outcome.turns, 3, "Player 2's second turn");
+    assert_eq!(record.outcome.seats[1].faults, 1);
+    assert!(end_is_last_and_only(&record.replay.log));
+    verify(&record.replay).expect("a quit replays");
+}
+
+#[test]
+fn a_forfeit_at_setup_ends_the_match_before_the_other_seat_is_asked() {
+    let mut faulter = Faulter::new(1, FaultKind::Trap);
+    faulter.setup = true;
+    let mut passer = NativePlayer::new(Script::default());
+    let mut config = MatchConfig::new(rules(SMALL, 50), 1);
+    config.max_faults = 1;
+    let record = run_match(&config, [&mut faulter, &mut passer]);
+    assert_eq!(record.outcome.winner, Some(1));
+    assert_eq!(record.outcome.turns, 0);
+    let log = &record.replay.log;
+    let answers: Vec<(Seat, bool)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Answer { seat, answer, .. } => Some((*seat, matches!(answer, Answer::Fault(_)))),
+            _ => None,
+        })
+        .collect();
+    // The two start answers, then seat 0's faulting setup: nothing more.
+    assert_eq!(answers, [(0, false), (1, false), (0, true)]);
+    assert!(record.replay.initial.is_some(), "the map is recorded");
+    assert!(end_is_last_and_only(log), "{log:?}");
+    verify(&record.replay).expect("a setup forfeit replays");
+}
+
+// --- The one state ----------------------------------------------------------------------
+
+/// [`run_match`] step for step, keeping the state the play loop ended in.
+fn play_keeping_state(
+    config: &MatchConfig<Conquest>,
+    players: [&mut dyn Player<Conquest>; 2],
+) -> (MatchRecord<Conquest>, State) {
+    let mut table = Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = MatchStart::<Conquest> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Conquest as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let setup = Setup::new(&config.rules).expect("valid rules");
+    let (finish, state) = play::play(&setup, &mut table);
+    (table.into_record(config, finish), state)
+}
+
+/// A built-in that sometimes faults, quits, or answers orders that break the rules
+/// (random tiles) or were meant for another turn (its previous answer).
+struct Mischief {
+    bot: Box<dyn Bot<Conquest> + Send>,
+    rng: ChaCha8Rng,
+    /// Chance in 100 of each kind of mischief per action.
+    odds: u32,
+    last: Orders,
+}
+
+impl Player<Conquest> for Mischief {
+    fn start(&mut self, start: &MatchStart<Conquest>) -> Result<(), Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<SetupChoice, Fault> {
+        if self.rng.random_range(0..100) < self.odds / 4 {
+            return Err(Fault::new(FaultKind::Trap, "setup trap"));
+        }
+        Ok(self.bot.setup(request))
+    }
+    fn act(&mut self, obs: &Observation) -> Result<Orders, Fault> {
+        let orders = self.bot.act(obs);
+        let roll = self.rng.random_range(0..100);
+        let odds = self.odds;
+        if roll < odds {
+            return Err(Fault::new(FaultKind::OutOfFuel, "scheduled fault"));
+        }
+        if roll < odds + odds / 8 {
+            return Err(Fault::new(FaultKind::Quit, "scheduled quit"));
+        }
+        if roll < 2 * odds {
+            return Ok(std::mem::replace(&mut self.last, orders));
+        }
+        if roll < 3 * odds {
+            let rng = &mut self.rng;
+            let mut any = || Pos::new(rng.random_range(0..9), rng.random_range(0..9));
+            let mut broken = orders.clone();
+            broken.recruit.push(Recruit {
+                kind: Kind::Knight,
+                at: any(),
+            });
+            broken.moves.insert(
+                0,
+                Move {
+                    from: any(),
+                    to: any(),
+                },
+            );
+            self.last = orders;
+            return Ok(broken);
+        }
+        self.last = orders.clone();
+        Ok(orders)
+    }
+    fn end(&mut self, end: &MatchEnd) {
+        self.bot.end(end);
+    }
+}
+
+/// A built-in by name, played natively.
+fn builtin(name: &str) -> Box<dyn Bot<Conquest> + Send> {
+    <Conquest as arena_builtins::Builtins>::create(name).expect("a built-in")
+}
+
+const BUILTINS: [&str; 3] = ["random", "heuristic", "strong"];
+
+/// Seat `seat`'s player of a property case: the built-in, with mischief at `odds`.
+fn mischief(name: &str, seed: u64, seat: u64, odds: u32) -> Mischief {
+    Mischief {
+        bot: builtin(name),
+        rng: ChaCha8Rng::seed_from_u64(seed ^ (seat << 32)),
+        odds,
+        last: Orders::default(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn folding_the_replay_gives_the_play_loops_final_state(
+        seed in any::<u64>(),
+        names in (0usize..3, 0usize..3),
+        odds in (0usize..3, 0usize..3).prop_map(|(a, b)| [[0u32, 4, 15][a], [0, 4, 15][b]]),
+        max_faults in 1u32..5,
+        years in 1u32..40,
+        map in 0usize..2,
+    ) {
+        let names = [BUILTINS[names.0], BUILTINS[names.1]];
+        let mut config = MatchConfig::new(rules(SHIPPED[map], years), seed);
+        config.max_faults = max_faults;
+        let players = |k: usize| mischief(names[k], seed, k as u64, odds[k]);
+        let (mut a, mut b) = (players(0), players(1));
+        let (record, state) = play_keeping_state(&config, [&mut a, &mut b]);
+        let mut folded = State::new(record.replay.initial.as_ref().expect("initial recorded"));
+        for event in record.replay.events() {
+            folded.apply(event);
+        }
+        prop_assert_eq!(&folded, &state);
+        prop_assert!(end_is_last_and_only(&record.replay.log));
+        // The helper is the match loop: the same players give the same record.
+        let (mut a, mut b) = (players(0), players(1));
+        let plain = run_match(&config, [&mut a, &mut b]);
+        prop_assert_eq!(&plain.replay, &record.replay);
+        verify(&record.replay).map_err(TestCaseError::fail)?;
+        // What the terminal picture and the frames show is that state.
+        let events: Vec<Event> = record.replay.events().cloned().collect();
+        let initial = record.replay.initial.as_ref().expect("initial recorded");
+        prop_assert_eq!(Conquest::picture(initial, &events), Some(state.picture()));
+        let frames = Conquest::frames(initial, &events).expect("conquest draws frames");
+        let last = &frames.steps.last().expect("a step at least").state;
+        prop_assert_eq!(&last["resources"], &json!(state.resources().map(|r| [r.wood, r.food, r.gold])));
+        prop_assert_eq!(last["armies"].as_array().map(Vec::len), Some(state.board().armies().len()));
+    }
+}
+
+#[test]
+#[ignore = "Table::ask records conquest's `()` offer as `\"offered\": null`, which reads back \
+            as no offer: the table must not record an offer that carries nothing"]
+fn a_replay_read_back_from_json_verifies() {
+    let mut a = NativePlayer::new(Script::default());
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&MatchConfig::new(rules(SMALL, 3), 1), [&mut a, &mut b]);
+    let text = serde_json::to_string(&record.replay).expect("a replay serializes");
+    assert!(!text.contains("\"offered\""), "conquest records no offer");
+    let back: crate::Replay<Conquest> = serde_json::from_str(&text).expect("it reads back");
+    verify(&back).expect("the replay read back verifies");
 }

@@ -1,5 +1,5 @@
 //! Text of `conquest`: one line per event (the original game's messages where it had
-//! one) and the battlefield drawn as the original game draws it:
+//! one) and the battlefield of a [`State`] drawn as the original game draws it:
 //!
 //! ```text
 //!   X00 01 02 03 04X
@@ -12,9 +12,8 @@
 //! player number), `~~` water, `WW` `FF` `GG` resources, blank plain ground.
 
 use super::rules::player_name;
-use super::{Event, Initial};
-use arena_sdk::Seat;
-use arena_sdk::conquest::{Army, Board, FIRST_YEAR, Resources, Survivor, Terrain};
+use super::{Event, State};
+use arena_sdk::conquest::{Army, Board, Survivor, Terrain};
 use std::fmt::Write as _;
 
 /// One line for an event.
@@ -109,124 +108,41 @@ pub fn describe(event: &Event) -> String {
     }
 }
 
-/// The state rebuilt from the initial state and the events (for `picture`).
-#[derive(Debug, Clone)]
-pub struct View {
-    pub(super) board: Board,
-    pub(super) resources: [Resources; 2],
-    pub(super) year: u32,
-    pub(super) seat: Seat,
-    pub(super) last_year: u32,
-}
-
-impl View {
-    /// The state after `events`.
-    pub fn replay(initial: &Initial, events: &[Event]) -> View {
-        let mut board = Board::empty(initial.width, initial.height, initial.homes);
-        for (list, terrain) in initial.terrain_lists() {
-            for &p in list {
-                board.set_terrain(p, terrain);
-            }
-        }
-        let mut view = View {
-            board,
-            resources: [arena_sdk::conquest::START_RESOURCES; 2],
-            year: FIRST_YEAR,
-            seat: 0,
-            last_year: FIRST_YEAR + initial.max_years.saturating_sub(1),
-        };
-        for event in events {
-            view.apply(event);
-        }
-        view
-    }
-
-    pub(super) fn apply(&mut self, event: &Event) {
-        match *event {
-            Event::Turn {
-                year,
-                seat,
-                resources,
-            } => {
-                self.year = year;
-                self.seat = seat;
-                self.set_resources(seat, resources);
-            }
-            Event::Recruited { army, resources } => {
-                self.board.place(army);
-                self.set_resources(army.owner, resources);
-            }
-            Event::Moved { army, to } => self.board.relocate(army.id, to),
-            Event::Collected {
-                owner,
-                at,
-                resources,
-                ..
-            } => {
-                self.board.set_terrain(at, Terrain::Plain);
-                self.set_resources(owner, resources);
-            }
-            Event::Drowned { army, .. } => {
-                self.board.remove(army.id);
-            }
-            Event::Fight {
-                attacker,
-                defender,
-                survivor,
-                ..
-            } => {
-                if survivor != Survivor::First {
-                    self.board.remove(attacker.id);
-                }
-                if survivor != Survivor::Second {
-                    self.board.remove(defender.id);
-                }
-            }
-            Event::Captured { army, home, .. } => {
-                self.board.relocate(army.id, home);
-            }
-            Event::GameEnd { resources, .. } => self.resources = resources,
-        }
-    }
-
-    fn set_resources(&mut self, seat: Seat, resources: Resources) {
-        if let Some(slot) = self.resources.get_mut(usize::from(seat)) {
-            *slot = resources;
-        }
-    }
-
+impl State {
     /// The battlefield in the original game's style, with the year and both players'
     /// assets.
-    pub fn render(&self) -> String {
+    pub fn picture(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
             "-Year {}- (last {})  {}'s turn",
-            self.year,
-            self.last_year,
-            player_name(self.seat)
+            self.year(),
+            self.last_year(),
+            player_name(self.seat())
         );
+        let resources = self.resources();
         for seat in 0..2 {
             let _ = writeln!(
                 out,
                 "{} asset: {}",
                 player_name(seat),
-                self.resources[usize::from(seat)]
+                resources[usize::from(seat)]
             );
         }
-        out += &battlefield(&self.board);
+        out += &battlefield(self.board());
         out
     }
 }
 
-/// The battlefield drawn as text, one event at a time.
-impl crate::Sketch<Event> for View {
+/// The battlefield drawn as text, one event at a time: it folds the same
+/// [`State::apply`] the rules change the match with.
+impl crate::Sketch<Event> for State {
     fn apply(&mut self, event: &Event) {
-        View::apply(self, event);
+        State::apply(self, event);
     }
 
     fn draw(&self) -> Option<String> {
-        Some(self.render())
+        Some(self.picture())
     }
 }
 
