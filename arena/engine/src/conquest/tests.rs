@@ -1297,8 +1297,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "Table::ask records conquest's `()` offer as `\"offered\": null`, which reads back \
-            as no offer: the table must not record an offer that carries nothing"]
 fn a_replay_read_back_from_json_verifies() {
     let mut a = NativePlayer::new(Script::default());
     let mut b = NativePlayer::new(Script::default());
