@@ -1270,3 +1270,171 @@ fn every_match_ends_in_one_end_event_normal_turn_limit_or_forfeit() {
         assert_one_end_event_last(&record);
     }
 }
+
+// ---- one state: the replay's events fold to the rules' final state ----------------------
+
+/// A built-in that sometimes faults, answers a command that may be illegal, or answers a
+/// party of the wrong size; `rng` decides.
+struct Unruly {
+    bot: Box<dyn Bot<Dungeon> + Send>,
+    rng: ChaCha8Rng,
+    /// Percent of answers that are faults.
+    faults: u32,
+    /// Percent of answers that are random commands (often illegal).
+    wild: u32,
+}
+
+impl Player<Dungeon> for Unruly {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Dungeon>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+        use rand::Rng;
+        match self.rng.random_range(0..100) {
+            roll if roll < self.faults => Err(crate::Fault::new(
+                crate::FaultKind::WrongShape,
+                "unruly setup",
+            )),
+            roll if roll < self.faults + self.wild => Ok(SetupChoice { party: vec![] }),
+            _ => Ok(self.bot.setup(request)),
+        }
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        use rand::Rng;
+        const WILD: [Ability; 6] = [
+            Ability::Fight,
+            Ability::Fireball,
+            Ability::Backstab,
+            Ability::Heal,
+            Ability::ShieldSlam,
+            Ability::Unknown,
+        ];
+        match self.rng.random_range(0..100) {
+            roll if roll < self.faults => Err(crate::Fault::new(
+                crate::FaultKind::OutOfFuel,
+                "unruly turn",
+            )),
+            roll if roll < self.faults + self.wild => {
+                let ability = WILD[self.rng.random_range(0..WILD.len())];
+                let id = self.rng.random_range(0..6u8);
+                let target = if self.rng.random_bool(0.5) {
+                    Target::Hero(id)
+                } else {
+                    Target::Monster(id)
+                };
+                Ok(Action { ability, target })
+            }
+            _ => Ok(self.bot.act(observation)),
+        }
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.bot.end(end);
+    }
+}
+
+/// A match played as [`run_match`] plays it, with the rules' final state.
+fn play_keeping_state(
+    config: &MatchConfig<Dungeon>,
+    players: [&mut dyn Player<Dungeon>; 2],
+) -> (crate::MatchRecord<Dungeon>, play::State) {
+    let mut table = crate::Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = arena_sdk::MatchStart::<Dungeon> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Dungeon as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let (finish, state) = play_match(&config.rules, crate::derive_seed(config.seed, 0), &mut table);
+    (table.into_record(config, finish), state)
+}
+
+fn builtin(name: &str) -> Box<dyn Bot<Dungeon> + Send> {
+    <Dungeon as arena_builtins::Builtins>::create(name).expect("a dungeon built-in")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any seed, any two built-ins (one of them unruly, or neither), any fault tolerance:
+    /// the replay's events folded over its initial state are exactly the state the rules
+    /// ended on; the outcome's statistics and the picture are that state's; one end event
+    /// ends the log.
+    #[test]
+    fn the_replays_events_fold_to_the_rules_final_state(
+        seed in any::<u64>(),
+        names in (0usize..3, 0usize..3),
+        unruly in 0u8..3,
+        faults in 0u32..25,
+        wild in 0u32..40,
+        max_faults in 1u32..8,
+        waves in 1u32..6,
+        turn_limit in 5u32..150,
+    ) {
+        let list = <Dungeon as arena_builtins::Builtins>::builtins();
+        let (a, b) = (list[names.0].name, list[names.1].name);
+        let rules = Rules { waves, turn_limit, ..Rules::default() };
+        let mut config = MatchConfig::new(rules, seed);
+        config.max_faults = max_faults;
+        let mut players: Vec<Box<dyn Player<Dungeon>>> = [a, b]
+            .into_iter()
+            .zip(0u8..)
+            .map(|(name, seat)| -> Box<dyn Player<Dungeon>> {
+                if seat == unruly {
+                    Box::new(Unruly {
+                        bot: builtin(name),
+                        rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed),
+                        faults,
+                        wild,
+                    })
+                } else {
+                    Box::new(NativePlayer::new(builtin(name)))
+                }
+            })
+            .collect();
+        let (zero, one) = players.split_at_mut(1);
+        let (record, state) = play_keeping_state(&config, [&mut *zero[0], &mut *one[0]]);
+        let initial = record.replay.initial.as_ref().expect("an initial state");
+        let events: Vec<Event> = record.replay.events().cloned().collect();
+        let mut folded = play::State::new(initial);
+        for event in &events {
+            folded.apply(event);
+        }
+        prop_assert_eq!(&folded, &state);
+        let stats = state.stats();
+        prop_assert_eq!(&record.outcome.seats[0].stats, &stats[0]);
+        prop_assert_eq!(&record.outcome.seats[1].stats, &stats[1]);
+        prop_assert_eq!(record.outcome.turns, state.hero_turns());
+        prop_assert_eq!(
+            Dungeon::picture(initial, &events),
+            state.current().map(|_| state.picture())
+        );
+        let ends = events.iter().filter(|e| Dungeon::is_end(e)).count();
+        prop_assert_eq!(ends, 1);
+        let last_is_end = matches!(
+            record.replay.log.last(),
+            Some(crate::replay::Entry::Event { event }) if Dungeon::is_end(event)
+        );
+        prop_assert!(last_is_end);
+        // A forfeit leaves nothing after the forfeiting answer but the end event.
+        if let Some(loser) = (0..2u8).find(|&s| record.outcome.seats[usize::from(s)].forfeited) {
+            let log = &record.replay.log;
+            let last_answer = log
+                .iter()
+                .rposition(|e| matches!(e, crate::replay::Entry::Answer { .. }))
+                .expect("the forfeiting answer");
+            let forfeiting_answer = matches!(
+                &log[last_answer],
+                crate::replay::Entry::Answer { seat, answer: crate::Answer::Fault(_), .. }
+                    if *seat == loser
+            );
+            prop_assert!(forfeiting_answer);
+            prop_assert_eq!(log.len(), last_answer + 2);
+        }
+        prop_assert!(crate::replay::verify(&record.replay).is_ok());
+    }
+}
