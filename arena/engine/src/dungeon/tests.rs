@@ -1136,7 +1136,12 @@ fn a_seat_reaching_max_faults_stops_the_match_at_that_answer() {
     assert_eq!(scores[0].turns, 5);
     assert_eq!(scores[1], Score::default());
     assert_eq!(outcome.turns, 5);
-    assert!(!record.replay.events().any(|e| matches!(e, Event::RunEnd { .. })));
+    assert!(
+        !record
+            .replay
+            .events()
+            .any(|e| matches!(e, Event::RunEnd { .. }))
+    );
     crate::replay::verify(&record.replay).unwrap();
 }
 
@@ -1157,7 +1162,11 @@ fn a_seat_forfeiting_on_its_runs_last_turn_does_not_draw_on_its_score() {
         assert_eq!(outcome.reason, "forfeit: seat 1 faulted 3 times");
         assert_eq!(outcome.seats[0].invalid_actions, 3);
         let after = after_forfeiting_answer(&record, 1, 3);
-        assert_eq!(after.len(), 1, "no monster acts after the forfeit: {after:?}");
+        assert_eq!(
+            after.len(),
+            1,
+            "no monster acts after the forfeit: {after:?}"
+        );
         assert_one_end_event_last(&record);
         // Seat 0's run was finished, seat 1's was not: one run end.
         let run_ends: Vec<Seat> = record
@@ -1195,7 +1204,10 @@ fn a_seat_forfeiting_on_its_runs_last_turns_does_not_win_on_its_better_score() {
         let Some(Event::GameEnd { scores, .. }) = record.replay.events().last() else {
             unreachable!()
         };
-        assert_eq!(scores[1].turns, 19, "the forfeiting answer's turn is not played");
+        assert_eq!(
+            scores[1].turns, 19,
+            "the forfeiting answer's turn is not played"
+        );
         better += usize::from(winner_of(*scores) == Some(1));
     }
     assert!(better > 0, "some seed gives seat 1 the better score");
@@ -1349,7 +1361,11 @@ fn play_keeping_state(
         };
         table.start(seat, &start);
     }
-    let (finish, state) = play_match(&config.rules, crate::derive_seed(config.seed, 0), &mut table);
+    let (finish, state) = play_match(
+        &config.rules,
+        crate::derive_seed(config.seed, 0),
+        &mut table,
+    );
     (table.into_record(config, finish), state)
 }
 
