@@ -23,6 +23,7 @@ pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     }
 }
 
+/// The steps: one per hero turn, after the start.
 fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
     // A hero turn starts a step; its counter is the table's, the hero turns before it.
     let starts = |state: &State, event: &Event| match event {

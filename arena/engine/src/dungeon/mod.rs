@@ -6,6 +6,10 @@
 //! seat 1 through the identical waves, with the monsters' target rolls drawn from the same
 //! stream. The runs do not touch each other; the better [`Score`] (waves cleared, then
 //! XP, then fewer hero turns) wins, an equal score is a draw.
+//!
+//! The match has one state, [`play::State`], changed only by applying events: the rules
+//! build each event from it and apply it; the terminal picture and the browser frames
+//! fold the same events over the same state.
 
 mod frames;
 pub mod play;

@@ -7,7 +7,7 @@
 //! target rolls and the bot's commands) and applying them.
 
 use super::rules::{CommandError, check_command, gain_xp, legal_commands, new_monster};
-use super::state::{NO_ANSWER, RunState};
+use super::state::NO_ANSWER;
 use super::{Event, Initial, Tally};
 use arena_sdk::Seat;
 use arena_sdk::dungeon::{
@@ -18,7 +18,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
-pub use super::state::{RunEnd, State};
+pub use super::state::{RunEnd, RunState, State};
 
 /// What happens next in a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +46,9 @@ pub struct Run {
 impl Run {
     /// A run of `party` through `waves` (the only run of its state); `rng` rolls the
     /// monsters' targets.
+    ///
+    /// # Panics
+    /// If `seat` is not 0 or 1.
     pub fn new(
         seat: Seat,
         party: Vec<Hero>,
@@ -54,7 +57,7 @@ impl Run {
         rng: ChaCha8Rng,
     ) -> Run {
         let mut parties = [Vec::new(), Vec::new()];
-        parties[usize::from(seat.min(1))] = party;
+        parties[usize::from(seat)] = party;
         let state = State::new(&Initial { waves, parties });
         Run::enter(state, seat, turn_limit, rng)
     }
@@ -84,6 +87,7 @@ impl Run {
         self.state
     }
 
+    /// This seat's run in the state.
     fn run(&self) -> &RunState {
         self.state.run(self.seat)
     }
@@ -140,10 +144,12 @@ impl Run {
         self.events.push(event);
     }
 
+    /// A unit's name.
     fn name(&self, unit: Target) -> String {
         self.run().name(unit)
     }
 
+    /// A unit's hit points.
     fn hp(&self, unit: Target) -> u32 {
         self.run().hp(unit)
     }
@@ -289,6 +295,7 @@ impl Run {
         self.resolve(Target::Monster(id), ability, Target::Hero(target));
     }
 
+    /// A unit's stats and level, which its abilities' power depends on.
     fn stats_level(&self, unit: Target) -> (arena_sdk::dungeon::Stats, u32) {
         let run = self.run();
         match unit {
@@ -361,6 +368,7 @@ impl Run {
         });
     }
 
+    /// Damage a unit's own ability does to it.
     fn self_damage(&mut self, unit: Target, amount: u32) {
         let (damage, hp) = self.damage_to(unit, amount);
         self.emit(Event::SelfDamage {
@@ -372,6 +380,7 @@ impl Run {
         });
     }
 
+    /// A bite lowers the maxhp by the damage done, hp not above it.
     fn lower_max_hp(&mut self, unit: Target, amount: u32) {
         let (hp, max_hp) = self.run().hp_max(unit).unwrap_or_default();
         let max_hp = max_hp.saturating_sub(amount);

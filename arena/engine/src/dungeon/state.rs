@@ -45,14 +45,19 @@ impl RunEnd {
 /// the run has counted so far.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunState {
+    /// The bot's seat.
     pub(super) seat: Seat,
     /// The wave being fought, from 1 (0 before the first).
     pub(super) wave: u32,
+    /// The party: its heroes stay, dead or alive, from wave to wave.
     pub(super) party: Vec<Hero>,
+    /// The current wave's monsters.
     pub(super) monsters: Vec<Monster>,
     /// The initiative queue, the unit about to act first.
     pub(super) queue: VecDeque<Target>,
+    /// The statistics so far.
     pub(super) tally: Tally,
+    /// The score so far.
     pub(super) score: Score,
     /// How the run ended, once it has.
     pub(super) ended: Option<RunEnd>,
@@ -124,6 +129,7 @@ impl RunState {
         }
     }
 
+    /// A unit's hit points and maxhp, to change.
     fn hp_mut(&mut self, unit: Target) -> Option<(&mut u32, &mut u32)> {
         match unit {
             Target::Hero(id) => self
@@ -137,12 +143,14 @@ impl RunState {
         }
     }
 
+    /// Set a unit's hit points.
     fn set_hp(&mut self, unit: Target, hp: u32) {
         if let Some((h, _)) = self.hp_mut(unit) {
             *h = hp;
         }
     }
 
+    /// Set a hero's magic points to `mp`, if given (a monster has none).
     fn set_mp(&mut self, unit: Target, mp: Option<u32>) {
         if let (Target::Hero(id), Some(mp)) = (unit, mp)
             && let Some(h) = self.party.get_mut(usize::from(id))
@@ -166,6 +174,7 @@ impl RunState {
         }
     }
 
+    /// Apply one event of this run; the dungeon has `waves` waves.
     fn apply(&mut self, event: &Event, waves: usize) {
         match event {
             Event::RunStart { seat, party } => {
@@ -352,6 +361,7 @@ impl State {
         &self.runs[usize::from(seat)]
     }
 
+    /// `seat`'s run, to change outside the events (scenario setups).
     pub(super) fn run_mut(&mut self, seat: Seat) -> &mut RunState {
         &mut self.runs[usize::from(seat)]
     }

@@ -1028,6 +1028,7 @@ struct Scheduled {
 }
 
 impl Scheduled {
+    /// A player answering by `schedule`.
     fn new(schedule: &[Reply]) -> Scheduled {
         Scheduled {
             schedule: schedule.to_vec(),
@@ -1065,6 +1066,7 @@ impl Player<Dungeon> for Scheduled {
     fn end(&mut self, _: &arena_sdk::MatchEnd) {}
 }
 
+/// A match of two [`Scheduled`] players with `max_faults`.
 fn play_scheduled(
     zero: &[Reply],
     one: &[Reply],
@@ -1232,6 +1234,7 @@ fn no_monster_acts_after_the_forfeiting_fault() {
 
 #[test]
 fn a_forfeit_at_setup_ends_the_match_before_anyone_enters() {
+    /// Quits at setup.
     struct Quitter;
     impl Player<Dungeon> for Quitter {
         fn start(&mut self, _: &arena_sdk::MatchStart<Dungeon>) -> Result<(), crate::Fault> {
@@ -1314,6 +1317,7 @@ impl Player<Dungeon> for Unruly {
     }
     fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
         use rand::Rng;
+        /// The abilities a wild command picks from (warriors', mages', others', none).
         const WILD: [Ability; 6] = [
             Ability::Fight,
             Ability::Fireball,
@@ -1369,6 +1373,7 @@ fn play_keeping_state(
     (table.into_record(config, finish), state)
 }
 
+/// The dungeon built-in `name`.
 fn builtin(name: &str) -> Box<dyn Bot<Dungeon> + Send> {
     <Dungeon as arena_builtins::Builtins>::create(name).expect("a dungeon built-in")
 }
