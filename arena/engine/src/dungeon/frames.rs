@@ -1,6 +1,7 @@
-//! Dungeon frames for the browser viewer: one step per hero turn, the run rebuilt by the
-//! same `View` the terminal picture uses. Drawn by the viewer's `dungeon.js`. The two
-//! seats' runs follow each other in the replay; a run's start replaces the drawn party.
+//! Dungeon frames for the browser viewer: one step per hero turn, the run drawn from the
+//! same [`State`] the rules play on and the terminal picture draws. Drawn by the viewer's
+//! `dungeon.js`. The two seats' runs follow each other in the replay; a run's start
+//! replaces the drawn party.
 //!
 //! `fixed`: `{waves}` (waves in the dungeon). A step's `state`: `seat`, `wave` (0 before
 //! the first wave), `heroes`: `[{name, class, level, xp, hp, max_hp, mp, max_mp, dead}]`,
@@ -8,12 +9,13 @@
 //! dead}]`, `acting`: hero id or null, `hits`: `[[by, target, amount]]` with a unit as
 //! `"h0"` or `"m2"` (attacks and heals of the step, heals negative).
 
-use super::view::View;
+use super::state::State;
 use super::{Event, Initial};
 use crate::frames::{Frames, Step, build};
 use arena_sdk::dungeon::Target;
 use serde_json::{Value, json};
 
+/// The frames of a replay: its events folded over the [`State`] from `initial`.
 pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     Frames {
         fixed: json!({ "waves": initial.waves.len() }),
@@ -21,31 +23,14 @@ pub(super) fn frames(initial: &Initial, events: &[Event]) -> Frames {
     }
 }
 
-/// The run's view and the hero turns so far: the next turn's counter, from 0 as in the log.
-struct Run {
-    view: View,
-    turns: u32,
-}
-
+/// The steps: one per hero turn, after the start.
 fn steps(initial: &Initial, events: &[Event]) -> Vec<Step> {
-    let start = Run {
-        view: View {
-            party: initial.parties[0].clone(),
-            ..View::default()
-        },
-        turns: 0,
-    };
-    let starts = |run: &Run, event: &Event| match event {
-        Event::HeroTurn { .. } => Some(run.turns),
+    // A hero turn starts a step; its counter is the table's, the hero turns before it.
+    let starts = |state: &State, event: &Event| match event {
+        Event::HeroTurn { .. } => Some(state.hero_turns()),
         _ => None,
     };
-    let apply = |run: &mut Run, event: &Event| {
-        if matches!(event, Event::HeroTurn { .. }) {
-            run.turns += 1;
-        }
-        run.view.apply(event);
-    };
-    build(events, start, starts, apply, draw)
+    build(events, State::new(initial), starts, State::apply, draw)
 }
 
 fn unit(target: Target) -> String {
@@ -55,8 +40,8 @@ fn unit(target: Target) -> String {
     }
 }
 
-fn draw(run: &Run, events: &[Event]) -> Value {
-    let view = &run.view;
+fn draw(state: &State, events: &[Event]) -> Value {
+    let run = state.shown();
     let mut acting = None;
     let mut hits = Vec::new();
     for event in events {
@@ -71,7 +56,7 @@ fn draw(run: &Run, events: &[Event]) -> Value {
             _ => {}
         }
     }
-    let heroes: Vec<Value> = view
+    let heroes: Vec<Value> = run
         .party
         .iter()
         .map(|h| {
@@ -88,7 +73,7 @@ fn draw(run: &Run, events: &[Event]) -> Value {
             })
         })
         .collect();
-    let monsters: Vec<Value> = view
+    let monsters: Vec<Value> = run
         .monsters
         .iter()
         .map(|m| {
@@ -105,8 +90,8 @@ fn draw(run: &Run, events: &[Event]) -> Value {
         })
         .collect();
     json!({
-        "seat": view.seat,
-        "wave": view.wave,
+        "seat": run.seat,
+        "wave": run.wave,
         "heroes": heroes,
         "monsters": monsters,
         "acting": acting,

@@ -6,27 +6,33 @@
 //! seat 1 through the identical waves, with the monsters' target rolls drawn from the same
 //! stream. The runs do not touch each other; the better [`Score`] (waves cleared, then
 //! XP, then fewer hero turns) wins, an equal score is a draw.
+//!
+//! The match has one state, [`play::State`], changed only by applying events: the rules
+//! build each event from it and apply it; the terminal picture and the browser frames
+//! fold the same events over the same state.
 
 mod frames;
 pub mod play;
 pub mod rules;
+mod state;
 mod view;
 
 #[cfg(test)]
 mod tests;
 
-use crate::{Finish, Ruleset, Stats, Table, derive_seed};
+use crate::{Asked, Finish, Ruleset, Stats, Table, derive_seed};
 use arena_sdk::Seat;
 use arena_sdk::dungeon::{
-    Ability, Class, ClassInfo, Dungeon, Hero, Monster, Rules, Score, SetupChoice, SetupRequest,
-    Target, WaveMonster, hero_max_hp_mp, hero_stats,
+    Ability, Action, Class, ClassInfo, Dungeon, Hero, Monster, Rules, Score, SetupChoice,
+    SetupRequest, Target, WaveMonster, hero_max_hp_mp, hero_stats,
 };
-use play::{Run, Step};
+use play::{Run, State, Step};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 pub use rules::CommandError;
+pub use state::NO_ANSWER;
 pub use view::describe_event;
 
 /// Most heroes a party may have.
@@ -394,10 +400,6 @@ pub fn winner_of(scores: [Score; 2]) -> Option<Seat> {
     }
 }
 
-fn stats_of(tallies: [Tally; 2], scores: [Score; 2]) -> [Stats; 2] {
-    [0usize, 1].map(|seat| tallies[seat].to_stats(scores[seat]))
-}
-
 /// [`Ruleset::Offer`]: `legal` grouped by ability, in the order the abilities come.
 fn offer_of(legal: &[arena_sdk::dungeon::Action]) -> <Dungeon as Ruleset>::Offer {
     let mut offer: <Dungeon as Ruleset>::Offer = Vec::new();
@@ -448,104 +450,7 @@ impl Ruleset for Dungeon {
     }
 
     fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Self>) -> Finish {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let waves = rules::roll_waves(rules, &mut rng);
-        let request = setup_request(rules, &waves);
-        let mut parties = [Vec::new(), Vec::new()];
-        for seat in 0..2u8 {
-            let party = match table.setup(seat, &request) {
-                Some(choice) => party_of(rules, &choice).unwrap_or_else(|reason| {
-                    table.reject(seat, format!("setup: {reason}; the default party plays"));
-                    default_party(rules)
-                }),
-                None => default_party(rules),
-            };
-            parties[usize::from(seat)] = party;
-        }
-        table.set_initial(Initial {
-            waves: waves.clone(),
-            parties: parties.clone(),
-        });
-        // Both runs roll the monsters' targets from the same stream: the same dungeon.
-        let targets_seed = derive_seed(seed, 1);
-        let mut tallies = [Tally::default(); 2];
-        let mut scores = [Score::default(); 2];
-        let mut turn = 0u32;
-        for seat in 0..2u8 {
-            let mut run = Run::new(
-                seat,
-                parties[usize::from(seat)].clone(),
-                waves.clone(),
-                rules.turn_limit,
-                ChaCha8Rng::seed_from_u64(targets_seed),
-            );
-            let mut rejected: Option<String> = None;
-            let end = loop {
-                let step = run.advance();
-                for event in run.take_events() {
-                    table.event(event);
-                }
-                let hero = match step {
-                    Step::Over(end) => break end,
-                    Step::Hero(hero) => hero,
-                };
-                table.set_turn(turn);
-                if let Some(loser) = table.forfeited() {
-                    tallies[usize::from(seat)] = run.tally();
-                    scores[usize::from(seat)] = run.score();
-                    let finish = table.forfeit_finish(loser, stats_of(tallies, scores));
-                    table.event(Event::GameEnd {
-                        winner: finish.winner,
-                        reason: finish.reason.clone(),
-                        scores,
-                    });
-                    return finish;
-                }
-                let observation = run.observation(hero, rejected.take());
-                table.offer(offer_of(&observation.legal));
-                let action = table.act(seat, &observation);
-                if let Some(error) = run.hero_turn(hero, action) {
-                    let reason = error.to_string();
-                    table.reject(seat, reason.clone());
-                    rejected = Some(reason);
-                }
-                turn += 1;
-            };
-            scores[usize::from(seat)] = run.finish(end);
-            tallies[usize::from(seat)] = run.tally();
-            for event in run.take_events() {
-                table.event(event);
-            }
-        }
-        table.set_turn(turn);
-        let winner = winner_of(scores);
-        let [a, b] = scores;
-        let reason = format!(
-            "{}: {} wave{}, {} xp, {} turns to {} wave{}, {} xp, {} turns",
-            if winner.is_some() {
-                "better score"
-            } else {
-                "equal scores"
-            },
-            a.waves_cleared,
-            plural(a.waves_cleared),
-            a.xp,
-            a.turns,
-            b.waves_cleared,
-            plural(b.waves_cleared),
-            b.xp,
-            b.turns
-        );
-        table.event(Event::GameEnd {
-            winner,
-            reason: reason.clone(),
-            scores,
-        });
-        Finish {
-            winner,
-            reason,
-            stats: stats_of(tallies, scores),
-        }
+        play_match(rules, seed, table).0
     }
 
     fn describe(event: &Event) -> String {
@@ -553,12 +458,153 @@ impl Ruleset for Dungeon {
     }
 
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
-        Some(Box::new(view::Drawing::new(initial)))
+        Some(Box::new(State::new(initial)))
     }
 
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
         Some(frames::frames(initial, events))
     }
+}
+
+/// Play one match to its end (see [`Ruleset::play`]); also the match's final state, which
+/// is the replay's events folded over its initial state.
+pub(crate) fn play_match(
+    rules: &Rules,
+    seed: u64,
+    table: &mut Table<'_, Dungeon>,
+) -> (Finish, State) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let waves = rules::roll_waves(rules, &mut rng);
+    let request = setup_request(rules, &waves);
+    let mut parties = [default_party(rules), default_party(rules)];
+    for seat in 0..2u8 {
+        let check = |choice: &SetupChoice| {
+            party_of(rules, choice)
+                .map_err(|reason| format!("setup: {reason}; the default party plays"))
+        };
+        match table.ask_setup(seat, &request, check, || default_party(rules)) {
+            Asked::Legal(party) | Asked::Default { action: party, .. } => {
+                parties[usize::from(seat)] = party;
+            }
+            Asked::Forfeited(loser) => {
+                // Nobody enters the dungeon; the replay still has the dungeon and the
+                // parties (the default for a seat not asked).
+                let initial = Initial { waves, parties };
+                let state = State::new(&initial);
+                table.set_initial(initial);
+                return forfeit(table, loser, state);
+            }
+        }
+    }
+    let initial = Initial { waves, parties };
+    let mut state = State::new(&initial);
+    table.set_initial(initial);
+    // Both runs roll the monsters' targets from the same stream: the same dungeon.
+    let targets_seed = derive_seed(seed, 1);
+    for seat in 0..2u8 {
+        let rng = ChaCha8Rng::seed_from_u64(targets_seed);
+        let mut run = Run::enter(state, seat, rules.turn_limit, rng);
+        let mut rejected: Option<String> = None;
+        let end = loop {
+            let step = run.advance();
+            for event in run.take_events() {
+                table.event(event);
+            }
+            let hero = match step {
+                Step::Over(end) => break end,
+                Step::Hero(hero) => hero,
+            };
+            table.set_turn(run.state().hero_turns());
+            let observation = run.observation(hero, rejected.take());
+            let offer = offer_of(&observation.legal);
+            let check = |action: &Action| run.check(hero, *action).map_err(|e| e.to_string());
+            match table.ask(seat, &observation, offer, check, || LOST_TURN) {
+                Asked::Legal(action) => {
+                    run.hero_turn(hero, Some(action));
+                }
+                Asked::Default { rejected: None, .. } => {
+                    run.hero_turn(hero, None);
+                }
+                Asked::Default {
+                    rejected: Some(reason),
+                    ..
+                } => {
+                    run.lose_turn(hero, reason.clone());
+                    rejected = Some(reason);
+                }
+                Asked::Forfeited(loser) => {
+                    // At once: the faulting hero's turn is not played, no monster acts.
+                    for event in run.take_events() {
+                        table.event(event);
+                    }
+                    return forfeit(table, loser, run.into_state());
+                }
+            }
+        };
+        run.finish(end);
+        for event in run.take_events() {
+            table.event(event);
+        }
+        state = run.into_state();
+    }
+    table.set_turn(state.hero_turns());
+    let scores = state.scores();
+    let winner = winner_of(scores);
+    let [a, b] = scores;
+    let reason = format!(
+        "{}: {} wave{}, {} xp, {} turns to {} wave{}, {} xp, {} turns",
+        if winner.is_some() {
+            "better score"
+        } else {
+            "equal scores"
+        },
+        a.waves_cleared,
+        plural(a.waves_cleared),
+        a.xp,
+        a.turns,
+        b.waves_cleared,
+        plural(b.waves_cleared),
+        b.xp,
+        b.turns
+    );
+    let stats = state.stats();
+    end_match(table, &mut state, winner, reason.clone());
+    let finish = Finish {
+        winner,
+        reason,
+        stats,
+    };
+    (finish, state)
+}
+
+/// The action [`Asked::Default`] carries in `dungeon`, never played: a bot that faults or
+/// answers an illegal command loses the hero's turn (docs/rules/dungeon.md).
+const LOST_TURN: Action = Action {
+    ability: Ability::Fight,
+    target: Target::Monster(0),
+};
+
+/// End the match at the forfeit of `loser`, with the runs as they are.
+fn forfeit(table: &mut Table<'_, Dungeon>, loser: Seat, mut state: State) -> (Finish, State) {
+    let finish = table.forfeit_finish(loser, state.stats());
+    end_match(table, &mut state, finish.winner, finish.reason.clone());
+    (finish, state)
+}
+
+/// The match's end event, with both runs' scores: the last event of every match.
+fn end_match(
+    table: &mut Table<'_, Dungeon>,
+    state: &mut State,
+    winner: Option<Seat>,
+    reason: String,
+) {
+    let event = Event::GameEnd {
+        winner,
+        reason,
+        scores: state.scores(),
+    };
+    state.apply(&event);
+    table.event(event);
 }
 
 fn plural(n: u32) -> &'static str {

@@ -5,7 +5,7 @@ use super::rules::{
     CommandError, check_command, gain_xp, initiative, legal_commands, new_hero, new_monster,
 };
 use super::*;
-use crate::{MatchConfig, NativePlayer, Player, ScriptedPlayer, run_match};
+use crate::{MatchConfig, NativePlayer, Player, Ruleset, ScriptedPlayer, run_match};
 use arena_sdk::Bot;
 use arena_sdk::dungeon::{
     Ability, Action, Class, Family, MonsterKind, Observation, Stats, Target, monster_max_hp,
@@ -1004,5 +1004,458 @@ fn frames_have_one_step_per_hero_turn_ending_in_the_second_run_s_final_state() {
                     >= u64::from(*level)
             );
         }
+    }
+}
+
+// ---- forfeits: the match stops at the forfeiting answer ---------------------------------
+
+/// What a [`Scheduled`] player answers on one turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reply {
+    /// The first legal command.
+    Legal,
+    /// A command no warrior has (a rejected command, not a fault).
+    Illegal,
+    /// No answer: a fault.
+    Fault,
+}
+
+/// A party of warriors whose turns are answered by `schedule`, its last reply repeated.
+#[derive(Debug)]
+struct Scheduled {
+    schedule: Vec<Reply>,
+    turns: usize,
+}
+
+impl Scheduled {
+    /// A player answering by `schedule`.
+    fn new(schedule: &[Reply]) -> Scheduled {
+        Scheduled {
+            schedule: schedule.to_vec(),
+            turns: 0,
+        }
+    }
+}
+
+impl Player<Dungeon> for Scheduled {
+    fn start(&mut self, _: &arena_sdk::MatchStart<Dungeon>) -> Result<(), crate::Fault> {
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+        Ok(SetupChoice {
+            party: vec![Class::Warrior; request.party_size as usize],
+        })
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        let reply = self
+            .schedule
+            .get(self.turns)
+            .or(self.schedule.last())
+            .copied()
+            .unwrap_or(Reply::Legal);
+        self.turns += 1;
+        match reply {
+            Reply::Legal => Ok(observation.legal[0]),
+            Reply::Illegal => Ok(Action::on_monster(Ability::Fireball, 0)),
+            Reply::Fault => Err(crate::Fault::new(
+                crate::FaultKind::OutOfFuel,
+                "scheduled fault",
+            )),
+        }
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+/// A match of two [`Scheduled`] players with `max_faults`.
+fn play_scheduled(
+    zero: &[Reply],
+    one: &[Reply],
+    rules: Rules,
+    seed: u64,
+    max_faults: u32,
+) -> crate::MatchRecord<Dungeon> {
+    let mut config = MatchConfig::new(rules, seed);
+    config.max_faults = max_faults;
+    let (mut a, mut b) = (Scheduled::new(zero), Scheduled::new(one));
+    let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];
+    run_match::<Dungeon>(&config, players)
+}
+
+/// The log after the answer that forfeited: asserts that the forfeiting answer is `seat`'s
+/// `faults`-th fault and returns the entries after it.
+fn after_forfeiting_answer(
+    record: &crate::MatchRecord<Dungeon>,
+    seat: Seat,
+    faults: usize,
+) -> Vec<crate::replay::Entry<Dungeon>> {
+    use crate::replay::Entry;
+    let log = &record.replay.log;
+    let faulted: Vec<usize> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            matches!(e, Entry::Answer { seat: s, answer: crate::Answer::Fault(_), .. } if *s == seat)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(faulted.len(), faults, "{:?}", record.outcome);
+    log[faulted[faults - 1] + 1..].to_vec()
+}
+
+/// The match's events end in exactly one end event.
+fn assert_one_end_event_last(record: &crate::MatchRecord<Dungeon>) {
+    let events: Vec<&Event> = record.replay.events().collect();
+    let ends = events.iter().filter(|e| Dungeon::is_end(e)).count();
+    assert_eq!(ends, 1, "{events:?}");
+    assert!(Dungeon::is_end(events.last().unwrap()));
+    assert!(matches!(
+        record.replay.log.last(),
+        Some(crate::replay::Entry::Event {
+            event: Event::GameEnd { .. }
+        })
+    ));
+}
+
+#[test]
+fn a_seat_reaching_max_faults_stops_the_match_at_that_answer() {
+    use Reply::{Fault, Legal};
+    let schedule = [Legal, Fault, Legal, Fault, Legal, Fault, Legal];
+    let record = play_scheduled(&schedule, &[Legal], Rules::default(), 3, 3);
+    let outcome = &record.outcome;
+    assert_eq!(outcome.winner, Some(1));
+    assert_eq!(outcome.reason, "forfeit: seat 0 faulted 3 times");
+    assert!(outcome.seats[0].forfeited);
+    // Nothing after the third fault but the end event: its hero's turn is not played, no
+    // monster acts, seat 1 never enters the dungeon.
+    let after = after_forfeiting_answer(&record, 0, 3);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_one_end_event_last(&record);
+    let Some(Event::GameEnd { winner, scores, .. }) = record.replay.events().last() else {
+        unreachable!()
+    };
+    assert_eq!(*winner, Some(1));
+    // Five hero turns were played (the sixth answer forfeited); the run was not finished.
+    assert_eq!(scores[0].turns, 5);
+    assert_eq!(scores[1], Score::default());
+    assert_eq!(outcome.turns, 5);
+    assert!(
+        !record
+            .replay
+            .events()
+            .any(|e| matches!(e, Event::RunEnd { .. }))
+    );
+    crate::replay::verify(&record.replay).unwrap();
+}
+
+#[test]
+fn a_seat_forfeiting_on_its_runs_last_turn_does_not_draw_on_its_score() {
+    use Reply::{Fault, Illegal};
+    // Three hero turns each: seat 0 loses all three to rejected commands, seat 1 to faults,
+    // the third on its run's last turn. Equal scores (no wave, no xp, three turns) would be a
+    // draw; the forfeit is at that answer.
+    let rules = Rules {
+        turn_limit: 3,
+        ..Rules::default()
+    };
+    for seed in 0..6 {
+        let record = play_scheduled(&[Illegal], &[Fault], rules.clone(), seed, 3);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(0), "{}", outcome.reason);
+        assert_eq!(outcome.reason, "forfeit: seat 1 faulted 3 times");
+        assert_eq!(outcome.seats[0].invalid_actions, 3);
+        let after = after_forfeiting_answer(&record, 1, 3);
+        assert_eq!(
+            after.len(),
+            1,
+            "no monster acts after the forfeit: {after:?}"
+        );
+        assert_one_end_event_last(&record);
+        // Seat 0's run was finished, seat 1's was not: one run end.
+        let run_ends: Vec<Seat> = record
+            .replay
+            .events()
+            .filter_map(|e| match e {
+                Event::RunEnd { seat, .. } => Some(*seat),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(run_ends, [0]);
+        crate::replay::verify(&record.replay).unwrap();
+    }
+}
+
+#[test]
+fn a_seat_forfeiting_on_its_runs_last_turns_does_not_win_on_its_better_score() {
+    use Reply::{Fault, Illegal, Legal};
+    // Seat 1 fights for 17 turns and faults on the last three; seat 0 never lands a blow.
+    // Its better score does not count: it forfeited at its last answer.
+    let rules = Rules {
+        turn_limit: 20,
+        ..Rules::default()
+    };
+    let mut schedule = vec![Legal; 17];
+    schedule.extend([Fault, Fault, Fault]);
+    let mut better = 0;
+    for seed in 0..6 {
+        let record = play_scheduled(&[Illegal], &schedule, rules.clone(), seed, 3);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(0), "{}", outcome.reason);
+        assert!(outcome.reason.starts_with("forfeit: seat 1"));
+        assert_eq!(after_forfeiting_answer(&record, 1, 3).len(), 1);
+        assert_one_end_event_last(&record);
+        let Some(Event::GameEnd { scores, .. }) = record.replay.events().last() else {
+            unreachable!()
+        };
+        assert_eq!(
+            scores[1].turns, 19,
+            "the forfeiting answer's turn is not played"
+        );
+        better += usize::from(winner_of(*scores) == Some(1));
+    }
+    assert!(better > 0, "some seed gives seat 1 the better score");
+}
+
+#[test]
+fn no_monster_acts_after_the_forfeiting_fault() {
+    use Reply::{Fault, Legal};
+    // Warriors are slower than most monsters: after every hero turn of wave 1 some monster
+    // would act before the next hero. After the forfeiting fault none does.
+    for seed in 0..6 {
+        let record = play_scheduled(&[Legal, Fault], &[Legal], Rules::default(), seed, 2);
+        let after = after_forfeiting_answer(&record, 0, 2);
+        assert_eq!(after.len(), 1, "{after:?}");
+        assert_one_end_event_last(&record);
+        // Monsters did act between the hero turns before it: the stop is the forfeit's.
+        let events: Vec<&Event> = record.replay.events().collect();
+        assert!(events.iter().any(|e| matches!(e, Event::HeroTurn { .. })));
+        assert_eq!(record.outcome.winner, Some(1));
+    }
+}
+
+#[test]
+fn a_forfeit_at_setup_ends_the_match_before_anyone_enters() {
+    /// Quits at setup.
+    struct Quitter;
+    impl Player<Dungeon> for Quitter {
+        fn start(&mut self, _: &arena_sdk::MatchStart<Dungeon>) -> Result<(), crate::Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, _: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+            Err(crate::Fault::new(crate::FaultKind::Quit, "no party"))
+        }
+        fn act(&mut self, _: &Observation) -> Result<Action, crate::Fault> {
+            unreachable!("a forfeited seat is not asked")
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+    let mut a = Quitter;
+    let mut b = Scheduled::new(&[Reply::Legal]);
+    let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];
+    let record = run_match::<Dungeon>(&MatchConfig::new(Rules::default(), 1), players);
+    assert_eq!(record.outcome.winner, Some(1));
+    assert_eq!(record.outcome.reason, "forfeit: seat 0 quit (no party)");
+    let events: Vec<&Event> = record.replay.events().collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_one_end_event_last(&record);
+    // Seat 1 was not asked for its party.
+    let answers = record
+        .replay
+        .log
+        .iter()
+        .filter(|e| matches!(e, crate::replay::Entry::Answer { seat: 1, .. }))
+        .count();
+    assert_eq!(answers, 1, "only its start");
+    assert!(record.replay.initial.is_some());
+    crate::replay::verify(&record.replay).unwrap();
+}
+
+#[test]
+fn every_match_ends_in_one_end_event_normal_turn_limit_or_forfeit() {
+    use Reply::{Fault, Illegal, Legal};
+    let short = Rules {
+        turn_limit: 4,
+        ..Rules::default()
+    };
+    for (zero, one, rules) in [
+        (&[Legal][..], &[Legal][..], Rules::default()),
+        (&[Legal][..], &[Illegal][..], short.clone()),
+        (&[Fault][..], &[Legal][..], short),
+    ] {
+        let record = play_scheduled(zero, one, rules, 5, 3);
+        assert_one_end_event_last(&record);
+    }
+}
+
+// ---- one state: the replay's events fold to the rules' final state ----------------------
+
+/// A built-in that sometimes faults, answers a command that may be illegal, or answers a
+/// party of the wrong size; `rng` decides.
+struct Unruly {
+    bot: Box<dyn Bot<Dungeon> + Send>,
+    rng: ChaCha8Rng,
+    /// Percent of answers that are faults.
+    faults: u32,
+    /// Percent of answers that are random commands (often illegal).
+    wild: u32,
+}
+
+impl Player<Dungeon> for Unruly {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Dungeon>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<SetupChoice, crate::Fault> {
+        use rand::Rng;
+        match self.rng.random_range(0..100) {
+            roll if roll < self.faults => Err(crate::Fault::new(
+                crate::FaultKind::WrongShape,
+                "unruly setup",
+            )),
+            roll if roll < self.faults + self.wild => Ok(SetupChoice { party: vec![] }),
+            _ => Ok(self.bot.setup(request)),
+        }
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        use rand::Rng;
+        /// The abilities a wild command picks from (warriors', mages', others', none).
+        const WILD: [Ability; 6] = [
+            Ability::Fight,
+            Ability::Fireball,
+            Ability::Backstab,
+            Ability::Heal,
+            Ability::ShieldSlam,
+            Ability::Unknown,
+        ];
+        match self.rng.random_range(0..100) {
+            roll if roll < self.faults => Err(crate::Fault::new(
+                crate::FaultKind::OutOfFuel,
+                "unruly turn",
+            )),
+            roll if roll < self.faults + self.wild => {
+                let ability = WILD[self.rng.random_range(0..WILD.len())];
+                let id = self.rng.random_range(0..6u8);
+                let target = if self.rng.random_bool(0.5) {
+                    Target::Hero(id)
+                } else {
+                    Target::Monster(id)
+                };
+                Ok(Action { ability, target })
+            }
+            _ => Ok(self.bot.act(observation)),
+        }
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.bot.end(end);
+    }
+}
+
+/// A match played as [`run_match`] plays it, with the rules' final state.
+fn play_keeping_state(
+    config: &MatchConfig<Dungeon>,
+    players: [&mut dyn Player<Dungeon>; 2],
+) -> (crate::MatchRecord<Dungeon>, play::State) {
+    let mut table = crate::Table::new(players, config.max_faults);
+    for seat in 0..2u8 {
+        let start = arena_sdk::MatchStart::<Dungeon> {
+            abi: arena_sdk::ABI_VERSION,
+            mode: <Dungeon as arena_sdk::Game>::MODE,
+            seat,
+            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
+            rules: config.rules.clone(),
+        };
+        table.start(seat, &start);
+    }
+    let (finish, state) = play_match(
+        &config.rules,
+        crate::derive_seed(config.seed, 0),
+        &mut table,
+    );
+    (table.into_record(config, finish), state)
+}
+
+/// The dungeon built-in `name`.
+fn builtin(name: &str) -> Box<dyn Bot<Dungeon> + Send> {
+    <Dungeon as arena_builtins::Builtins>::create(name).expect("a dungeon built-in")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any seed, any two built-ins (one of them unruly, or neither), any fault tolerance:
+    /// the replay's events folded over its initial state are exactly the state the rules
+    /// ended on; the outcome's statistics and the picture are that state's; one end event
+    /// ends the log.
+    #[test]
+    fn the_replays_events_fold_to_the_rules_final_state(
+        seed in any::<u64>(),
+        names in (0usize..3, 0usize..3),
+        unruly in 0u8..3,
+        faults in 0u32..25,
+        wild in 0u32..40,
+        max_faults in 1u32..8,
+        waves in 1u32..6,
+        turn_limit in 5u32..150,
+    ) {
+        let list = <Dungeon as arena_builtins::Builtins>::builtins();
+        let (a, b) = (list[names.0].name, list[names.1].name);
+        let rules = Rules { waves, turn_limit, ..Rules::default() };
+        let mut config = MatchConfig::new(rules, seed);
+        config.max_faults = max_faults;
+        let mut players: Vec<Box<dyn Player<Dungeon>>> = [a, b]
+            .into_iter()
+            .zip(0u8..)
+            .map(|(name, seat)| -> Box<dyn Player<Dungeon>> {
+                if seat == unruly {
+                    Box::new(Unruly {
+                        bot: builtin(name),
+                        rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed),
+                        faults,
+                        wild,
+                    })
+                } else {
+                    Box::new(NativePlayer::new(builtin(name)))
+                }
+            })
+            .collect();
+        let (zero, one) = players.split_at_mut(1);
+        let (record, state) = play_keeping_state(&config, [&mut *zero[0], &mut *one[0]]);
+        let initial = record.replay.initial.as_ref().expect("an initial state");
+        let events: Vec<Event> = record.replay.events().cloned().collect();
+        let mut folded = play::State::new(initial);
+        for event in &events {
+            folded.apply(event);
+        }
+        prop_assert_eq!(&folded, &state);
+        let stats = state.stats();
+        prop_assert_eq!(&record.outcome.seats[0].stats, &stats[0]);
+        prop_assert_eq!(&record.outcome.seats[1].stats, &stats[1]);
+        prop_assert_eq!(record.outcome.turns, state.hero_turns());
+        prop_assert_eq!(
+            Dungeon::picture(initial, &events),
+            state.current().map(|_| state.picture())
+        );
+        let ends = events.iter().filter(|e| Dungeon::is_end(e)).count();
+        prop_assert_eq!(ends, 1);
+        let last_is_end = matches!(
+            record.replay.log.last(),
+            Some(crate::replay::Entry::Event { event }) if Dungeon::is_end(event)
+        );
+        prop_assert!(last_is_end);
+        // A forfeit leaves nothing after the forfeiting answer but the end event.
+        if let Some(loser) = (0..2u8).find(|&s| record.outcome.seats[usize::from(s)].forfeited) {
+            let log = &record.replay.log;
+            let last_answer = log
+                .iter()
+                .rposition(|e| matches!(e, crate::replay::Entry::Answer { .. }))
+                .expect("the forfeiting answer");
+            let forfeiting_answer = matches!(
+                &log[last_answer],
+                crate::replay::Entry::Answer { seat, answer: crate::Answer::Fault(_), .. }
+                    if *seat == loser
+            );
+            prop_assert!(forfeiting_answer);
+            prop_assert_eq!(log.len(), last_answer + 2);
+        }
+        prop_assert!(crate::replay::verify(&record.replay).is_ok());
     }
 }

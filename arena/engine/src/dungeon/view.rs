@@ -1,10 +1,10 @@
 //! The text of `dungeon`: one line per event (the document's formats where it has one)
-//! and the terminal picture of a run — the party and the wave with hp, mp and what each
-//! monster does next — rebuilt from the events alone.
+//! and the terminal picture of the [`State`]: the run being played, its party and its wave
+//! with hp, mp and what each monster does next.
 
-use super::{Event, Initial};
-use arena_sdk::Seat;
-use arena_sdk::dungeon::{Ability, Hero, Monster, Target};
+use super::Event;
+use super::state::State;
+use arena_sdk::dungeon::Ability;
 use std::fmt::Write as _;
 
 /// One line for an event. The document's formats: "{hero}'s turn!", "{a} attacks {t} for
@@ -93,159 +93,20 @@ pub fn describe_event(event: &Event) -> String {
     }
 }
 
-/// The state of the run being played, rebuilt from the events.
-#[derive(Debug, Default)]
-pub(super) struct View {
-    pub(super) seat: Seat,
-    pub(super) wave: u32,
-    pub(super) waves: u32,
-    pub(super) party: Vec<Hero>,
-    pub(super) monsters: Vec<Monster>,
-}
-
-impl View {
-    fn hp_mut(&mut self, unit: Target) -> Option<(&mut u32, &mut u32)> {
-        match unit {
-            Target::Hero(id) => self
-                .party
-                .get_mut(usize::from(id))
-                .map(|h| (&mut h.hp, &mut h.max_hp)),
-            Target::Monster(id) => self
-                .monsters
-                .get_mut(usize::from(id))
-                .map(|m| (&mut m.hp, &mut m.max_hp)),
-        }
-    }
-
-    fn set_mp(&mut self, unit: Target, mp: Option<u32>) {
-        if let (Target::Hero(id), Some(mp)) = (unit, mp)
-            && let Some(h) = self.party.get_mut(usize::from(id))
-        {
-            h.mp = mp;
-        }
-    }
-
-    fn rotate(&mut self, unit: Target) {
-        if let Target::Monster(id) = unit
-            && let Some(m) = self.monsters.get_mut(usize::from(id))
-            && !m.queue.is_empty()
-        {
-            m.queue.rotate_left(1);
-        }
-    }
-
-    pub(super) fn apply(&mut self, event: &Event) {
-        match event {
-            Event::RunStart { seat, party } => {
-                *self = View {
-                    seat: *seat,
-                    party: party.clone(),
-                    ..View::default()
-                };
-            }
-            Event::WaveStart {
-                wave,
-                waves,
-                monsters,
-                ..
-            } => {
-                self.wave = *wave;
-                self.waves = *waves;
-                self.monsters = monsters.clone();
-            }
-            Event::Attack {
-                by, target, hp, mp, ..
-            } => {
-                if let Some((h, _)) = self.hp_mut(*target) {
-                    *h = *hp;
-                }
-                self.set_mp(*by, *mp);
-                // A monster's turn is one hit (a drain's or a bite's heal follows it), or
-                // a regeneration: each moves its command queue on once.
-                self.rotate(*by);
-            }
-            Event::Heal {
-                by,
-                target,
-                ability,
-                hp,
-                mp,
-                ..
-            } => {
-                if let Some((h, _)) = self.hp_mut(*target) {
-                    *h = *hp;
-                }
-                self.set_mp(*by, *mp);
-                if *ability == Ability::Regenerate {
-                    self.rotate(*by);
-                }
-            }
-            Event::MaxHpLowered {
-                unit, max_hp, hp, ..
-            } => {
-                if let Some((h, m)) = self.hp_mut(*unit) {
-                    *h = *hp;
-                    *m = *max_hp;
-                }
-            }
-            Event::SelfDamage { unit, hp, .. } => {
-                if let Some((h, _)) = self.hp_mut(*unit) {
-                    *h = *hp;
-                }
-            }
-            Event::Dies { unit, .. } => match *unit {
-                Target::Hero(id) => {
-                    if let Some(h) = self.party.get_mut(usize::from(id)) {
-                        h.dead = true;
-                    }
-                }
-                Target::Monster(id) => {
-                    if let Some(m) = self.monsters.get_mut(usize::from(id)) {
-                        m.dead = true;
-                    }
-                }
-            },
-            Event::XpRewarded { xp, .. } => {
-                for h in self.party.iter_mut().filter(|h| !h.dead && h.hp > 0) {
-                    h.xp = h.xp.saturating_add(*xp);
-                }
-            }
-            Event::LevelUp {
-                hero,
-                level,
-                xp,
-                stats,
-                max_hp,
-                max_mp,
-                ..
-            } => {
-                if let Some(h) = self.party.get_mut(usize::from(*hero)) {
-                    h.level = *level;
-                    h.xp = *xp;
-                    h.stats = *stats;
-                    h.max_hp = *max_hp;
-                    h.hp = *max_hp;
-                    h.max_mp = *max_mp;
-                    h.mp = *max_mp;
-                }
-            }
-            Event::HeroTurn { .. }
-            | Event::TurnLost { .. }
-            | Event::Victory { .. }
-            | Event::Defeat { .. }
-            | Event::RunEnd { .. }
-            | Event::GameEnd { .. } => {}
-        }
-    }
-
-    fn render(&self) -> String {
+impl State {
+    /// A multi-line picture of the run being played (seat 0's before the first begins):
+    /// the party with hp, mp, xp and stats, and the wave with what each monster does next.
+    pub fn picture(&self) -> String {
+        let run = self.shown();
         let mut out = String::new();
         let _ = writeln!(
             out,
             "seat {} — wave {}/{}",
-            self.seat, self.wave, self.waves
+            run.seat,
+            run.wave,
+            self.waves()
         );
-        for h in &self.party {
+        for h in &run.party {
             let state = if h.dead {
                 "dead".to_owned()
             } else {
@@ -266,7 +127,7 @@ impl View {
                 h.stats.speed
             );
         }
-        for m in &self.monsters {
+        for m in &run.monsters {
             let state = if m.dead {
                 "dead".to_owned()
             } else {
@@ -275,35 +136,5 @@ impl View {
             let _ = writeln!(out, "  {:<14} L{:<3} {state}", m.name, m.level);
         }
         out
-    }
-}
-
-/// The run being played, drawn as text one event at a time: party and wave; nothing
-/// before the first run begins (at the start and setup answers).
-pub(super) struct Drawing {
-    view: View,
-    started: bool,
-}
-
-impl Drawing {
-    pub(super) fn new(initial: &Initial) -> Drawing {
-        Drawing {
-            view: View {
-                party: initial.parties[0].clone(),
-                ..View::default()
-            },
-            started: false,
-        }
-    }
-}
-
-impl crate::Sketch<Event> for Drawing {
-    fn apply(&mut self, event: &Event) {
-        self.started |= matches!(event, Event::RunStart { .. });
-        self.view.apply(event);
-    }
-
-    fn draw(&self) -> Option<String> {
-        self.started.then(|| self.view.render())
     }
 }
