@@ -147,11 +147,6 @@ impl<'p, G: Ruleset> Table<'p, G> {
         self.push(Entry::Event { event });
     }
 
-    /// The first seat that faulted `max_faults` times, if any: it has forfeited the match.
-    pub fn forfeited(&self) -> Option<Seat> {
-        self.forfeit
-    }
-
     /// A finish for the forfeit of `loser`, with the mode's statistics so far.
     pub fn forfeit_finish(&self, loser: Seat, stats: [Stats; 2]) -> Finish {
         let tally = &self.tally[usize::from(loser)];
@@ -170,38 +165,6 @@ impl<'p, G: Ruleset> Table<'p, G> {
     pub fn start(&mut self, seat: Seat, start: &MatchStart<G>) {
         let result = self.players[usize::from(seat)].start(start);
         self.record(seat, result.map(|()| Answer::Started));
-    }
-
-    /// Ask `seat` for its setup; `None` if it faulted (the mode applies its default).
-    pub fn setup(&mut self, seat: Seat, request: &G::SetupRequest) -> Option<G::SetupChoice> {
-        if self.tally[usize::from(seat)].forfeited {
-            return None;
-        }
-        self.asking(seat);
-        let result = self.players[usize::from(seat)].setup(request);
-        match self.record(seat, result.map(Answer::Setup)) {
-            Answer::Setup(choice) => Some(choice),
-            _ => None,
-        }
-    }
-
-    /// The legal choices of the next [`Table::act`] request, recorded with its answer.
-    pub fn offer(&mut self, offer: G::Offer) {
-        self.offer = Some(offer);
-    }
-
-    /// Ask `seat` for its action; `None` if it faulted or has forfeited.
-    pub fn act(&mut self, seat: Seat, observation: &G::Observation) -> Option<G::Action> {
-        if self.tally[usize::from(seat)].forfeited {
-            self.offer = None;
-            return None;
-        }
-        self.asking(seat);
-        let result = self.players[usize::from(seat)].act(observation);
-        match self.record(seat, result.map(Answer::Action)) {
-            Answer::Action(action) => Some(action),
-            _ => None,
-        }
     }
 
     /// Ask `seat` for its action, the mode's one turn protocol: `offer` is recorded with the

@@ -1,7 +1,7 @@
 //! The engine's behaviour, pinned: for every mode, games of the built-ins (clean, and with a
 //! seat that answers stale actions, faults, or faults until it forfeits) give replays whose
 //! digests are in `fixtures/replays.txt`: one of the replay without its end event (`body`),
-//! one of the end event. A refactor of a mode must leave every line as it
+//! one of the end event (every match ends with exactly one, its last entry). A refactor of a mode must leave every line as it
 //! is; a deliberate change of play re-blesses the file (`ARENA_BLESS=1 cargo test -p
 //! arena-engine --test replay_fixtures`) and the diff shows which games changed.
 
@@ -119,10 +119,16 @@ where
         let mut one = NativePlayer::new(G::create(b).expect("a built-in"));
         let record = run_match(&config, [&mut zero, &mut one]);
         let mut replay = record.replay;
+        let ends = replay.events().filter(|e| G::is_end(e)).count();
         let end = match replay.log.last() {
             Some(Entry::Event { event }) if G::is_end(event) => replay.log.pop(),
             _ => None,
         };
+        assert!(
+            end.is_some() && ends == 1,
+            "{} {a} {b} {seed}: every match ends with one end event, its last entry",
+            G::MODE.name()
+        );
         let digest = |json: String| hex::encode(&Sha256::digest(json.as_bytes())[..12]);
         let body = digest(serde_json::to_string(&replay).expect("a replay serializes"));
         let end = end.map_or("none".to_owned(), |end| {
