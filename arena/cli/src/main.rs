@@ -187,7 +187,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if error.is::<out::Closed>() => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {}", describe(&error));
+            errln!("error: {}", describe(&error));
             ExitCode::from(2)
         }
     }
@@ -232,7 +232,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(path) => {
                     std::fs::write(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
-                    eprintln!("deck of seat {seat} written to {}", path.display());
+                    errln!("deck of seat {seat} written to {}", path.display());
                 }
                 None => out!("{text}")?,
             }

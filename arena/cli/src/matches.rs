@@ -200,7 +200,7 @@ pub fn play_match(args: MatchArgs, sandbox_args: &SandboxArgs) -> Result<ExitCod
                     tally.decision = test.decision(llr);
                 }
                 if args.rating_interval > 0 && counted.is_multiple_of(args.rating_interval) {
-                    eprintln!("{}", summary(&args, &names, &tally).trim_end());
+                    errln!("{}", summary(&args, &names, &tally).trim_end());
                 }
                 if tally.decision.is_some() || counted == pairs {
                     stop.store(true, Ordering::Relaxed);

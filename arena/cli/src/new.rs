@@ -191,7 +191,7 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         }
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    eprintln!(
+    errln!(
         "created {} bot `{name}` for {} in {}",
         match args.lang {
             Lang::Rust => "Rust",

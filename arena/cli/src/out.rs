@@ -19,6 +19,17 @@ pub fn write(text: std::fmt::Arguments<'_>) -> Result<(), anyhow::Error> {
     }
 }
 
+/// Write one line to standard error. A closed standard error drops the text: there is no
+/// one left to tell.
+pub fn error_line(text: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+/// `eprintln!` that never panics ([`error_line`]).
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::out::error_line(format_args!($($arg)*)) };
+}
+
 /// `print!` that returns an error (use with `?`).
 macro_rules! out {
     ($($arg:tt)*) => { $crate::out::write(format_args!($($arg)*)) };

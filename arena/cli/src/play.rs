@@ -329,7 +329,7 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         outln!("\nreplay written to {}", path.display())?;
     }
     if let Some(path) = &args.html {
-        println!("viewer written to {}", path.display());
+        outln!("viewer written to {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }

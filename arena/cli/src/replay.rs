@@ -63,7 +63,7 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             let out = out.unwrap_or_else(|| file.with_extension("html"));
             write_html(&json, &out, fuel_per_turn, Trust::Verify)
                 .with_context(|| file.display().to_string())?;
-            println!("{}: viewer written to {}", file.display(), out.display());
+            outln!("{}: viewer written to {}", file.display(), out.display())?;
             Ok(ExitCode::SUCCESS)
         }
         ReplayCommand::Show {

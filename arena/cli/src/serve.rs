@@ -101,13 +101,13 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
             let store = arena_server::store::Store::open(&config.db)
                 .with_context(|| format!("cannot open {}", config.db.display()))?;
             let (user, token) = arena_server::accounts::add_user(&store, &name, admin)?;
-            eprintln!(
+            errln!(
                 "user `{}` added to {}{}; the token is shown only now:",
                 user.name,
                 config.db.display(),
                 if admin { " as an organizer" } else { "" }
             );
-            println!("{token}");
+            outln!("{token}")?;
             Ok(ExitCode::SUCCESS)
         }
         Some(ServeCommand::Tournament(TournamentCommand::Run { file })) => {
@@ -117,7 +117,7 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
                 .with_context(|| format!("cannot open {}", config.db.display()))?;
             let prepared = arena_server::tournament::prepare(&store, &config.data_dir(), &text)
                 .with_context(|| file.display().to_string())?;
-            eprintln!(
+            errln!(
                 "tournament {} `{}`: {} bots",
                 prepared.id,
                 prepared.tournament.name,
@@ -130,11 +130,11 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
                 &config.limits,
                 config.cache_dir(),
             )?;
-            print!(
+            out!(
                 "{}",
                 arena_tournament::report::render(&report, arena_tournament::report::Format::Table)
-            );
-            println!("report page: /tournaments/{}", prepared.id);
+            )?;
+            outln!("report page: /tournaments/{}", prepared.id)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -149,13 +149,13 @@ fn run_server(config: ServerConfig) -> Result<ExitCode> {
         let db = config.db.clone();
         let jobs = config.jobs;
         let server = arena_server::Server::bind(config).await?;
-        println!(
+        outln!(
             "listening on {} (database {}, {jobs} workers)",
             server.url(),
             db.display()
-        );
+        )?;
         server.run(shutdown_signal()).await?;
-        eprintln!("stopped");
+        errln!("stopped");
         Ok(ExitCode::SUCCESS)
     })
 }
@@ -244,10 +244,10 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         .read_json()
         .with_context(|| format!("the server answered {status} without JSON"))?;
     if let Some(check) = body.get("check").filter(|c| !c.is_null()) {
-        print_check(check);
+        print_check(check)?;
     }
     if status.is_success() {
-        println!(
+        outln!(
             "accepted: {} version {} plays {}",
             body["bot"].as_str().unwrap_or(&name),
             body["version"],
@@ -258,25 +258,25 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
                 .filter_map(Value::as_str)
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
-        println!("bot page: {}", body["url"].as_str().unwrap_or(""));
+        )?;
+        outln!("bot page: {}", body["url"].as_str().unwrap_or(""))?;
         Ok(ExitCode::SUCCESS)
     } else {
-        println!(
+        outln!(
             "REJECTED ({status}): {}",
             escape(body["error"].as_str().unwrap_or("no reason given"))
-        );
+        )?;
         Ok(ExitCode::FAILURE)
     }
 }
 
 /// The server's check report, one line per mode, as `arena check` words it.
-fn print_check(check: &Value) {
+fn print_check(check: &Value) -> Result<()> {
     for mode in check["modes"].as_array().into_iter().flatten() {
         let name = mode["mode"].as_str().unwrap_or("?");
         match mode["fault"].as_object() {
-            None => println!("start ({name}): ok, {} fuel", mode["fuel"]),
-            Some(fault) => println!(
+            None => outln!("start ({name}): ok, {} fuel", mode["fuel"])?,
+            Some(fault) => outln!(
                 "start ({name}): not played — {}",
                 escape(
                     fault
@@ -284,20 +284,21 @@ fn print_check(check: &Value) {
                         .and_then(Value::as_str)
                         .unwrap_or("fault")
                 )
-            ),
+            )?,
         }
         if let Some(trial) = mode["trial"].as_object() {
-            println!(
+            outln!(
                 "  trial game vs {}: {} ({}, {} turns); faults {}",
                 trial["opponent"].as_str().unwrap_or("?"),
                 trial["result"].as_str().unwrap_or("?"),
                 trial["reason"].as_str().unwrap_or("?"),
                 trial["turns"],
                 trial["faults"]
-            );
+            )?;
             if let Some(fault) = trial["first_fault"].as_str() {
-                println!("  first fault: {}", escape(fault));
+                outln!("  first fault: {}", escape(fault))?;
             }
         }
     }
+    Ok(())
 }

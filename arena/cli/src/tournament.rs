@@ -155,14 +155,14 @@ pub fn tournament(command: TournamentCommand, sandbox: &SandboxArgs) -> Result<E
                 .map(|g| g.game)
                 .filter(|g| !games.contains_key(g))
                 .collect();
-            eprintln!(
+            errln!(
                 "merged {} games from {} directories into {}",
                 games.len(),
                 dirs.len(),
                 out.display()
             );
             if !missing.is_empty() {
-                eprintln!("missing {} games: {}", missing.len(), compact(&missing));
+                errln!("missing {} games: {}", missing.len(), compact(&missing));
             }
             write_picture(&out)?;
             out!("{}", report_of(&out, format)?)?;
@@ -285,7 +285,7 @@ impl Reporter {
                     } else {
                         String::new()
                     };
-                    eprintln!(
+                    errln!(
                         "progress: {}/{} games ({:.0}%), {elapsed:.0} s, {rate:.1} games/s{eta}",
                         p.done,
                         p.total,
@@ -309,8 +309,8 @@ impl Reporter {
 
     fn line(&self, text: &str) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{text}")),
-            None => eprintln!("{text}"),
+            Some(bar) => bar.suspend(|| errln!("{text}")),
+            None => errln!("{text}"),
         }
     }
 
@@ -427,12 +427,12 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
             tournament.limits.limits().fuel_per_turn,
             &summary.replays,
         )?;
-        eprintln!(
+        errln!(
             "{pages} replay pages written in {}",
             out.join("replays").display()
         );
     }
-    eprintln!(
+    errln!(
         "{}: this run played {} games; {} were finished earlier; {} of the {} games of this {} are done; results in {}",
         tournament.name,
         summary.played,
@@ -445,7 +445,7 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     let picture = write_picture(&out)?;
     if !args.quiet {
         out!("{}", report_of(&out, args.format)?)?;
-        eprintln!("ratings picture: {}", picture.display());
+        errln!("ratings picture: {}", picture.display());
     }
     Ok(ExitCode::SUCCESS)
 }

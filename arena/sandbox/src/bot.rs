@@ -2,168 +2,13 @@
 //! encoding the bot picked (`wire`).
 
 use crate::Sandbox;
-use crate::text::{bounded, cut};
+use crate::state::{BotLimiter, BotState, Refused, Wasi};
+use crate::text::bounded;
 use arena_engine::{CallReport, Fault, FaultKind, Player};
 use arena_sdk::protocol::RequestRef;
 use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
 use serde::de::DeserializeOwned;
-use wasmtime::{
-    Caller, Engine, Func, Instance, InstancePre, Linker, Memory, ResourceLimiter, Store, Trap,
-    ValRaw,
-};
-
-/// Per-store state: the limiter and the log of the current call.
-pub struct BotState {
-    limiter: BotLimiter,
-    log: String,
-    log_cap: usize,
-    log_calls: u32,
-    log_calls_cap: u32,
-    /// Clocks, randomness and exit of the WASI subset (`wasi.rs`).
-    pub(crate) wasi: crate::wasi::Wasi,
-    /// Whether the log's last text came from standard output or error (not `arena::log`).
-    output_last: bool,
-}
-
-impl BotState {
-    /// The fuel budget of the current call.
-    pub(crate) fn fuel_budget(&self) -> u64 {
-        self.limiter.fuel_budget
-    }
-
-    /// Count one call that writes to the log (kept only up to the per-call cap).
-    pub(crate) fn count_log_call(&mut self) {
-        self.log_calls = self.log_calls.saturating_add(1);
-    }
-
-    /// Bytes the current log call may still add: none past the per-call cap of calls.
-    pub(crate) fn log_room(&self) -> usize {
-        if self.log_calls <= self.log_calls_cap {
-            self.log_cap.saturating_sub(self.log.len())
-        } else {
-            0
-        }
-    }
-
-    /// The state of a fresh instance in the same match: the same limits, an empty log, and
-    /// the match's clocks and randomness going on from where they are.
-    fn fresh(&mut self) -> BotState {
-        let wasi = std::mem::take(&mut self.wasi);
-        let l = &self.limiter;
-        BotState {
-            limiter: BotLimiter {
-                memory_bytes: l.memory_bytes,
-                table_elements: l.table_elements,
-                refused: None,
-                grow_fuel: 0,
-                fuel_budget: l.fuel_budget,
-                memory_total: 0,
-                instances: l.instances,
-                memories: l.memories,
-                tables: l.tables,
-            },
-            log: String::new(),
-            log_cap: self.log_cap,
-            log_calls: 0,
-            log_calls_cap: self.log_calls_cap,
-            wasi,
-            output_last: false,
-        }
-    }
-
-    /// Append text to the log, cut at its cap (invalid UTF-8 becomes U+FFFD, 3 bytes per
-    /// bad byte: cut after converting). An `arena::log` call (`output: false`) is a line of
-    /// its own; a program's output (standard output or error) is kept as written — the
-    /// program writes its own line ends — starting a new line only after a log call's.
-    pub(crate) fn append(&mut self, bytes: &[u8], output: bool) {
-        let new_line = if output {
-            !self.output_last
-        } else {
-            !self.output_last || !self.log.ends_with('\n')
-        };
-        if new_line && !self.log.is_empty() {
-            self.log.push('\n');
-        }
-        self.output_last = output;
-        let room = self.log_cap.saturating_sub(self.log.len());
-        let text = String::from_utf8_lossy(bytes);
-        self.log.push_str(cut(&text, room));
-    }
-}
-
-/// A growth the limiter refused, so a trap that follows can be reported as the limit it
-/// really is.
-#[derive(Debug, Clone, Copy)]
-enum Refused {
-    Memory(usize),
-    Table(usize),
-}
-
-/// Memory/table limits. A refused growth costs [`GROW_FAILURE_FUEL`](crate::GROW_FAILURE_FUEL):
-/// the limiter cannot reach the store's fuel, so it keeps the cost as `grow_fuel`, added to
-/// the call's fuel afterwards, and traps as out of fuel once that alone exceeds the budget.
-struct BotLimiter {
-    memory_bytes: usize,
-    table_elements: usize,
-    refused: Option<Refused>,
-    grow_fuel: u64,
-    fuel_budget: u64,
-    /// Bytes of all the store's memories together: a core bot has one, a component one
-    /// per core module that defines one, and `memory_bytes` bounds their sum.
-    memory_total: usize,
-    /// Instances, memories and tables the store may hold: one core instance for a core
-    /// bot, every core instance of a component (bounded at load by the structural limits).
-    instances: usize,
-    memories: usize,
-    tables: usize,
-}
-
-impl BotLimiter {
-    fn refuse(&mut self, refused: Refused) -> wasmtime::Result<bool> {
-        self.refused = Some(refused);
-        self.grow_fuel = self.grow_fuel.saturating_add(crate::GROW_FAILURE_FUEL);
-        if self.grow_fuel >= self.fuel_budget {
-            return Err(Trap::OutOfFuel.into());
-        }
-        Ok(false)
-    }
-}
-
-impl ResourceLimiter for BotLimiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _max: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let total = (self.memory_total - current.min(self.memory_total)).saturating_add(desired);
-        if total <= self.memory_bytes {
-            self.memory_total = total;
-            return Ok(true);
-        }
-        self.refuse(Refused::Memory(total))
-    }
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _max: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        if desired <= self.table_elements {
-            return Ok(true);
-        }
-        self.refuse(Refused::Table(desired))
-    }
-    fn instances(&self) -> usize {
-        self.instances
-    }
-    fn tables(&self) -> usize {
-        self.tables
-    }
-    fn memories(&self) -> usize {
-        self.memories
-    }
-}
+use wasmtime::{Caller, Engine, Func, Instance, InstancePre, Linker, Memory, Store, Trap, ValRaw};
 
 /// The host functions a bot may import: `arena::log` and the WASI subset (`wasi.rs`). A
 /// log call costs
@@ -373,7 +218,7 @@ impl WasmBot {
             log_cap: limits.log_bytes_per_call,
             log_calls: 0,
             log_calls_cap: limits.log_calls_per_call,
-            wasi: crate::wasi::Wasi::default(),
+            wasi: Wasi::default(),
             output_last: false,
         };
         WasmBot {
@@ -906,7 +751,7 @@ impl<G: Game> Player<G> for WasmBot {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
         // The WASI subset's randomness follows the bot's own seed, from the very first
         // instruction (a runtime seeds its hash maps while it initializes).
-        self.store.data_mut().wasi = crate::wasi::Wasi::seeded(start.seed);
+        self.store.data_mut().wasi = Wasi::seeded(start.seed);
         self.arm(self.fuel_per_setup)?;
         let started = self.now();
         let instantiated = self

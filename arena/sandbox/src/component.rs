@@ -6,7 +6,7 @@
 //! fuel, memory, stack and wall-clock limits (`bot.rs`). Python (componentize-py) and
 //! JavaScript (jco) bots are such components.
 
-use crate::bot::BotState;
+use crate::state::BotState;
 use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, Linker, Type, WasmStr};
 use wasmtime::{AsContext, Engine, StoreContextMut, Trap};

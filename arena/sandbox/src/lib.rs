@@ -22,6 +22,7 @@ mod cache;
 pub mod compile;
 mod component;
 mod load;
+mod state;
 pub mod structure;
 mod text;
 mod wasi;
@@ -194,9 +195,9 @@ impl Drop for PoolSlot {
 /// The engine and linkers of one allocation strategy.
 pub(crate) struct Runtime {
     pub(crate) engine: Engine,
-    pub(crate) linker: wasmtime::Linker<bot::BotState>,
+    pub(crate) linker: wasmtime::Linker<state::BotState>,
     /// The linker of components (`component.rs`).
-    pub(crate) components: wasmtime::component::Linker<bot::BotState>,
+    pub(crate) components: wasmtime::component::Linker<state::BotState>,
 }
 
 impl Runtime {
@@ -218,9 +219,9 @@ pub struct Sandbox {
     limits: Limits,
     cache: Option<ModuleCache>,
     compiler: Compiler,
-    linker: wasmtime::Linker<bot::BotState>,
+    linker: wasmtime::Linker<state::BotState>,
     /// The component linker of `engine` (components run there only without a pool).
-    component_linker: wasmtime::component::Linker<bot::BotState>,
+    component_linker: wasmtime::component::Linker<state::BotState>,
     /// With pooling: the admission count of the pool, and the on-demand runtime that
     /// takes the instances the pool has no slot for.
     pool: Option<(Arc<PoolSlots>, Runtime)>,
@@ -343,7 +344,7 @@ impl Sandbox {
     /// components come from the on-demand allocator, whose instances need no slot.
     pub(crate) fn component_runtime(
         &self,
-    ) -> (&Engine, &wasmtime::component::Linker<bot::BotState>) {
+    ) -> (&Engine, &wasmtime::component::Linker<state::BotState>) {
         match self.fallback() {
             Some(runtime) => (&runtime.engine, &runtime.components),
             None => (&self.engine, &self.component_linker),

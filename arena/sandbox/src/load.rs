@@ -1,7 +1,8 @@
 //! Loading a bot: read, check size, compile (or take from the cache), validate the ABI.
 
 use crate::Sandbox;
-use crate::bot::{BotState, Pre, WasmBot};
+use crate::bot::{Pre, WasmBot};
+use crate::state::BotState;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::sync::{Arc, OnceLock, Weak};

@@ -13,10 +13,8 @@
 //! Each call pays [`WASI_FUEL_BASE`] (writes to the log pay what `arena::log` pays) and
 //! checks every pointer it is given; a bad one is `EFAULT`, never a host fault.
 
-use crate::bot::BotState;
-use rand_chacha::ChaCha12Rng;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use sha2::{Digest, Sha256};
+use crate::state::BotState;
+use rand_chacha::rand_core::RngCore;
 use wasmtime::{Caller, Linker, Trap, ValType};
 
 /// The import module name of WASI preview 1.
@@ -48,42 +46,6 @@ const FILETYPE_CHARACTER_DEVICE: u8 = 2;
 const RIGHT_FD_READ: u64 = 1 << 1;
 const RIGHT_FD_WRITE: u64 = 1 << 6;
 const RIGHT_POLL_FD_READWRITE: u64 = 1 << 27;
-
-/// The WASI state of one bot instance.
-#[derive(Debug)]
-pub(crate) struct Wasi {
-    rng: ChaCha12Rng,
-    /// Fuel the bot spent in this match before the current call.
-    pub(crate) fuel_before: u64,
-    /// Nanoseconds the bot slept in `poll_oneoff` this match.
-    slept_ns: u64,
-}
-
-impl Default for Wasi {
-    /// The state before a match starts (`start` replaces it with the seeded one, before
-    /// the bot runs a single instruction): no hashing for a player that is made and dropped.
-    fn default() -> Self {
-        Wasi {
-            rng: ChaCha12Rng::from_seed([0; 32]),
-            fuel_before: 0,
-            slept_ns: 0,
-        }
-    }
-}
-
-impl Wasi {
-    /// The state for a match in which the bot's seed is `seed`.
-    pub(crate) fn seeded(seed: u64) -> Wasi {
-        let mut key = Sha256::new();
-        key.update(b"arena wasi random_get v1\0");
-        key.update(seed.to_le_bytes());
-        Wasi {
-            rng: ChaCha12Rng::from_seed(key.finalize().into()),
-            fuel_before: 0,
-            slept_ns: 0,
-        }
-    }
-}
 
 /// The error a `proc_exit` call unwinds the bot with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -588,6 +550,7 @@ fn poll_oneoff(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::Wasi;
 
     #[test]
     fn the_random_stream_depends_on_the_seed_alone() {
