@@ -221,9 +221,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Deck(DeckCommand::Check { file, rules, rule }) => {
             let rules = play::rules_json(rules.as_deref(), &rule)?;
-            let deck = play::read_deck(&file, &rules)?;
-            outln!("{}: ok, {} cards", file.display(), deck.cards.len())?;
-            out!("{}", deck.to_text())?;
+            let modes = arena_tournament::modes::deck_modes();
+            let mode = *modes.first().context("no mode takes deck files")?;
+            let cards = play::read_deck(mode, &file, &rules)?;
+            outln!("{}: ok, {} cards", file.display(), cards.len())?;
+            let format = arena_tournament::modes::decks_of(mode).context("deck files")?;
+            out!("{}", (format.write)(&cards))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deck(DeckCommand::FromReplay { replay, seat, out }) => {

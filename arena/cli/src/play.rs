@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use arena_sdk::Mode;
 use arena_tournament::bots::{BotSpec, Contestant};
 use arena_tournament::game::{self, GameSpec};
+use arena_tournament::modes::{deck_modes, decks_of, in_words, map_modes, maps_of};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -103,16 +104,23 @@ impl RulesArgs {
 
     /// Check that `--map` and `--deck` have a mode among `modes` to go to.
     pub fn check_modes(&self, modes: &[Mode]) -> Result<()> {
+        let played = |takes: Vec<Mode>| {
+            let none = match takes.len() {
+                1 => "which is not",
+                2 => "neither is",
+                _ => "none is",
+            };
+            (
+                takes.iter().any(|m| modes.contains(m)),
+                format!("{}, {none}", in_words(&takes)),
+            )
+        };
+        let (ok, words) = played(map_modes());
+        anyhow::ensure!(self.map.is_none() || ok, "--map is for {words} played here");
+        let (ok, words) = played(deck_modes());
         anyhow::ensure!(
-            self.map.is_none()
-                || modes
-                    .iter()
-                    .any(|m| matches!(m, Mode::Grid | Mode::Conquest)),
-            "--map is for modes grid and conquest, neither is played here"
-        );
-        anyhow::ensure!(
-            self.deck.is_none() || modes.contains(&Mode::Tcg),
-            "--deck is for mode tcg, which is not played here"
+            self.deck.is_none() || ok,
+            "--deck is for {words} played here"
         );
         Ok(())
     }
@@ -128,7 +136,7 @@ impl RulesArgs {
                 only.map = None;
             }
         }
-        if mode != Mode::Tcg {
+        if decks_of(mode).is_none() {
             only.deck = None;
         }
         only.for_mode(mode)
@@ -139,16 +147,16 @@ impl RulesArgs {
         let mut rules = rules_json(self.rules.as_deref(), &self.rule)?;
         if let Some(path) = &self.map {
             anyhow::ensure!(
-                matches!(mode, Mode::Grid | Mode::Conquest),
-                "--map is for modes grid and conquest, not {mode}"
+                maps_of(mode).is_some(),
+                "--map is for {}, not {mode}",
+                in_words(&map_modes())
             );
             let (text, _, _) = read_map(path, Some(mode), &rules)?;
             set_rule(&mut rules, "map", text.into())?;
         }
         if let Some(path) = &self.deck {
-            anyhow::ensure!(mode == Mode::Tcg, "--deck is for mode tcg, not {mode}");
-            let deck = read_deck(path, &rules)?;
-            set_rule(&mut rules, "deck", serde_json::to_value(deck.cards)?)?;
+            let cards = read_deck(mode, path, &rules)?;
+            set_rule(&mut rules, "deck", serde_json::to_value(cards)?)?;
         }
         game::check_rules(mode, &rules)?;
         Ok(rules)
@@ -201,15 +209,16 @@ pub fn read_map(
     Ok((text, mode, summary))
 }
 
-/// Read and check a tcg deck file against the card pool of `rules` (the tournament's
-/// reader: the same errors everywhere).
+/// Read and check a deck file of `mode` against the card pool of `rules` (the tournament's
+/// reader: the same errors everywhere): its card ids.
 pub fn read_deck(
+    mode: Mode,
     path: &std::path::Path,
     rules: &serde_json::Value,
-) -> Result<arena_sdk::tcg::Deck> {
-    let rules: arena_sdk::tcg::Rules =
-        serde_json::from_value(rules.clone()).context("tcg rules")?;
-    Ok(arena_tournament::config::read_deck(path, &rules)?)
+) -> Result<Vec<String>> {
+    let format = decks_of(mode)
+        .with_context(|| format!("--deck is for {}, not {mode}", in_words(&deck_modes())))?;
+    Ok(arena_tournament::config::read_deck(format, path, rules)?)
 }
 
 pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
@@ -218,12 +227,13 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
     for (key, path) in [("deck0", &args.deck0), ("deck1", &args.deck1)] {
         if let Some(path) = path {
             anyhow::ensure!(
-                args.mode == Mode::Tcg,
-                "--{key} is for mode tcg, not {}",
+                decks_of(args.mode).is_some(),
+                "--{key} is for {}, not {}",
+                in_words(&deck_modes()),
                 args.mode
             );
-            let deck = read_deck(path, &rules)?;
-            set_rule(&mut rules, key, serde_json::to_value(deck.cards)?)?;
+            let cards = read_deck(args.mode, path, &rules)?;
+            set_rule(&mut rules, key, serde_json::to_value(cards)?)?;
         }
     }
     if args.deck0.is_some() || args.deck1.is_some() {

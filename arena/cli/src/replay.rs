@@ -229,31 +229,38 @@ fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Resu
     Ok((lines.join("\n"), all_match))
 }
 
-/// The deck `seat` played in a tcg replay, in the deck file format (docs/rules/tcg.md),
-/// with a comment saying where it came from.
+/// The deck `seat` played in a replay of a mode with decks (tcg), in the deck file format
+/// (docs/rules/tcg.md), with a comment saying where it came from.
 pub fn deck_of(path: &Path, seat: u8) -> Result<String> {
     anyhow::ensure!(seat < 2, "--seat is 0 or 1");
     let json = read(path)?;
-    anyhow::ensure!(
-        json["mode"] == "tcg",
-        "{}: not a tcg replay (mode {})",
-        path.display(),
-        json["mode"]
-    );
+    let format = json["mode"]
+        .as_str()
+        .and_then(|m| m.parse::<arena_sdk::Mode>().ok())
+        .and_then(arena_tournament::modes::decks_of);
+    let Some(format) = format else {
+        anyhow::bail!(
+            "{}: not a {} replay (mode {})",
+            path.display(),
+            arena_tournament::modes::names_and(&arena_tournament::modes::deck_modes()),
+            json["mode"]
+        );
+    };
     game::verify_replay(&json).with_context(|| path.display().to_string())?;
-    let replay: arena_engine::Replay<arena_sdk::tcg::Tcg> = serde_json::from_value(json)?;
-    let initial = replay.initial.context("the replay has no initial state")?;
-    let cards = initial.decks[usize::from(seat)]
-        .iter()
-        .map(|c| c.card.id.clone())
-        .collect();
-    let deck = arena_sdk::tcg::Deck { cards };
+    anyhow::ensure!(
+        !json["initial"].is_null(),
+        "the replay has no initial state"
+    );
+    let cards = (format.played)(&json["initial"], seat)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let bot = json["bots"][usize::from(seat)]["name"]
+        .as_str()
+        .unwrap_or("?");
     Ok(format!(
-        "# the deck of seat {seat} ({}) in {}, seed {}\n{}",
-        replay.bots[usize::from(seat)].name,
+        "# the deck of seat {seat} ({bot}) in {}, seed {}\n{}",
         path.display(),
-        replay.seed,
-        deck.to_text()
+        json["seed"],
+        (format.write)(&cards)
     ))
 }
 

@@ -59,6 +59,15 @@ pub trait Ruleset: Game {
     /// its answer so an auditor can check a rejection (docs/replay.md).
     type Offer: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
 
+    /// The map files this mode's rules take (`map_file`, `--map`, `arena map check`), if any:
+    /// a map's text goes into the rules as `map`.
+    const MAPS: Option<MapFormat> = None;
+
+    /// The deck files this mode's rules take (`deck_file`, `--deck`, a tournament bot's
+    /// `deck`, `arena deck check`), if any: a deck's card ids go into the rules as `deck`
+    /// (both seats) or `deck0`/`deck1` (one seat).
+    const DECKS: Option<DeckFormat> = None;
+
     /// Check a rules configuration; the message says what is wrong.
     fn validate(rules: &Self::Rules) -> Result<(), String>;
 
@@ -118,6 +127,51 @@ pub trait Ruleset: Game {
     fn frames(_initial: &Self::Initial, _events: &[Self::Event]) -> Option<frames::Frames> {
         None
     }
+}
+
+/// A mode's map file format ([`Ruleset::MAPS`]).
+#[derive(Debug, Clone, Copy)]
+pub struct MapFormat {
+    /// Whether a map's text is in this format, for a map checked without a mode (its
+    /// first line says so: grid's `size`, conquest's `Frame:`).
+    pub claims: fn(&str) -> bool,
+    /// Check a map's text against the limits in `rules` (the mode's rules as JSON, `null`
+    /// for the defaults); the error names the line (and column) and the problem.
+    pub check: fn(&str, &serde_json::Value) -> Result<MapSummary, String>,
+}
+
+/// The first line of a map file with content, comments (`;` to the end of the line) left
+/// out: where a map format says what it is.
+pub(crate) fn first_map_line(text: &str) -> &str {
+    text.lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+}
+
+/// A checked map: its size and a picture of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapSummary {
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// The map drawn for the terminal.
+    pub picture: String,
+}
+
+/// A mode's deck file format ([`Ruleset::DECKS`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DeckFormat {
+    /// Read a deck's text against the card pool of `rules` (JSON): its card ids; the error
+    /// names the line.
+    pub read: fn(&str, &serde_json::Value) -> Result<Vec<String>, String>,
+    /// The number of cards a deck has under `rules`.
+    pub size: fn(&serde_json::Value) -> Result<usize, String>,
+    /// A deck written back in the file format.
+    pub write: fn(&[String]) -> String,
+    /// The deck `seat` played, from a replay's initial state (as JSON).
+    pub played: fn(&serde_json::Value, arena_sdk::Seat) -> Result<Vec<String>, String>,
 }
 
 /// One of the legal choices a request offered ([`Ruleset::offered_choices`]).

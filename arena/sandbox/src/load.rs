@@ -13,12 +13,12 @@ use wasmtime::{ExternType, FuncType, InstancePre, Module, ValType};
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read: {error}")]
     Io {
         /// The file.
         path: String,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The module is larger than [`Limits::module_bytes`](crate::Limits::module_bytes).
     #[error("{bot}: module is {size} bytes; the limit is {limit} bytes")]
@@ -318,9 +318,9 @@ const OPTIONAL_INITIALIZE_FUNC: (&str, &[ValType], &[ValType]) = ("_initialize",
 impl Sandbox {
     /// Load a bot from a `.wasm` or `.wat` file; its name is the file stem.
     pub fn load(&self, path: &Path) -> Result<LoadedBot, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         let name = path.file_stem().map_or_else(
             || path.display().to_string(),

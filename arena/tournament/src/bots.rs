@@ -121,10 +121,10 @@ impl BotSpec {
                 })
             }
             BotSpec::Module(path) => {
-                let io = |source| {
+                let io = |error| {
                     BotError::Load(LoadError::Io {
                         path: path.display().to_string(),
-                        source,
+                        error,
                     })
                 };
                 // Streamed, so a huge file costs time, not memory.

@@ -3,6 +3,7 @@
 
 use crate::bots::BotSpec;
 use crate::{game, modes};
+use arena_engine::DeckFormat;
 use arena_sdk::Mode;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -427,17 +428,24 @@ impl Tournament {
                 None => None,
                 Some(file) => {
                     let fail_here = |message: String| fail(Some(file.span()), message);
-                    let Some((_, tcg)) = modes.iter().find(|(m, _)| *m == Mode::Tcg) else {
+                    let deck_modes = crate::modes::deck_modes();
+                    let setting = crate::modes::names_and(&deck_modes);
+                    let Some((deck_mode, rules, format)) = modes.iter().find_map(|(m, rules)| {
+                        crate::modes::decks_of(*m).map(|format| (*m, rules, format))
+                    }) else {
+                        let tables: Vec<String> =
+                            deck_modes.iter().map(|m| format!("[modes.{m}]")).collect();
                         return Err(fail_here(format!(
-                            "bot `{name}`: `deck` is a tcg setting and the tournament has no [modes.tcg]"
+                            "bot `{name}`: `deck` is a {setting} setting and the tournament has no {}",
+                            tables.join(" or ")
                         )));
                     };
-                    if !bot_modes.contains(&Mode::Tcg) {
+                    if !bot_modes.contains(&deck_mode) {
                         return Err(fail_here(format!(
-                            "bot `{name}`: `deck` is a tcg setting and the bot does not play tcg"
+                            "bot `{name}`: `deck` is a {setting} setting and the bot does not play {deck_mode}"
                         )));
                     }
-                    Some(read_bot_deck(&base, file.get_ref(), tcg).map_err(fail_here)?)
+                    Some(read_bot_deck(format, &base, file.get_ref(), rules).map_err(fail_here)?)
                 }
             };
             bots.push(BotEntry {
@@ -501,7 +509,7 @@ impl Tournament {
     /// bots in `seats` (indexes into `bots`) as `deck0`/`deck1`.
     pub fn rules_for_game(&self, mode: Mode, variant: u32, seats: [usize; 2]) -> serde_json::Value {
         let mut rules = self.rules_for(mode, variant);
-        if mode == Mode::Tcg {
+        if crate::modes::decks_of(mode).is_some() {
             for (key, bot) in ["deck0", "deck1"].into_iter().zip(seats) {
                 if let Some(deck) = &self.bots[bot].deck {
                     rules[key] = serde_json::json!(deck);
@@ -556,16 +564,16 @@ fn parse_spec(text: &str, base: &Path) -> Result<BotSpec, String> {
     }
 }
 
-/// A tcg deck file that cannot be used.
+/// A deck file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum DeckFileError {
     /// The file cannot be read.
-    #[error("deck {path}: cannot read it: {source}")]
+    #[error("deck {path}: cannot read it: {error}")]
     Read {
         /// The file.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The deck is not one the rules allow.
     #[error("deck {path}: {error}")]
@@ -573,44 +581,48 @@ pub enum DeckFileError {
         /// The file.
         path: String,
         /// What is wrong, on which line.
-        error: arena_sdk::tcg::DeckError,
+        error: String,
     },
 }
 
-/// Read a tcg deck file (docs/rules/tcg.md) and check it against the card pool of `rules`.
-/// The one reader of deck files: `arena play --deck/--deck0/--deck1`, `arena deck check`,
-/// a tournament's `deck_file`/`deck_files` and a bot's `deck`; its error names the file and,
-/// for a bad deck, the line.
+/// Read a deck file in `format` (docs/rules/tcg.md) and check it against the card pool of
+/// `rules` (the mode's rules as JSON): its card ids. The one reader of deck files: `arena play
+/// --deck/--deck0/--deck1`, `arena deck check`, a tournament's `deck_file`/`deck_files` and a
+/// bot's `deck`; its error names the file and, for a bad deck, the line.
 pub fn read_deck(
+    format: DeckFormat,
     path: &Path,
-    rules: &arena_sdk::tcg::Rules,
-) -> Result<arena_sdk::tcg::Deck, DeckFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DeckFileError::Read {
+    rules: &serde_json::Value,
+) -> Result<Vec<String>, DeckFileError> {
+    let text = std::fs::read_to_string(path).map_err(|error| DeckFileError::Read {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
-    arena_sdk::tcg::parse_deck(&text, &rules.card_pool()).map_err(|error| DeckFileError::Bad {
+    (format.read)(&text, rules).map_err(|error| DeckFileError::Bad {
         path: path.display().to_string(),
         error,
     })
 }
 
-/// A bot's own tcg deck file (relative to the tournament file), checked against the card
-/// pool of the tournament's tcg rules; the error names the deck file and its line.
-fn read_bot_deck(base: &Path, rel: &str, rules: &serde_json::Value) -> Result<Vec<String>, String> {
+/// A bot's own deck file (relative to the tournament file), checked against the card
+/// pool of the tournament's rules for the mode; the error names the deck file and its line.
+fn read_bot_deck(
+    format: DeckFormat,
+    base: &Path,
+    rel: &str,
+    rules: &serde_json::Value,
+) -> Result<Vec<String>, String> {
     let path = base.join(rel);
-    let rules: arena_sdk::tcg::Rules =
-        serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
-    let deck = read_deck(&path, &rules).map_err(|e| e.to_string())?;
-    if deck.cards.len() != rules.deck_size as usize {
+    let cards = read_deck(format, &path, rules).map_err(|e| e.to_string())?;
+    let size = (format.size)(rules)?;
+    if cards.len() != size {
         return Err(format!(
-            "deck {}: {} cards, the tournament's deck_size is {}",
+            "deck {}: {} cards, the tournament's deck_size is {size}",
             path.display(),
-            deck.cards.len(),
-            rules.deck_size
+            cards.len(),
         ));
     }
-    Ok(deck.cards)
+    Ok(cards)
 }
 
 /// Mode-specific conveniences in a rules table: `map_file` (grid, conquest) and `deck_file`
@@ -644,17 +656,31 @@ fn resolve_rules(
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((value.as_str().unwrap_or_default().to_owned(), text))
     };
+    let map_setting = |key: &str| {
+        format!(
+            "`{key}` is a {} setting",
+            crate::modes::names_and(&crate::modes::map_modes())
+        )
+    };
+    let deck_setting = |key: &str| {
+        format!(
+            "`{key}` is a {} setting",
+            crate::modes::names_and(&crate::modes::deck_modes())
+        )
+    };
+    let takes_maps = crate::modes::maps_of(mode).is_some();
+    let decks = crate::modes::decks_of(mode);
     if let Some(value) = table.remove("map_file") {
-        if !matches!(mode, Mode::Grid | Mode::Conquest) {
-            return Err("`map_file` is a grid and conquest setting".into());
+        if !takes_maps {
+            return Err(map_setting("map_file"));
         }
         let (_, text) = read_map(&value)?;
         table.insert("map".into(), toml::Value::String(text));
     }
     let mut maps = Vec::new();
     if let Some(value) = table.remove("map_files") {
-        if !matches!(mode, Mode::Grid | Mode::Conquest) {
-            return Err("`map_files` is a grid and conquest setting".into());
+        if !takes_maps {
+            return Err(map_setting("map_files"));
         }
         for item in list("map_files", value)? {
             maps.push(read_map(&item)?);
@@ -664,29 +690,27 @@ fn resolve_rules(
     let deck_files = table.remove("deck_files");
     let mut json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
     let settings = json.clone();
-    let read_deck = |value: &toml::Value| -> Result<(String, serde_json::Value), String> {
+    let read_deck = |format, value: &toml::Value| -> Result<(String, serde_json::Value), String> {
         let rel = value
             .as_str()
             .ok_or_else(|| "`deck_file` must be a path string".to_owned())?;
-        let rules: arena_sdk::tcg::Rules =
-            serde_json::from_value(settings.clone()).map_err(|e| e.to_string())?;
-        let deck = read_deck(&base.join(rel), &rules).map_err(|e| e.to_string())?;
-        let cards = serde_json::to_value(deck.cards).map_err(|e| e.to_string())?;
+        let cards = read_deck(format, &base.join(rel), &settings).map_err(|e| e.to_string())?;
+        let cards = serde_json::to_value(cards).map_err(|e| e.to_string())?;
         Ok((value.as_str().unwrap_or_default().to_owned(), cards))
     };
     if let Some(value) = deck_file {
-        if mode != Mode::Tcg {
-            return Err("`deck_file` is a tcg setting".into());
-        }
-        json["deck"] = read_deck(&value)?.1;
+        let Some(format) = decks else {
+            return Err(deck_setting("deck_file"));
+        };
+        json["deck"] = read_deck(format, &value)?.1;
     }
     let mut rotation = Vec::new();
     if let Some(value) = deck_files {
-        if mode != Mode::Tcg {
-            return Err("`deck_files` is a tcg setting".into());
-        }
+        let Some(format) = decks else {
+            return Err(deck_setting("deck_files"));
+        };
         for item in list("deck_files", value)? {
-            let (name, cards) = read_deck(&item)?;
+            let (name, cards) = read_deck(format, &item)?;
             let mut rules = json.clone();
             rules["deck"] = cards;
             rotation.push((name, rules));

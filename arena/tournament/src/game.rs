@@ -13,68 +13,28 @@ use arena_engine::{
 use arena_sandbox::Sandbox;
 use arena_sdk::Mode;
 
-/// Which map format `text` is in when no mode is given: a `conquest` map's first line is
-/// `Frame: WxH`, anything else is read as a `grid` map.
+/// Which map format `text` is in when no mode is given: the map mode whose format claims
+/// it (its first line), else the first map mode (whose check then says what is wrong).
 pub fn map_mode(text: &str) -> Mode {
-    let first = text
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    if first.starts_with("Frame") {
-        Mode::Conquest
-    } else {
-        Mode::Grid
-    }
+    let modes = crate::modes::map_modes();
+    modes
+        .iter()
+        .copied()
+        .find(|m| crate::modes::maps_of(*m).is_some_and(|f| (f.claims)(text)))
+        .or_else(|| modes.first().copied())
+        .expect("some mode takes map files")
 }
 
-/// A checked map: its size and a picture of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MapSummary {
-    /// Columns.
-    pub width: u8,
-    /// Rows.
-    pub height: u8,
-    /// The map drawn for the terminal (grid: its text; conquest: the original game's
-    /// battlefield).
-    pub picture: String,
-}
+pub use arena_engine::MapSummary;
 
 /// Check a map file's text for `mode`; `rules` (JSON, may be `null`) supplies limits such as
 /// conquest's `max_frame`. The error names the line (and column) and the problem.
 pub fn check_map(mode: Mode, text: &str, rules: &serde_json::Value) -> Result<MapSummary, String> {
-    match mode {
-        Mode::Grid => arena_engine::grid::parse_map(text)
-            .map(|m| MapSummary {
-                width: m.width,
-                height: m.height,
-                picture: text.to_owned(),
-            })
-            .map_err(|e| e.to_string()),
-        Mode::Conquest => {
-            use arena_sdk::conquest::{DOCUMENT_MAX_FRAME, LARGEST_FRAME};
-            let max_frame = rules
-                .get("max_frame")
-                .and_then(serde_json::Value::as_u64)
-                .map_or(DOCUMENT_MAX_FRAME, |v| {
-                    u8::try_from(v.min(u64::from(LARGEST_FRAME))).unwrap_or(LARGEST_FRAME)
-                });
-            let map =
-                arena_engine::conquest::parse_map(text, max_frame).map_err(|e| e.to_string())?;
-            let initial = arena_engine::conquest::Setup {
-                map: map.clone(),
-                max_years: 1,
-            }
-            .initial();
-            let state = arena_engine::conquest::State::new(&initial);
-            Ok(MapSummary {
-                width: map.width,
-                height: map.height,
-                picture: arena_engine::conquest::view::battlefield(state.board()),
-            })
-        }
-        other => Err(format!(
-            "mode {other} has no map files (grid and conquest do)"
+    match crate::modes::maps_of(mode) {
+        Some(format) => (format.check)(text, rules),
+        None => Err(format!(
+            "mode {mode} has no map files ({} do)",
+            crate::modes::names_and(&crate::modes::map_modes())
         )),
     }
 }

@@ -96,12 +96,12 @@ pub enum JsError {
     #[error("{0} is not a JavaScript bot: it has neither bot.js nor bot.ts")]
     NotABot(String),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// What failed.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Node or the TypeScript compiler is missing (the message says how to install them).
     #[error("{0}")]
@@ -115,9 +115,9 @@ pub enum JsError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JsError + '_ {
-    move |source| JsError::Io {
+    move |error| JsError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 

@@ -50,12 +50,12 @@ pub fn start(
 #[derive(Debug, thiserror::Error)]
 pub enum ModesError {
     /// The bot cannot be loaded.
-    #[error("bot `{name}`: {source}")]
+    #[error("bot `{name}`: {error}")]
     Bot {
         /// The bot's name.
         name: String,
         /// Why.
-        source: BotError,
+        error: BotError,
     },
     /// A mode's rules do not parse (config checks them first; kept for completeness).
     #[error(transparent)]
@@ -92,9 +92,9 @@ pub fn settle(tournament: &mut Tournament, sandbox: &Sandbox) -> Result<(), Mode
     let mut contestants = Vec::with_capacity(tournament.bots.len());
     for entry in &tournament.bots {
         let contestant =
-            Contestant::resolve(&entry.spec, sandbox).map_err(|source| ModesError::Bot {
+            Contestant::resolve(&entry.spec, sandbox).map_err(|error| ModesError::Bot {
                 name: entry.name.clone(),
-                source,
+                error,
             })?;
         contestants.push(contestant);
     }

@@ -57,12 +57,12 @@ impl GameLine {
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
     /// I/O on a results file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Another process holds the directory's lock.
     #[error(
@@ -83,9 +83,9 @@ pub enum ResultsError {
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> ResultsError + '_ {
-    move |source| ResultsError::Io {
+    move |error| ResultsError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 

@@ -57,23 +57,23 @@ pub struct RunSummary {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A bot cannot be used.
-    #[error("bot `{name}`: {source}")]
+    #[error("bot `{name}`: {error}")]
     Bot {
         /// The bot's name.
         name: String,
         /// Why.
-        source: BotError,
+        error: BotError,
     },
     /// The results directory.
     #[error(transparent)]
     Results(#[from] ResultsError),
     /// A game could not be set up.
-    #[error("game {game}: {source}")]
+    #[error("game {game}: {error}")]
     Game {
         /// The game index.
         game: u32,
         /// Why.
-        source: GameError,
+        error: GameError,
     },
     /// The sandbox.
     #[error(transparent)]
@@ -99,9 +99,9 @@ pub fn contestants(
 ) -> Result<Vec<Contestant>, RunError> {
     let resolve = |bot: &crate::config::BotEntry| {
         tracing::info!(bot = %bot.name, spec = %bot.spec, "loading");
-        Contestant::resolve(&bot.spec, sandbox).map_err(|source| RunError::Bot {
+        Contestant::resolve(&bot.spec, sandbox).map_err(|error| RunError::Bot {
             name: bot.name.clone(),
-            source,
+            error,
         })
     };
     let mut slots: Vec<Option<Result<Contestant, RunError>>> =
@@ -276,9 +276,9 @@ pub fn run_loaded(
     let writer = ResultsWriter::open(&results_file)?;
     if options.replays {
         let dir = options.out.join("replays");
-        std::fs::create_dir_all(&dir).map_err(|source| ResultsError::Io {
+        std::fs::create_dir_all(&dir).map_err(|error| ResultsError::Io {
             path: dir.display().to_string(),
-            source,
+            error,
         })?;
     }
 
@@ -432,9 +432,9 @@ fn play_one(
             game::Keep::Nothing
         },
     )
-    .map_err(|source| RunError::Game {
+    .map_err(|error| RunError::Game {
         game: game.game,
-        source,
+        error,
     })?;
     let outcome = result.outcome;
     let line = GameLine {

@@ -247,6 +247,11 @@ impl Setup {
 }
 
 impl Ruleset for Conquest {
+    const MAPS: Option<crate::MapFormat> = Some(crate::MapFormat {
+        claims: |text| crate::first_map_line(text).starts_with("Frame"),
+        check: check_map,
+    });
+
     type Event = Event;
     type Initial = Initial;
     /// Not recorded: the engine does not list a turn's legal orders (they are sets of
@@ -286,4 +291,28 @@ impl Ruleset for Conquest {
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
         Some(frames::frames(initial, events))
     }
+}
+
+/// A conquest map file checked against the rules' `max_frame` (the document's when the
+/// rules give none): its size, and the original game's picture of its battlefield.
+fn check_map(text: &str, rules: &serde_json::Value) -> Result<crate::MapSummary, String> {
+    use arena_sdk::conquest::{DOCUMENT_MAX_FRAME, LARGEST_FRAME};
+    let max_frame = rules
+        .get("max_frame")
+        .and_then(serde_json::Value::as_u64)
+        .map_or(DOCUMENT_MAX_FRAME, |v| {
+            u8::try_from(v.min(u64::from(LARGEST_FRAME))).unwrap_or(LARGEST_FRAME)
+        });
+    let map = parse_map(text, max_frame).map_err(|e| e.to_string())?;
+    let initial = Setup {
+        map: map.clone(),
+        max_years: 1,
+    }
+    .initial();
+    let state = State::new(&initial);
+    Ok(crate::MapSummary {
+        width: map.width,
+        height: map.height,
+        picture: view::battlefield(state.board()),
+    })
 }

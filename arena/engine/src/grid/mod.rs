@@ -205,6 +205,11 @@ pub struct Initial {
 }
 
 impl Ruleset for Grid {
+    const MAPS: Option<crate::MapFormat> = Some(crate::MapFormat {
+        claims: |text| crate::first_map_line(text).starts_with("size"),
+        check: check_map,
+    });
+
     type Event = Event;
     type Initial = Initial;
     /// The directions the acting hero may take without being rejected (those that stay on
@@ -246,4 +251,15 @@ impl Ruleset for Grid {
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
         Some(frames::frames(initial, events))
     }
+}
+
+/// A grid map file checked (the map has no limits in the rules): its size, and its own text
+/// as the picture.
+fn check_map(text: &str, _rules: &serde_json::Value) -> Result<crate::MapSummary, String> {
+    let map = parse_map(text).map_err(|e| e.to_string())?;
+    Ok(crate::MapSummary {
+        width: map.width,
+        height: map.height,
+        picture: text.to_owned(),
+    })
 }

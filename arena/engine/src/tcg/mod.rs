@@ -280,6 +280,23 @@ pub enum Event {
     },
 }
 impl Ruleset for Tcg {
+    const DECKS: Option<crate::DeckFormat> = Some(crate::DeckFormat {
+        read: read_deck,
+        size: |rules| Ok(rules_of(rules)?.deck_size as usize),
+        write: |cards| {
+            Deck {
+                cards: cards.to_vec(),
+            }
+            .to_text()
+        },
+        played: |initial, seat| {
+            let initial: Initial =
+                serde_json::from_value(initial.clone()).map_err(|e| e.to_string())?;
+            let deck = initial.decks.get(usize::from(seat)).ok_or("no such seat")?;
+            Ok(deck.iter().map(|c| c.card.id.clone()).collect())
+        },
+    });
+
     type Event = Event;
     type Initial = Initial;
     type Offer = Offer;
@@ -341,4 +358,21 @@ impl Ruleset for Tcg {
     fn frames(initial: &Initial, events: &[Event]) -> Option<crate::frames::Frames> {
         Some(frames::frames(initial, events))
     }
+}
+
+/// The tcg rules in `rules` (JSON; `null` for the defaults).
+fn rules_of(rules: &serde_json::Value) -> Result<Rules, String> {
+    if rules.is_null() {
+        return Ok(Rules::default());
+    }
+    serde_json::from_value(rules.clone()).map_err(|e| format!("tcg rules: {e}"))
+}
+
+/// A deck file's card ids, checked against the card pool of `rules`; the error names the
+/// line.
+fn read_deck(text: &str, rules: &serde_json::Value) -> Result<Vec<String>, String> {
+    let pool = rules_of(rules)?.card_pool();
+    parse_deck(text, &pool)
+        .map(|deck| deck.cards)
+        .map_err(|e| e.to_string())
 }
