@@ -5,9 +5,8 @@
 //! Why: Rust's standard allocator grows a bot's memory (`memory.grow`) on its first
 //! allocation in every match. The arena hands each match a fresh instance from a pool
 //! slot whose memory it resets to the module's initial size, and taking grown pages away
-//! is an `mprotect` that interrupts every other core running the arena (a TLB shootdown):
-//! with two games at once that cost `--jobs 2` about 6% of its time (docs/performance.md,
-//! "Scaling"). A bot whose heap fits in the arena never grows its memory, so its slot is
+//! is an `mprotect` that interrupts every other core running the arena (a TLB shootdown),
+//! which slows every game played at once (docs/performance.md, "Scaling"). A bot whose heap fits in the arena never grows its memory, so its slot is
 //! reused as it is. A bot that needs more grows as before, beyond the arena.
 //!
 //! The arena costs nothing until used: it is zero-initialized memory (no bytes in the

@@ -4,9 +4,8 @@
 //!
 //! The bytes are postcard's format of the SDK types, and postcard with serde's
 //! `deserialize_in_place` read them correctly — but in wasm, where every instruction is
-//! fuel a bot's turn pays, that path was most of a bot's cost of a turn without thinking
-//! (about 6,600 of battle's 7,000 fuel): a visitor per value, a `SeqAccess` call per item,
-//! a `Result` to test after every field (docs/performance.md, "The SDK's hand-written
+//! fuel a bot's turn pays, that path is most of a bot's cost of a turn without thinking:
+//! a visitor per value, a `SeqAccess` call per item, a `Result` to test after every field (docs/performance.md, "The SDK's hand-written
 //! decoder"). Here each type reads its fields straight from a bounds-checked slice, a
 //! vector or string overwrites the last turn's items and bytes instead of reallocating, and
 //! a malformed value does not return early: the [`Reader`] keeps the first error, empties
