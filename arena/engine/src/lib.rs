@@ -68,6 +68,11 @@ pub trait Ruleset: Game {
     /// (both seats) or `deck0`/`deck1` (one seat).
     const DECKS: Option<DeckFormat> = None;
 
+    /// The browser viewer's drawing of this mode: a JavaScript module (`<mode>/viewer.js`)
+    /// that registers `Arena.modes.<mode> = { setup, draw }` and draws the states of
+    /// [`Ruleset::frames`]; `None` where the mode has no drawing.
+    const DRAWING: Option<&'static str> = None;
+
     /// Check a rules configuration; the message says what is wrong.
     fn validate(rules: &Self::Rules) -> Result<(), String>;
 

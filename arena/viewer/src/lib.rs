@@ -5,7 +5,7 @@
 //! `Ruleset::frames` (in `arena-engine`, `<mode>/frames.rs`) cuts the replay into steps
 //! with the full drawable state after each; this crate adds what every mode shares (the
 //! events as text per step, the bots' answers, faults, rejections, log lines and fuel) and
-//! embeds it as JSON in the page, whose drawing module for the mode (`src/page/<mode>.js`)
+//! embeds it as JSON in the page, whose drawing module for the mode (`Ruleset::DRAWING`)
 //! only draws. The page can therefore never disagree with `arena replay verify`.
 //!
 //! Pure: no I/O. The caller reads the replay, verifies it, and writes the page.
@@ -22,16 +22,6 @@ const PAGE_JS: &str = include_str!("page/viewer.js");
 /// Runs before anything else so that every JavaScript error is caught, shown and
 /// readable by the browser tests.
 const ERRORS_JS: &str = include_str!("page/errors.js");
-
-/// One drawing module per mode, registering itself as `Arena.modes.<mode>`. A new mode
-/// adds a line here, `src/page/<mode>.js`, and `frames` in its engine module.
-const DRAWINGS: &[(&str, &str)] = &[
-    ("battle", include_str!("page/battle.js")),
-    ("tcg", include_str!("page/tcg.js")),
-    ("grid", include_str!("page/grid.js")),
-    ("dungeon", include_str!("page/dungeon.js")),
-    ("conquest", include_str!("page/conquest.js")),
-];
 
 /// What the page cannot learn from the replay.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -141,7 +131,7 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
     let events: Vec<G::Event> = replay.events().cloned().collect();
     let mode = replay.mode.to_string();
     let frames = G::frames(initial, &events)
-        .filter(|_| drawing(&mode).is_some())
+        .filter(|_| G::DRAWING.is_some())
         .ok_or_else(|| ViewerError::NoDrawing(mode.clone()))?;
     let starts: Vec<usize> = frames.steps.iter().map(|s| s.first_event).collect();
     // The step holding event `i`: the last one starting at or before it (starts[0] is 0).
@@ -262,7 +252,7 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
 /// The self-contained HTML page that plays `replay`.
 pub fn page<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<String, ViewerError> {
     let data = data(replay, options)?;
-    let drawing = drawing(&data.mode).ok_or_else(|| ViewerError::NoDrawing(data.mode.clone()))?;
+    let drawing = G::DRAWING.ok_or_else(|| ViewerError::NoDrawing(data.mode.clone()))?;
     let json = serde_json::to_string(&data).expect("frames serialize");
     // Inside <script>, only `</script>` (or `<!--`) could end the data early; `<` occurs
     // in JSON only inside strings, where `\u003c` means the same.
@@ -305,10 +295,6 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     }
     out.push_str(rest);
     out
-}
-
-fn drawing(mode: &str) -> Option<&'static str> {
-    DRAWINGS.iter().find(|(m, _)| *m == mode).map(|(_, js)| *js)
 }
 
 fn compact(value: &impl Serialize) -> String {

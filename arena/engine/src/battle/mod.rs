@@ -323,6 +323,8 @@ pub enum Event {
 }
 
 impl Ruleset for Battle {
+    const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+
     type Event = Event;
     type Initial = Initial;
     type Offer = Offer;

@@ -247,6 +247,8 @@ impl Setup {
 }
 
 impl Ruleset for Conquest {
+    const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+
     const MAPS: Option<crate::MapFormat> = Some(crate::MapFormat {
         claims: |text| crate::first_map_line(text).starts_with("Frame"),
         check: check_map,

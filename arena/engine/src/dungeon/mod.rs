@@ -416,6 +416,8 @@ fn offer_of(legal: &[arena_sdk::dungeon::Action]) -> <Dungeon as Ruleset>::Offer
 }
 
 impl Ruleset for Dungeon {
+    const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+
     type Event = Event;
     type Initial = Initial;
     /// The commands the rules accept now (the observation's `legal`), grouped by ability:

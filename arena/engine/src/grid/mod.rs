@@ -205,6 +205,8 @@ pub struct Initial {
 }
 
 impl Ruleset for Grid {
+    const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+
     const MAPS: Option<crate::MapFormat> = Some(crate::MapFormat {
         claims: |text| crate::first_map_line(text).starts_with("size"),
         check: check_map,

@@ -280,6 +280,8 @@ pub enum Event {
     },
 }
 impl Ruleset for Tcg {
+    const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+
     const DECKS: Option<crate::DeckFormat> = Some(crate::DeckFormat {
         read: read_deck,
         size: |rules| Ok(rules_of(rules)?.deck_size as usize),
