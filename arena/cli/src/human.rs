@@ -16,7 +16,7 @@ use arena_engine::{Fault, FaultKind, Observer, Player};
 use arena_sandbox::Sandbox;
 use arena_sdk::{MatchEnd, MatchStart};
 use arena_tournament::bots::Contestant;
-use arena_tournament::game::{self, GameError, GameResult, GameSpec, Seat};
+use arena_tournament::game::{self, GameError, GameResult, GameSpec, Occupant};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -932,14 +932,14 @@ fn play_typed<G: Interactive + Builtins>(
     let humans = contestants.map(|c| c.is_none());
     let hot_seat = humans.iter().all(|&h| h);
     let [a, b] = [0u8, 1].map(|seat| match contestants[usize::from(seat)] {
-        Some(contestant) => Seat::Contestant(contestant),
+        Some(contestant) => Occupant::Contestant(contestant),
         None => {
             let label = if hot_seat {
                 format!("seat {seat}")
             } else {
                 "you".to_owned()
             };
-            Seat::Player(Box::new(HumanPlayer::<G>::new(label, view.clock)))
+            Occupant::Player(Box::new(HumanPlayer::<G>::new(label, view.clock)))
         }
     });
     let mut live = (view.watch || humans.contains(&true)).then(|| {

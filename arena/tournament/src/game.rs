@@ -181,7 +181,7 @@ fn play_typed<G: Ruleset + Builtins>(
     let [a, b] = contestants;
     play_seats_keeping::<G>(
         spec,
-        [Seat::Contestant(a), Seat::Contestant(b)],
+        [Occupant::Contestant(a), Occupant::Contestant(b)],
         names,
         sandbox,
         None,
@@ -189,20 +189,20 @@ fn play_typed<G: Ruleset + Builtins>(
     )
 }
 
-/// Who takes a seat in [`play_seats`]: a contestant, or a player the caller built itself
+/// Who occupies a seat in [`play_seats`]: a contestant, or a player the caller built itself
 /// (the CLI's person at the terminal), which answers through the same [`Player`] path.
-pub enum Seat<'a, G: Ruleset> {
+pub enum Occupant<'a, G: Ruleset> {
     /// A built-in or a wasm bot.
     Contestant(&'a Contestant),
     /// Any other player; it has no module, so no hash in the replay.
     Player(Box<dyn Player<G> + 'a>),
 }
 
-impl<G: Ruleset> std::fmt::Debug for Seat<'_, G> {
+impl<G: Ruleset> std::fmt::Debug for Occupant<'_, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Seat::Contestant(c) => f.debug_tuple("Contestant").field(c).finish(),
-            Seat::Player(_) => f.write_str("Player"),
+            Occupant::Contestant(c) => f.debug_tuple("Contestant").field(c).finish(),
+            Occupant::Player(_) => f.write_str("Player"),
         }
     }
 }
@@ -211,7 +211,7 @@ impl<G: Ruleset> std::fmt::Debug for Seat<'_, G> {
 /// replay is always kept.
 pub fn play_seats<G: Ruleset + Builtins>(
     spec: &GameSpec,
-    seats: [Seat<'_, G>; 2],
+    seats: [Occupant<'_, G>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
     observer: Option<&mut dyn Observer<G>>,
@@ -224,7 +224,7 @@ pub fn play_seats<G: Ruleset + Builtins>(
 /// only to serialize it again.
 fn play_seats_keeping<G: Ruleset + Builtins>(
     spec: &GameSpec,
-    seats: [Seat<'_, G>; 2],
+    seats: [Occupant<'_, G>; 2],
     names: [&str; 2],
     sandbox: &Sandbox,
     observer: Option<&mut dyn Observer<G>>,
@@ -270,15 +270,15 @@ type BoxedPlayer<'a, G> = Box<dyn Player<G> + 'a>;
 
 /// The player of a seat, and its module's hash.
 fn seat_player<'a, G: Ruleset + Builtins>(
-    seat: Seat<'a, G>,
+    seat: Occupant<'a, G>,
     sandbox: &Sandbox,
 ) -> Result<(BoxedPlayer<'a, G>, Option<String>), GameError> {
     Ok(match seat {
-        Seat::Contestant(contestant) => (
+        Occupant::Contestant(contestant) => (
             player::<G>(contestant, sandbox)?,
             contestant.sha256().map(str::to_owned),
         ),
-        Seat::Player(player) => (player, None),
+        Occupant::Player(player) => (player, None),
     })
 }
 
