@@ -18,17 +18,6 @@ use arena_tournament::game::Renderer;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-/// How a mode's live view of bots is cut into steps.
-pub trait Rounds: Ruleset {
-    /// Whether a live view of bots cuts the game into rounds ([`Rounds::starts_round`])
-    /// rather than after each decision.
-    const BY_ROUND: bool = false;
-    /// Whether `event` begins a new round, after the events `before` it.
-    fn starts_round(_before: &[Self::Event], _event: &Self::Event) -> bool {
-        false
-    }
-}
-
 /// The pause between two steps on a terminal when `--delay` is not given.
 pub const DEFAULT_DELAY_MS: u64 = 300;
 
@@ -62,7 +51,7 @@ impl Pace {
 }
 
 /// A live view of a game of mode `G`.
-pub struct Live<G: Rounds> {
+pub struct Live<G: Ruleset> {
     renderer: Renderer<G>,
     header: String,
     pace: Pace,
@@ -79,7 +68,7 @@ pub struct Live<G: Rounds> {
     error: Option<anyhow::Error>,
 }
 
-impl<G: Rounds> Live<G> {
+impl<G: Ruleset> Live<G> {
     /// A view of a game of `bots`; `humans` marks the seats a person plays.
     pub fn new(mode: Mode, bots: &[BotInfo; 2], seed: u64, pace: Pace, humans: [bool; 2]) -> Self {
         Live {
@@ -104,7 +93,7 @@ impl<G: Rounds> Live<G> {
         self.pace.terminal && !self.with_human()
     }
 
-    /// Whether steps are rounds cut before events ([`Rounds::BY_ROUND`]) rather than
+    /// Whether steps are rounds cut before events ([`Ruleset::BY_ROUND`]) rather than
     /// at each decision. With a person playing, every decision is a step: they see each of
     /// the other seat's moves before their own turn.
     fn by_round(&self) -> bool {
@@ -262,7 +251,7 @@ impl<G: Rounds> Live<G> {
     }
 }
 
-impl<G: Rounds> Observer<G> for Live<G> {
+impl<G: Ruleset> Observer<G> for Live<G> {
     fn initial(&mut self, initial: &G::Initial) {
         self.renderer.set_initial(initial);
         if self.by_round() {

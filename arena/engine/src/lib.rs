@@ -23,6 +23,7 @@ pub mod conquest;
 pub mod dungeon;
 pub mod frames;
 pub mod grid;
+pub mod human;
 mod player;
 pub mod replay;
 mod seed;
@@ -105,6 +106,15 @@ pub trait Ruleset: Game {
     /// `replay show` (without `--rolls`) and hidden in the viewer's log (until asked) so
     /// they do not drown in rolls.
     fn is_roll(_event: &Self::Event) -> bool {
+        false
+    }
+
+    /// Whether a live view of bots cuts the game into rounds ([`Ruleset::starts_round`])
+    /// rather than after each decision.
+    const BY_ROUND: bool = false;
+
+    /// Whether `event` begins a new round, after the events `before` it.
+    fn starts_round(_before: &[Self::Event], _event: &Self::Event) -> bool {
         false
     }
 

@@ -97,7 +97,10 @@ mod tests {
         assert_eq!(deck_modes(), [Mode::Tcg]);
         assert_eq!(in_words(&map_modes()), "modes grid and conquest");
         assert_eq!(in_words(&deck_modes()), "mode tcg");
-        assert_eq!(names_and(&[Mode::Battle, Mode::Tcg, Mode::Grid]), "battle, tcg and grid");
+        assert_eq!(
+            names_and(&[Mode::Battle, Mode::Tcg, Mode::Grid]),
+            "battle, tcg and grid"
+        );
         assert_eq!(in_words(&[]), "no mode");
     }
 

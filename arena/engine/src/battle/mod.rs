@@ -21,6 +21,7 @@
 //! the browser frames; `tests.rs` the tests.
 
 mod frames;
+mod human;
 mod play;
 mod rules;
 mod view;

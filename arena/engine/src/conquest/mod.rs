@@ -18,6 +18,7 @@
 //! - [`view`]: event text and the terminal map in the original game's style.
 
 mod frames;
+mod human;
 pub mod map;
 pub mod play;
 pub mod rules;

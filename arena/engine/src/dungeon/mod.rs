@@ -12,6 +12,7 @@
 //! fold the same events over the same state.
 
 mod frames;
+mod human;
 pub mod play;
 pub mod rules;
 mod state;

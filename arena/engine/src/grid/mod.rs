@@ -14,6 +14,7 @@
 //! the browser viewer's frames of the same state; `tests.rs` the tests.
 
 mod frames;
+mod human;
 pub mod map;
 mod play;
 mod rules;
@@ -205,6 +206,22 @@ pub struct Initial {
 }
 
 impl Ruleset for Grid {
+    // Heroes move one at a time, alternating teams: a person watching bots wants to
+    // see a round of all of them at once.
+    const BY_ROUND: bool = true;
+
+    fn starts_round(before: &[Event], event: &Event) -> bool {
+        let Event::HeroTurn { hero, .. } = event else {
+            return false;
+        };
+        // Heroes act in id order, skipping the dead: a round starts when the order
+        // wraps.
+        let previous = before.iter().rev().find_map(|e| match e {
+            Event::HeroTurn { hero, .. } => Some(*hero),
+            _ => None,
+        });
+        previous.is_some_and(|p| *hero <= p)
+    }
     const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
 
     const MAPS: Option<crate::MapFormat> = Some(crate::MapFormat {

@@ -10,6 +10,7 @@
 //! event text and the terminal picture; `tests.rs` the tests.
 
 mod frames;
+mod human;
 mod play;
 mod rules;
 mod view;

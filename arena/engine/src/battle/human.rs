@@ -1,0 +1,173 @@
+//! A person's input in battle: a team by numbers, then a target id or `skill`.
+
+use crate::human::{Dialogue, Interactive, Step, numbers};
+use arena_sdk::battle::{Action, Battle, Observation, SetupRequest, TeamChoice};
+use std::fmt::Write as _;
+
+impl Interactive for Battle {
+    const HINT: &'static str = "a target id or `skill`";
+
+    fn setup_prompt(request: &SetupRequest) -> Option<String> {
+        let mut text = format!("pick {} robots by number:", request.team_size);
+        for (i, kind) in request.roster.iter().enumerate() {
+            let _ = write!(text, "\n  {}. {}", i + 1, kind.name());
+        }
+        Some(text)
+    }
+
+    fn parse_setup(request: &SetupRequest, line: &str) -> Result<TeamChoice, String> {
+        let size = usize::try_from(request.team_size).unwrap_or(usize::MAX);
+        if line.is_empty() {
+            return Ok(TeamChoice {
+                team: request.roster.iter().copied().take(size).collect(),
+            });
+        }
+        let picked = numbers(line, request.roster.len())?;
+        let mut team: Vec<_> = picked.iter().map(|&i| request.roster[i]).collect();
+        team.dedup();
+        let distinct = team.iter().collect::<std::collections::BTreeSet<_>>().len();
+        if picked.len() != size || distinct != size {
+            return Err(format!("pick exactly {size} different robots"));
+        }
+        Ok(TeamChoice { team })
+    }
+
+    fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
+        let mut text = format!("turn {}/{}", obs.turn, obs.turn_cap);
+        for u in &obs.units {
+            let side = if u.owner == obs.seat {
+                "yours"
+            } else {
+                "enemy"
+            };
+            let state = if u.destroyed {
+                "destroyed".to_owned()
+            } else {
+                format!(
+                    "integrity {} armor {} power {} speed {}",
+                    u.integrity, u.armor, u.power, u.speed
+                )
+            };
+            let acting = if u.id == obs.acting {
+                "  <- acting"
+            } else {
+                ""
+            };
+            let _ = write!(
+                text,
+                "\n  [{}] {} ({side}): {state}{acting}",
+                u.id,
+                u.kind.name()
+            );
+        }
+        text
+    }
+
+    fn choices(obs: &Observation) -> Vec<(String, Action)> {
+        let mut list: Vec<_> = obs
+            .legal_targets
+            .iter()
+            .map(|&t| {
+                let name = obs.units.get(usize::from(t)).map_or("?", |u| u.kind.name());
+                (format!("attack {t} ({name})"), Action::Attack { target: t })
+            })
+            .collect();
+        if obs.skill_ready {
+            list.push(("skill".to_owned(), Action::Skill));
+        }
+        list
+    }
+
+    fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
+        let word = line.trim_start_matches("attack").trim();
+        if word.eq_ignore_ascii_case("skill") {
+            return if obs.skill_ready {
+                Ok(Action::Skill)
+            } else {
+                Err("the skill is not ready".into())
+            };
+        }
+        let target: u8 = word
+            .parse()
+            .map_err(|_| format!("`{line}`: type `attack ID` or `skill`"))?;
+        if obs.legal_targets.contains(&target) {
+            Ok(Action::Attack { target })
+        } else {
+            Err(format!(
+                "{target} is not a legal target ({:?})",
+                obs.legal_targets
+            ))
+        }
+    }
+
+    fn dialogue<'a>(
+        obs: &'a Observation,
+        setup: Option<&'a SetupRequest>,
+    ) -> Box<dyn Dialogue<Action> + 'a> {
+        Box::new(Targets { obs, setup })
+    }
+}
+
+/// A target by its id, or `skill`: the numbered list and "a target id" would clash, so the
+/// choices are listed without numbers.
+struct Targets<'a> {
+    obs: &'a Observation,
+    setup: Option<&'a SetupRequest>,
+}
+
+impl Dialogue<Action> for Targets<'_> {
+    fn step(&mut self, line: Option<&str>) -> Step<Action> {
+        let prompt = "target id or `skill`".to_owned();
+        let Some(line) = line else {
+            let mut say = vec![Battle::show(self.obs, self.setup)];
+            say.extend(
+                Battle::choices(self.obs)
+                    .into_iter()
+                    .map(|(text, _)| format!("  {text}")),
+            );
+            return Step::Ask { say, prompt };
+        };
+        match Battle::parse(self.obs, line) {
+            Ok(action) => Step::Answer(action),
+            Err(reason) => Step::Ask {
+                say: vec![format!("invalid: {reason}; try again")],
+                prompt,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::human::{first_requests, typed};
+
+    #[test]
+    fn a_target_is_its_id_and_a_wrong_one_is_asked_again_with_the_reason() {
+        let (setup, obs) = first_requests::<Battle>(3);
+        let target = obs.legal_targets[0];
+        let mut dialogue = Battle::dialogue(&obs, Some(&setup));
+        let (answer, said) = typed(dialogue.as_mut(), &["99", &target.to_string()]);
+        assert_eq!(answer, Some(Action::Attack { target }));
+        assert!(
+            said.iter()
+                .any(|l| l.starts_with("invalid: 99 is not a legal target")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .filter(|l| l.starts_with("> "))
+                .all(|l| l == "> target id or `skill`")
+        );
+    }
+
+    #[test]
+    fn a_team_is_picked_by_roster_numbers() {
+        let (setup, _) = first_requests::<Battle>(3);
+        let size = setup.team_size as usize;
+        let line: Vec<String> = (1..=size).map(|n| n.to_string()).collect();
+        let choice = Battle::parse_setup(&setup, &line.join(" ")).unwrap();
+        assert_eq!(choice.team, setup.roster[..size].to_vec());
+        assert!(Battle::parse_setup(&setup, "1").is_err(), "too few robots");
+    }
+}
