@@ -268,6 +268,21 @@ pub fn run_match_observed<'p, G: Ruleset>(
     players: [&'p mut dyn Player<G>; 2],
     observer: Option<&'p mut dyn Observer<G>>,
 ) -> MatchRecord<G> {
+    run_match_with(config, players, observer, |rules, seed, table| {
+        (G::play(rules, seed, table), ())
+    })
+    .0
+}
+
+/// The match loop of [`run_match_observed`] around `play` (the mode's `Ruleset::play`, or a
+/// version of it that also hands back what it ends with: the modes' tests keep the play
+/// loop's final state this way); `None` for a match not played (invalid rules).
+pub(crate) fn run_match_with<'p, G: Ruleset, S>(
+    config: &MatchConfig<G>,
+    players: [&'p mut dyn Player<G>; 2],
+    observer: Option<&'p mut dyn Observer<G>>,
+    play: impl FnOnce(&G::Rules, u64, &mut Table<'p, G>) -> (Finish, S),
+) -> (MatchRecord<G>, Option<S>) {
     let mut table = Table::new(players, config.max_faults);
     if let Some(observer) = observer {
         table.observed_by(observer);
@@ -284,13 +299,19 @@ pub fn run_match_observed<'p, G: Ruleset>(
     }
     // Callers validate rules first (with a better error); a replay file or a library user
     // may not have, and invalid rules can make a mode loop forever or index out of range.
-    let finish = match G::validate(&config.rules) {
-        Ok(()) => G::play(&config.rules, derive_seed(config.seed, 0), &mut table),
-        Err(problem) => Finish {
-            winner: None,
-            reason: format!("not played: invalid rules: {problem}"),
-            stats: [Stats::new(), Stats::new()],
-        },
+    let (finish, kept) = match G::validate(&config.rules) {
+        Ok(()) => {
+            let (finish, kept) = play(&config.rules, derive_seed(config.seed, 0), &mut table);
+            (finish, Some(kept))
+        }
+        Err(problem) => (
+            Finish {
+                winner: None,
+                reason: format!("not played: invalid rules: {problem}"),
+                stats: [Stats::new(), Stats::new()],
+            },
+            None,
+        ),
     };
     table.finished(&finish);
     for seat in 0..2u8 {
@@ -307,5 +328,5 @@ pub fn run_match_observed<'p, G: Ruleset>(
             },
         );
     }
-    table.into_record(config, finish)
+    (table.into_record(config, finish), kept)
 }

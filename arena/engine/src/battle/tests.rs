@@ -1509,20 +1509,8 @@ fn play_with_state(
     config: &MatchConfig<Battle>,
     players: [&mut dyn Player<Battle>; 2],
 ) -> (crate::MatchRecord<Battle>, Option<State>) {
-    let mut table = crate::Table::new(players, config.max_faults);
-    for seat in 0..2u8 {
-        let start = arena_sdk::MatchStart::<Battle> {
-            abi: arena_sdk::ABI_VERSION,
-            mode: <Battle as arena_sdk::Game>::MODE,
-            seat,
-            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
-            rules: config.rules.clone(),
-        };
-        table.start(seat, &start);
-    }
-    let seed = crate::derive_seed(config.seed, 0);
-    let (finish, state) = super::play::run(&config.rules, seed, &mut table);
-    (table.into_record(config, finish), state)
+    let (record, state) = crate::run_match_with(config, players, None, super::play::run);
+    (record, state.flatten())
 }
 
 /// The match's log ends with its one end event, which agrees with the outcome.

@@ -1163,20 +1163,10 @@ fn play_keeping_state(
     config: &MatchConfig<Conquest>,
     players: [&mut dyn Player<Conquest>; 2],
 ) -> (MatchRecord<Conquest>, State) {
-    let mut table = Table::new(players, config.max_faults);
-    for seat in 0..2u8 {
-        let start = MatchStart::<Conquest> {
-            abi: arena_sdk::ABI_VERSION,
-            mode: <Conquest as arena_sdk::Game>::MODE,
-            seat,
-            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
-            rules: config.rules.clone(),
-        };
-        table.start(seat, &start);
-    }
-    let setup = Setup::new(&config.rules).expect("valid rules");
-    let (finish, state) = play::play(&setup, &mut table);
-    (table.into_record(config, finish), state)
+    let (record, state) = crate::run_match_with(config, players, None, |rules, _, table| {
+        play::play(&Setup::new(rules).expect("valid rules"), table)
+    });
+    (record, state.expect("valid rules"))
 }
 
 /// A built-in that sometimes faults, quits, or answers orders that break the rules

@@ -1354,23 +1354,8 @@ fn play_keeping_state(
     config: &MatchConfig<Dungeon>,
     players: [&mut dyn Player<Dungeon>; 2],
 ) -> (crate::MatchRecord<Dungeon>, play::State) {
-    let mut table = crate::Table::new(players, config.max_faults);
-    for seat in 0..2u8 {
-        let start = arena_sdk::MatchStart::<Dungeon> {
-            abi: arena_sdk::ABI_VERSION,
-            mode: <Dungeon as arena_sdk::Game>::MODE,
-            seat,
-            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
-            rules: config.rules.clone(),
-        };
-        table.start(seat, &start);
-    }
-    let (finish, state) = play_match(
-        &config.rules,
-        crate::derive_seed(config.seed, 0),
-        &mut table,
-    );
-    (table.into_record(config, finish), state)
+    let (record, state) = crate::run_match_with(config, players, None, play_match);
+    (record, state.expect("valid rules"))
 }
 
 /// The dungeon built-in `name`.

@@ -1089,23 +1089,8 @@ fn play_keeping_state(
     config: &MatchConfig<Grid>,
     players: [&mut dyn Player<Grid>; 2],
 ) -> (crate::MatchRecord<Grid>, Option<State>) {
-    let mut table = crate::Table::new(players, config.max_faults);
-    for seat in 0..2u8 {
-        let start = MatchStart::<Grid> {
-            abi: arena_sdk::ABI_VERSION,
-            mode: <Grid as arena_sdk::Game>::MODE,
-            seat,
-            seed: crate::derive_seed(config.seed, u64::from(seat) + 1),
-            rules: config.rules.clone(),
-        };
-        table.start(seat, &start);
-    }
-    let (finish, state) = super::play::play_to_end(
-        &config.rules,
-        crate::derive_seed(config.seed, 0),
-        &mut table,
-    );
-    (table.into_record(config, finish), state)
+    let (record, state) = crate::run_match_with(config, players, None, super::play::play_to_end);
+    (record, state.flatten())
 }
 
 /// The built-in `pick` names (any of them, `random-walker` included).

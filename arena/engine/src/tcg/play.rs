@@ -613,6 +613,16 @@ fn checked_deck(
 
 /// Play one match to its end (see [`Ruleset::play`]).
 pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Finish {
+    play_to_end(rules, seed, table).0
+}
+
+/// [`play`], keeping the state the match ends in (`None` after a forfeit at setup): what
+/// folding the replay's events must give.
+pub(super) fn play_to_end(
+    rules: &Rules,
+    seed: u64,
+    table: &mut Table<'_, Tcg>,
+) -> (Finish, Option<State>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let first: Seat = if rules.random_first_player {
         rng.random_range(0..2)
@@ -650,7 +660,7 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
                     winner: finish.winner,
                     reason: finish.reason.clone(),
                 });
-                return finish;
+                return (finish, None);
             }
         };
         chosen[usize::from(seat)] = was_chosen;
@@ -710,5 +720,5 @@ pub(super) fn play(rules: &Rules, seed: u64, table: &mut Table<'_, Tcg>) -> Fini
         winner: finish.winner,
         reason: finish.reason.clone(),
     });
-    finish
+    (finish, Some(game.state))
 }

@@ -1329,3 +1329,95 @@ fn each_seat_may_play_its_own_deck() {
         "seat 1's deck (deck1) has 3 cards, deck_size is 20"
     );
 }
+
+// ---- one state: the replay's events fold to the play loop's final state ----
+
+/// A built-in that sometimes faults or answers an action it was not offered.
+struct Unruly {
+    bot: Box<dyn Bot<Tcg> + Send>,
+    dice: u64,
+    faults: u64,
+    wild: u64,
+}
+
+impl Unruly {
+    fn roll(&mut self) -> u64 {
+        // xorshift: the test's own dice, independent of the match's.
+        self.dice ^= self.dice << 13;
+        self.dice ^= self.dice >> 7;
+        self.dice ^= self.dice << 17;
+        self.dice % 100
+    }
+}
+
+impl Player<Tcg> for Unruly {
+    fn start(&mut self, start: &arena_sdk::MatchStart<Tcg>) -> Result<(), crate::Fault> {
+        self.bot.start(start);
+        Ok(())
+    }
+    fn setup(&mut self, request: &SetupRequest) -> Result<DeckChoice, crate::Fault> {
+        Ok(self.bot.setup(request))
+    }
+    fn act(&mut self, observation: &Observation) -> Result<Action, crate::Fault> {
+        let roll = self.roll();
+        if roll < self.faults {
+            return Err(crate::Fault::new(crate::FaultKind::Trap, "unruly"));
+        }
+        if roll < self.faults + self.wild {
+            return Ok(Action::Attack {
+                minion: 9_999,
+                target: Target::Hero,
+            });
+        }
+        Ok(self.bot.act(observation))
+    }
+    fn end(&mut self, end: &arena_sdk::MatchEnd) {
+        self.bot.end(end);
+    }
+}
+
+fn unruly(pick: usize, dice: u64, faults: u64, wild: u64) -> Unruly {
+    let all = <Tcg as arena_builtins::Builtins>::builtins();
+    Unruly {
+        bot: <Tcg as arena_builtins::Builtins>::create(all[pick % all.len()].name).unwrap(),
+        dice: dice | 1,
+        faults,
+        wild,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn folding_the_replay_gives_the_play_loops_final_state(
+        seed in any::<u64>(),
+        picks in (0usize..16, 0usize..16),
+        max_faults in 1u32..5,
+        misbehaviour in (0u64..10, 0u64..20),
+        dice in any::<u64>(),
+    ) {
+        let mut config = MatchConfig::<Tcg>::new(Rules::default(), seed);
+        config.max_faults = max_faults;
+        let (faults, wild) = misbehaviour;
+        let mut zero = unruly(picks.0, dice, faults, wild);
+        let mut one = unruly(picks.1, dice ^ 0x5555, 0, wild / 2);
+        let (record, state) = crate::run_match_with(
+            &config,
+            [&mut zero, &mut one],
+            None,
+            super::play::play_to_end,
+        );
+        let state = state.expect("valid rules").expect("no forfeit at setup");
+        prop_assert_eq!(&final_state(&record), &state);
+        for seat in 0..2 {
+            prop_assert_eq!(&state.stats()[seat], &record.outcome.seats[seat].stats);
+        }
+        let ends = record.replay.events().filter(|e| Tcg::is_end(e)).count();
+        let last_is_end = matches!(
+            record.replay.log.last(),
+            Some(Entry::Event { event }) if Tcg::is_end(event)
+        );
+        prop_assert_eq!((ends, last_is_end), (1, true));
+    }
+}
