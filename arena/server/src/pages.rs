@@ -121,9 +121,23 @@ pub(crate) fn page_error(status: StatusCode, message: &str) -> Response {
 }
 
 fn from_api(error: ApiError) -> Response {
-    let response = error.into_response();
-    let status = response.status();
-    page_error(status, status.canonical_reason().unwrap_or("error"))
+    let status = error.status;
+    // A 500's message is its incident id (`ApiError::internal`), safe to show; other
+    // errors are shown by their status.
+    let message = match error.body["error"].as_str() {
+        Some(message) if status == StatusCode::INTERNAL_SERVER_ERROR => message.to_owned(),
+        _ => status.canonical_reason().unwrap_or("error").to_owned(),
+    };
+    page_error(status, &message)
+}
+
+/// A 500 page for a failure of the server's own: logged with an incident id, shown with
+/// the id only.
+fn internal_page(error: &dyn std::fmt::Display) -> Response {
+    page_error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        &crate::error::internal_message(&crate::error::incident(error)),
+    )
 }
 
 async fn blocking_page(
@@ -132,7 +146,7 @@ async fn blocking_page(
     match crate::store::off_executor(work).await {
         Ok(Ok(html)) => Html(html).into_response(),
         Ok(Err(response)) => response,
-        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        Err(error) => internal_page(&error),
     }
 }
 
@@ -411,8 +425,7 @@ async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
         let _ = write!(
             body,
             "<h2>Replay</h2><p><a href=\"/games/{id}/viewer\">open the viewer on its own page</a></p>\
-             <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\" \
-             style=\"width:100%;height:720px;border:1px solid #ccc\"></iframe>\
+             <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\"></iframe>\
              <h2>Event log</h2><pre class=\"replay\">"
         );
         for line in lines {
@@ -463,7 +476,7 @@ async fn cached_page(
             .cloned()
     };
     if let Some(page) = kept(&app) {
-        return page_response(page);
+        return page_response(key.1, page);
     }
     // The permit goes with the render (a client that hangs up must not free its place
     // while its render still runs).
@@ -472,7 +485,7 @@ async fn cached_page(
     };
     // Rendered by the request that held the permit before this one?
     if let Some(page) = kept(&app) {
-        return page_response(page);
+        return page_response(key.1, page);
     }
     let worker = Arc::clone(&app);
     let rendered = crate::store::off_executor(move || {
@@ -490,14 +503,19 @@ async fn cached_page(
     })
     .await;
     match rendered {
-        Ok(Ok(page)) => page_response(page),
+        Ok(Ok(page)) => page_response(key.1, page),
         Ok(Err(response)) => response,
-        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        Err(error) => internal_page(&error),
     }
 }
 
-fn page_response((status, html): (StatusCode, axum::body::Bytes)) -> Response {
-    (status, Html(html)).into_response()
+fn page_response(page: GamePage, (status, html): (StatusCode, axum::body::Bytes)) -> Response {
+    match page {
+        GamePage::Log => (status, Html(html)).into_response(),
+        GamePage::Viewer => {
+            (status, crate::headers::viewer_headers(&html), Html(html)).into_response()
+        }
+    }
 }
 
 /// A game and its replay from the store, or the error page.
@@ -511,8 +529,7 @@ fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
         .replay(&game.replay)
         .map_err(|e| from_api(e.into()))?
         .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
-    let json = serde_json::from_slice(&replay)
-        .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+    let json = serde_json::from_slice(&replay).map_err(|e| internal_page(&e))?;
     Ok((game, json))
 }
 
@@ -535,7 +552,12 @@ async fn viewer(State(app): State<Arc<App>>, Id(id): Id) -> Response {
                 StatusCode::INTERNAL_SERVER_ERROR,
                 layout(
                     &StatusCode::INTERNAL_SERVER_ERROR.to_string(),
-                    &format!("<p>{}</p>", escape(&error)),
+                    &format!(
+                        "<p>{}</p>",
+                        escape(&crate::error::internal_message(&crate::error::incident(
+                            &error
+                        )))
+                    ),
                 ),
             ),
         })
