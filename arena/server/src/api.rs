@@ -59,7 +59,7 @@ pub fn router(app: Arc<App>) -> Router {
         ))
         // Outermost: every answer gets them, the middleware's own (408, 413) included.
         .layer(axum::middleware::map_response(
-            crate::headers::security_headers,
+            pages::headers::security_headers,
         ))
         .with_state(app)
 }

@@ -27,7 +27,6 @@ pub mod cache;
 pub mod config;
 mod details;
 pub mod error;
-mod headers;
 pub mod ladder;
 pub mod leaderboard;
 pub mod pages;
