@@ -258,6 +258,26 @@ fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
     for _ in 0..3 {
         assert_eq!(server.get("/games/1/viewer"), (200, viewer.clone()));
     }
+    // The viewer runs its own inline script and style, allowed by hash, and only the
+    // server's own game page may frame it.
+    let (_, headers, _) = get_with_headers(&server, "/games/1/viewer");
+    let csp = header(&headers, "content-security-policy").unwrap_or_default();
+    assert!(
+        csp.contains("script-src 'sha256-") && csp.contains("style-src-elem 'sha256-"),
+        "{csp}"
+    );
+    assert!(
+        !csp.contains("script-src 'unsafe") && csp.contains("frame-ancestors 'self'"),
+        "{csp}"
+    );
+    assert_eq!(header(&headers, "x-frame-options"), Some("SAMEORIGIN"));
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
+    let (_, headers, _) = get_with_headers(&server, "/games/1");
+    let csp = header(&headers, "content-security-policy").unwrap_or_default();
+    assert!(
+        csp.contains("frame-src 'self'") && !csp.contains("unsafe"),
+        "{csp}"
+    );
     assert_eq!(server.get("/games/999").0, 404);
     assert_eq!(
         rendered(),
@@ -403,7 +423,8 @@ fn bad_requests_get_json_errors_with_status_codes() {
 }
 
 /// Open registration creates accounts, but no more than `registrations_per_hour` an hour
-/// for everyone together; a new token works at once.
+/// per caller (this test's one address; callers apart are the server's unit test); a new
+/// token works at once.
 #[test]
 fn open_registration_is_rate_limited() {
     let dir = tempfile::tempdir().unwrap();
@@ -418,10 +439,17 @@ fn open_registration_is_rate_limited() {
                 .send_json(serde_json::json!({ "name": name })),
         )
     };
-    // Refused names (invalid, taken) do not use up the hour for everyone.
+    // Refused requests (a bad body, an invalid or taken name) use up nothing.
     for _ in 0..20 {
         let (status, body) = register("Not A Name!");
         assert_eq!(status, 400, "{body}");
+        let (status, body) = request(
+            ureq_agent()
+                .post(format!("{}/api/users", server.url))
+                .header("Content-Type", "application/json")
+                .send("{\"nom\": 1}"),
+        );
+        assert_eq!(status, 422, "{body}");
     }
     let (status, body) = register("alice");
     assert_eq!(status, 201, "{body}");
@@ -438,6 +466,7 @@ fn open_registration_is_rate_limited() {
     let (status, body) = register("carol");
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("registrations_per_hour = 2"), "{body}");
+    assert!(body.contains("from your address"), "{body}");
     // The token is found by its hash: alice uploads a bot.
     let wasm = std::fs::read(bots::BATTLE_RANDOM).unwrap();
     let (status, body) = server.upload(Some(&token), "first", &wasm);
@@ -515,7 +544,7 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
         assert_eq!(status, 201, "{body}");
     }
     let file = "name = \"cup\"\nseed = 7\nformat = \"round-robin\"\ngames_per_pairing = 2\n\
-                [modes.battle]\n[[bots]]\nname = \"house\"\nbot = \"builtin:random\"\n";
+                [modes.battle]\n[[bots]]\nbot = \"builtin:random\"\n";
     let post = |token: &str| {
         request(
             ureq_agent()
@@ -554,7 +583,7 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
         .map(|r| r["bot"].as_str().unwrap())
         .collect();
     bots.sort();
-    assert_eq!(bots, ["house", "rando", "starter"]);
+    assert_eq!(bots, ["builtin:random", "rando", "starter"]);
     let (status, page) = server.get(&format!("/tournaments/{id}"));
     assert_eq!(status, 200);
     assert!(
@@ -582,7 +611,10 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}{}", arena_tests::stderr(&out));
-    assert!(text.contains("starter") && text.contains("house"), "{text}");
+    assert!(
+        text.contains("starter") && text.contains("builtin:random"),
+        "{text}"
+    );
     assert!(
         text.contains(&format!("report page: /tournaments/{}", id + 1)),
         "{text}"
@@ -602,9 +634,9 @@ fn interrupted_tournaments_resume_one_after_another() {
         for name in ["first", "second"] {
             let file = format!(
                 "name = \"{name}\"\nseed = 3\nformat = \"round-robin\"\ngames_per_pairing = 4\n\
-                 [modes.battle]\n[[bots]]\nname = \"r\"\nbot = \"builtin:random\"\n\
-                 [[bots]]\nname = \"h\"\nbot = \"builtin:heuristic\"\n\
-                 [[bots]]\nname = \"s\"\nbot = \"builtin:strong\"\n"
+                 [modes.battle]\n[[bots]]\nbot = \"builtin:random\"\n\
+                 [[bots]]\nbot = \"builtin:heuristic\"\n\
+                 [[bots]]\nbot = \"builtin:strong\"\n"
             );
             arena_server::tournament::prepare(&store, &data, &file).unwrap();
         }
@@ -990,81 +1022,257 @@ fn leb128(mut n: usize) -> Vec<u8> {
     }
 }
 
+/// POST `file` to `/api/tournaments` with `token`.
+fn post_tournament(server: &Server, token: &str, file: &str) -> (u16, String) {
+    request(
+        ureq_agent()
+            .post(format!("{}/api/tournaments", server.url))
+            .header("Authorization", &format!("Bearer {token}"))
+            .send(file),
+    )
+}
+
+/// Poll a tournament until it is no longer running; its JSON.
+fn finished_tournament(server: &Server, id: i64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let t = server.get_json(&format!("/api/tournaments/{id}"));
+        if t["status"] != "running" {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "tournament did not finish: {t}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A posted tournament reaches no server path: a module outside the data directory
+/// (absolute or `../`), a crate whose `build.rs` would leave a marker, map and deck files
+/// naming a server file (its content appears in no answer and no page), a device file, a
+/// bot's deck file. Each is a 400 before anything is recorded.
 #[test]
 fn a_posted_tournament_names_no_server_path_and_quotes_no_server_file() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), "ladder = false\n");
     let organizer = server.add_user("org", true);
-    let crate_dir = arena_tests::root().join("sample-bots/battle-starter");
-    let go_dir = arena_tests::root().join("sample-bots/go-starter");
+    // A server file with a line nobody sent, a module and a crate outside the data dir.
+    let secret_line = "SECRET-f3a9c1 root:x:0:0:root:/root:/bin/bash";
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, format!("{secret_line}\nmore\n")).unwrap();
+    let module = dir.path().join("outside.wasm");
+    std::fs::copy(bots::BATTLE_RANDOM, &module).unwrap();
+    let marker = dir.path().join("build-rs-ran");
+    let crate_dir = dir.path().join("evil-bot");
+    std::fs::create_dir_all(crate_dir.join("src")).unwrap();
+    std::fs::write(
+        crate_dir.join("Cargo.toml"),
+        "[package]\nname = \"evil-bot\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\ncrate-type = [\"cdylib\"]\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(crate_dir.join("src/lib.rs"), "").unwrap();
+    std::fs::write(
+        crate_dir.join("build.rs"),
+        format!(
+            "fn main() {{ std::fs::write({:?}, \"ran\").unwrap(); }}\n",
+            marker
+        ),
+    )
+    .unwrap();
+    // `../` paths from the tournament's directory (<db>.data/tournaments/ID/) to them.
+    let up = "../../../";
     let head = "name = \"cup\"\nseed = 7\n";
+    let bot = |spec: &str| {
+        format!(
+            "{head}[modes.battle]\n[[bots]]\nbot = {spec:?}\n[[bots]]\nbot = \"builtin:random\"\n"
+        )
+    };
     let cases = [
         (
-            format!("{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = \"/etc/passwd.wasm\"\n"),
-            "lists only built-ins",
+            bot(module.to_str().unwrap()),
+            "is not a bot the server holds",
         ),
+        (
+            bot(&format!("{up}outside.wasm")),
+            "is not a bot the server holds",
+        ),
+        (bot(crate_dir.to_str().unwrap()), "reads no files"),
+        (bot(&format!("{up}evil-bot")), "reads no files"),
         (
             format!(
-                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = \"../../../etc/x.wasm\"\n"
+                "{head}[modes.grid]\nmap_file = {:?}\n",
+                secret.display().to_string()
             ),
-            "lists only built-ins",
-        ),
-        (
-            format!(
-                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = {:?}\n",
-                crate_dir.display().to_string()
-            ),
-            "lists only built-ins",
-        ),
-        (
-            format!(
-                "{head}[modes.battle]\n[[bots]]\nname = \"x\"\nbot = {:?}\n",
-                go_dir.display().to_string()
-            ),
-            "lists only built-ins",
-        ),
-        (
-            format!("{head}[modes.grid]\nmap_file = \"/etc/passwd\"\n"),
             "reads no files: `modes.grid.map_file`",
         ),
         (
-            format!("{head}[modes.tcg]\ndeck_files = [\"/etc/passwd\", \"/dev/zero\"]\n"),
+            format!("{head}[modes.grid]\nmap_file = \"{up}secret.txt\"\n"),
+            "reads no files: `modes.grid.map_file`",
+        ),
+        (
+            format!(
+                "{head}[modes.tcg]\ndeck_file = {:?}\n",
+                secret.display().to_string()
+            ),
+            "reads no files: `modes.tcg.deck_file`",
+        ),
+        (
+            format!("{head}[modes.grid]\nmap_files = [\"/dev/zero\"]\n"),
+            "reads no files: `modes.grid.map_files`",
+        ),
+        (
+            format!(
+                "{head}[modes.tcg]\ndeck_files = [{:?}, \"/dev/zero\"]\n",
+                secret.display().to_string()
+            ),
             "reads no files: `modes.tcg.deck_files`",
         ),
         (
             format!(
-                "{head}[modes.tcg]\n[[bots]]\nname = \"x\"\nbot = \"builtin:random\"\ndeck = \"/etc/passwd\"\n"
+                "{head}[modes.tcg]\n[[bots]]\nbot = \"builtin:random\"\ndeck = {:?}\n",
+                secret.display().to_string()
             ),
             "`deck` names a file",
         ),
     ];
+    let mut answers = Vec::new();
     for (file, words) in &cases {
-        let (status, body) = request(
-            ureq_agent()
-                .post(format!("{}/api/tournaments", server.url))
-                .header("Authorization", &format!("Bearer {organizer}"))
-                .send(file.as_str()),
-        );
+        let started = Instant::now();
+        let (status, body) = post_tournament(&server, &organizer, file);
         assert_eq!(status, 400, "{file}: {body}");
         assert!(body.contains(words), "{file}: {body}");
-        assert!(!body.contains("root:"), "no server file is quoted: {body}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "answered at once, nothing read: {file}"
+        );
+        answers.push(body);
     }
-    // Nothing was recorded, and an inline map is still welcome.
+    // Nothing was recorded, nothing built; the server file shows nowhere.
     assert_eq!(server.get("/api/tournaments/1").0, 404);
+    assert_eq!(server.get("/tournaments/1").0, 404);
+    answers.push(server.get("/").1);
+    for answer in &answers {
+        assert!(
+            !answer.contains("SECRET-f3a9c1") && !answer.contains("root:x"),
+            "a server file is quoted: {answer}"
+        );
+    }
+    assert!(!marker.exists(), "the crate's build.rs ran on the server");
+
+    // The organizer's own command reads its file only: bounded, and a regular file.
+    let db = dir.path().join("arena.db");
+    let huge = dir.path().join("huge.toml");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
+    for (file, words) in [
+        (huge.as_path(), "larger than"),
+        (Path::new("/dev/zero"), "not a regular file"),
+    ] {
+        let started = Instant::now();
+        let out = arena(
+            &dir.path().join("cache"),
+            &[
+                "serve",
+                "tournament",
+                "run",
+                file.to_str().unwrap(),
+                "--db",
+                db.to_str().unwrap(),
+            ],
+        );
+        let text = arena_tests::stderr(&out);
+        assert!(!out.status.success() && text.contains(words), "{text}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{text}");
+    }
+    let cli_file = dir.path().join("cup.toml");
+    std::fs::write(&cli_file, &cases[4].0).unwrap();
+    let out = arena(
+        &dir.path().join("cache"),
+        &[
+            "serve",
+            "tournament",
+            "run",
+            cli_file.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    );
+    let text = arena_tests::stderr(&out);
+    assert!(
+        !out.status.success() && text.contains("reads no files"),
+        "{text}"
+    );
+    assert!(!text.contains("SECRET-f3a9c1"), "{text}");
+
+    // An inline map is welcome.
     let map =
         std::fs::read_to_string(arena_tests::root().join("tournaments/maps/default-12x12.map"))
             .unwrap();
     let file = format!(
-        "{head}games_per_pairing = 2\n[modes.grid]\nmap = {:?}\n[[bots]]\nname = \"w\"\nbot = \"builtin:random-walker\"\n[[bots]]\nname = \"c\"\nbot = \"builtin:coward\"\n",
+        "{head}games_per_pairing = 2\n[modes.grid]\nmap = {:?}\n[[bots]]\nbot = \"builtin:random-walker\"\n[[bots]]\nbot = \"builtin:coward\"\n",
         map
     );
-    let (status, body) = request(
-        ureq_agent()
-            .post(format!("{}/api/tournaments", server.url))
-            .header("Authorization", &format!("Bearer {organizer}"))
-            .send(file.as_str()),
-    );
+    let (status, body) = post_tournament(&server, &organizer, &file);
     assert_eq!(status, 202, "{body}");
+}
+
+/// An uploaded bot named like a built-in the organizer's file lists plays beside it: the
+/// file's entries are `builtin:NAME`, uploads their own name. A file naming uploaded bots
+/// (by name or version) plays exactly those.
+#[test]
+fn uploaded_bots_named_like_built_ins_never_collide_with_the_files_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "ladder = false\njobs = 2\n");
+    let organizer = server.add_user("org", true);
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [
+        ("random", bots::BATTLE_RANDOM),
+        ("strong", bots::BATTLE_STARTER),
+    ] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    let head = "name = \"cup\"\nseed = 7\ngames_per_pairing = 2\n[modes.battle]\n";
+    let rows = |file: &str| -> Vec<String> {
+        let (status, body) = post_tournament(&server, &organizer, file);
+        assert_eq!(status, 202, "{file}: {body}");
+        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        let done = finished_tournament(&server, id);
+        assert_eq!(done["status"], "done", "{done}");
+        let mut bots: Vec<String> = done["report"]["modes"][0]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["bot"].as_str().unwrap().to_owned())
+            .collect();
+        bots.sort();
+        bots
+    };
+    assert_eq!(
+        rows(&format!(
+            "{head}[[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:strong\"\n"
+        )),
+        ["builtin:random", "builtin:strong", "random", "strong"]
+    );
+    assert_eq!(
+        rows(&format!(
+            "{head}[[bots]]\nbot = \"random@1\"\n[[bots]]\nbot = \"builtin:random\"\n"
+        )),
+        ["builtin:random", "random@1"],
+        "a file naming uploads plays only those"
+    );
+    let (status, body) = post_tournament(
+        &server,
+        &organizer,
+        &format!("{head}[[bots]]\nname = \"random\"\nbot = \"builtin:random\"\n"),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("named after what it plays, `builtin:random`"),
+        "{body}"
+    );
 }
 
 #[test]
@@ -1092,4 +1300,172 @@ fn arena_submit_builds_a_bot_directory_and_uploads_its_module() {
             "named after the directory: {text}"
         );
     }
+}
+
+/// GET `path`: the status, the headers (names lowercase) and the body.
+fn get_with_headers(server: &Server, path: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut response = ureq_agent()
+        .get(format!("{}{path}", server.url))
+        .call()
+        .expect("the server answers");
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or("").to_owned()))
+        .collect();
+    let status = response.status().as_u16();
+    (
+        status,
+        headers,
+        response.body_mut().read_to_string().unwrap(),
+    )
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A failure of the server's own (here a stored replay that is not JSON) is a 500 with an
+/// incident id, never the failure's message; every answer, error pages and the API
+/// included, carries the security headers, and the viewer its own hash-based policy.
+#[test]
+fn internal_errors_show_an_incident_id_and_every_answer_has_security_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = arena_server::store::Store::open(&dir.path().join("arena.db")).unwrap();
+        let (alice, _) = arena_server::accounts::add_user(&store, "alice", false).unwrap();
+        let outcome: arena_engine::SeatOutcome = serde_json::from_value(serde_json::json!({
+            "stats": {}, "faults": 0, "fault_kinds": {}, "invalid_actions": 0, "fuel": 0, "forfeited": false
+        }))
+        .unwrap();
+        let seats = ["one", "two"].map(|name| {
+            store
+                .add_version(
+                    &alice,
+                    name,
+                    name.as_bytes(),
+                    name,
+                    &[arena_sdk::Mode::Battle],
+                    "{}",
+                )
+                .unwrap()
+                .unwrap()
+                .id
+        });
+        store
+            .add_game(&arena_server::store::NewGame {
+                mode: arena_sdk::Mode::Battle,
+                seed: 1,
+                job: None,
+                seats,
+                winner: None,
+                reason: "r".into(),
+                turns: 1,
+                outcomes: [outcome.clone(), outcome],
+                replay: b"not a replay".to_vec(),
+            })
+            .unwrap();
+    }
+    let server = Server::start(dir.path(), "ladder = false\n[modes.battle]\n");
+    let (status, headers, body) = get_with_headers(&server, "/games/1");
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("internal error (incident "), "{body}");
+    assert!(
+        !body.contains("expected") && !body.contains("line 1"),
+        "no serde message: {body}"
+    );
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
+    for path in [
+        "/",
+        "/leaderboard/battle",
+        "/bots/1",
+        "/api/status",
+        "/api/bots",
+        "/style.css",
+        "/nope",
+        "/api/nope",
+        "/games/1",
+    ] {
+        let (_, headers, _) = get_with_headers(&server, path);
+        assert_eq!(
+            header(&headers, "x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(header(&headers, "x-frame-options"), Some("DENY"), "{path}");
+        let csp = header(&headers, "content-security-policy").unwrap_or_default();
+        assert!(
+            csp.starts_with("default-src 'none'; style-src 'self';")
+                && csp.contains("frame-ancestors 'none'")
+                && !csp.contains("unsafe"),
+            "{path}: {csp}"
+        );
+    }
+}
+
+/// Start `arena serve` on `dir/arena.db` expecting it to refuse: its stderr.
+fn refused_start(dir: &Path) -> String {
+    let mut child = Command::new(arena_bin())
+        .args(["serve", "--no-ladder", "--listen", "127.0.0.1:0", "--db"])
+        .arg(dir.join("arena.db"))
+        .env_remove("ARENA_LOG")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server started on a database it cannot write");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A database the server cannot write — a read-only file, a read-only directory, a
+/// directory beside it it cannot make — is refused at start with what to fix.
+#[test]
+fn a_database_the_server_cannot_write_is_refused_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    drop(arena_server::store::Store::open(&db).unwrap());
+    let mode = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    // Permissions bind everyone but root (as in some containers): then only the case
+    // below them says anything.
+    mode(&db, 0o444);
+    let privileged = std::fs::OpenOptions::new().write(true).open(&db).is_ok();
+    if privileged {
+        eprintln!("running as root: read-only file and directory cases skipped");
+    } else {
+        let error = refused_start(dir.path());
+        assert!(error.contains("cannot be written"), "{error}");
+        assert!(error.contains("arena.db"), "{error}");
+        mode(&db, 0o644);
+        mode(dir.path(), 0o555);
+        let error = refused_start(dir.path());
+        mode(dir.path(), 0o755);
+        assert!(error.contains("cannot be written"), "{error}");
+    }
+    mode(&db, 0o644);
+    // The tournaments' directory cannot be made: a file is in its place.
+    let data = dir.path().join("arena.db.data");
+    std::fs::write(&data, "").unwrap();
+    let error = refused_start(dir.path());
+    assert!(
+        error.contains("cannot be written") && error.contains("arena.db.data"),
+        "{error}"
+    );
+    std::fs::remove_file(&data).unwrap();
+    let server = Server::start(dir.path(), "ladder = false\n");
+    assert_eq!(server.get("/api/status").0, 200);
 }

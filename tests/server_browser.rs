@@ -91,12 +91,28 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         assert!(replay.as_u64().unwrap() > 100, "{replay}");
         // The game page embeds the browser replay viewer; open it on its own and check it
         // draws the game to its end without a JavaScript error.
+        // Under the pages' Content-Security-Policy the stylesheet applies and the framed
+        // viewer's scripts run (its policy allows them by hash).
+        let header = js(&client, "return getComputedStyle(document.querySelector('header')).backgroundColor;").await;
+        assert_eq!(header, "rgb(36, 41, 47)", "style.css applies");
+        let mut framed = Value::Null;
+        for _ in 0..100 {
+            framed = js(&client, "var f = document.querySelector('iframe.viewer'); return !!(f.contentWindow && f.contentWindow.Arena && f.contentWindow.Arena.player);").await;
+            if framed == Value::Bool(true) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(framed, Value::Bool(true), "the framed viewer runs");
         let frame = js(&client, "return document.querySelector('iframe.viewer').getAttribute('src');").await;
         let viewer = format!("{url}{}", frame.as_str().unwrap());
         client.goto(&viewer).await.unwrap();
         let steps = js(&client, "return [Arena.player.current(), Arena.player.last];").await;
         assert_eq!(steps[0], 0, "the viewer starts at the first step: {steps}");
         assert!(steps[1].as_u64().unwrap() > 1, "the game has steps: {steps}");
+        // The seat swatches' style attributes (set by the viewer's script) apply.
+        let swatch = js(&client, "var s = document.querySelector('.swatch'); return s ? getComputedStyle(s).backgroundColor : null;").await;
+        assert_eq!(swatch, "rgb(37, 99, 235)", "seat 0's swatch");
         let errors = js(&client, "return window.arenaErrors;").await;
         assert_eq!(errors, serde_json::json!([]), "JavaScript errors in the viewer");
         client.close().await.unwrap();

@@ -85,10 +85,11 @@ enum UserCommand {
 
 #[derive(Debug, Subcommand)]
 enum TournamentCommand {
-    /// Run a round-robin tournament file over the latest versions of the submitted bots and
-    /// store its report (shown at /tournaments/ID).
+    /// Run a tournament file over the submitted bots and store its report (shown at
+    /// /tournaments/ID).
     Run {
-        /// The tournament file (its [[bots]] may list built-ins; submitted bots are added).
+        /// The tournament file, in the server's form (docs/server.md): its [[bots]] name
+        /// built-ins and uploaded bots, its rules are inline; it names no other file.
         file: PathBuf,
     },
 }
@@ -111,7 +112,7 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(ServeCommand::Tournament(TournamentCommand::Run { file })) => {
-            let text = std::fs::read_to_string(&file)
+            let text = arena_server::tournament::read_file(&file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
             let store = arena_server::store::Store::open(&config.db)
                 .with_context(|| format!("cannot open {}", config.db.display()))?;

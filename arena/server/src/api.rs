@@ -57,6 +57,10 @@ pub fn router(app: Arc<App>) -> Router {
             Arc::clone(&app),
             body_in_time,
         ))
+        // Outermost: every answer gets them, the middleware's own (408, 413) included.
+        .layer(axum::middleware::map_response(
+            pages::headers::security_headers,
+        ))
         .with_state(app)
 }
 
@@ -125,7 +129,7 @@ async fn authenticate(app: &Arc<App>, headers: &HeaderMap) -> Result<User, ApiEr
     let store = Arc::clone(app.store());
     let user = crate::store::off_executor(move || accounts::authenticate(&store, &token))
         .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+        .map_err(|e| ApiError::internal(&e))??;
     user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unknown token"))
 }
 
@@ -135,7 +139,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     crate::store::off_executor(work)
         .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::internal(&e))?
 }
 
 #[derive(Debug, Deserialize)]
@@ -453,9 +457,12 @@ struct Registration {
     name: String,
 }
 
-/// `POST /api/users {"name": ...}` when the configuration allows open registration.
+/// `POST /api/users {"name": ...}` when the configuration allows open registration. Only
+/// accounts made count toward the caller's hourly limit: a bad body or an invalid name is
+/// refused before anything is counted, a taken name gives its place back.
 async fn register(
     State(app): State<Arc<App>>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     body: Result<axum::Json<Registration>, axum::extract::rejection::JsonRejection>,
 ) -> ApiResult {
     if !app.config.open_registration {
@@ -465,11 +472,14 @@ async fn register(
         ));
     }
     let axum::Json(registration) = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-    if !app.allow_registration() {
+    check_name("user", &registration.name)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    let caller = crate::Caller::of(peer.ip());
+    if !app.allow_registration(caller) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!(
-                "too many new accounts this hour (registrations_per_hour = {}): try again later",
+                "too many new accounts from your address this hour (registrations_per_hour = {}): try again later",
                 app.config.registrations_per_hour
             ),
         ));
@@ -479,12 +489,11 @@ async fn register(
         accounts::add_user(&store, &registration.name, false).map_err(|e| match e {
             accounts::AddUserError::Name(m) => ApiError::new(StatusCode::BAD_REQUEST, m),
             accounts::AddUserError::Exists(_) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
-            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            e => ApiError::internal(&e),
         })
     })
     .await;
-    // Only accounts made count toward the hour's limit.
-    let (user, token) = added.inspect_err(|_| app.unregister())?;
+    let (user, token) = added.inspect_err(|_| app.unregister(caller))?;
     Ok((
         StatusCode::CREATED,
         axum::Json(json!({ "user": user.name, "token": token })),

@@ -36,7 +36,7 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
     pub uploads_per_hour: usize,
-    /// Accounts `POST /api/users` may create per hour, all callers together (open
+    /// Accounts `POST /api/users` may create per hour per caller (client address; open
     /// registration only): without it one caller could mint tokens to escape the
     /// per-token upload limit.
     pub registrations_per_hour: usize,

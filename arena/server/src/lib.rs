@@ -51,6 +51,9 @@ pub enum ServerError {
     /// The database.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// The database or a directory beside it cannot be written.
+    #[error("{0}")]
+    Unwritable(String),
     /// The sandbox.
     #[error(transparent)]
     Sandbox(#[from] arena_sandbox::SetupError),
@@ -78,8 +81,8 @@ pub struct App {
     uploads: Mutex<HashMap<i64, VecDeque<Instant>>>,
     /// Users with an upload being read or checked (one at a time each).
     uploading: Mutex<std::collections::HashSet<i64>>,
-    /// Recent open registrations, for their rate limit.
-    registrations: Mutex<VecDeque<Instant>>,
+    /// Recent open registrations per caller, for their rate limit.
+    registrations: Registrations,
     /// Bounds how many uploads are checked at once (each check plays games).
     checks: Arc<tokio::sync::Semaphore>,
     /// Game pages rendered (each re-simulates a replay), the least recently asked evicted
@@ -112,20 +115,79 @@ impl App {
         )
     }
 
-    /// Count an open registration; false when the server is over its hourly limit. A
-    /// registration refused afterwards (an invalid or taken name) gives its place back with
-    /// [`App::unregister`], so nobody's mistakes use up the hour for everyone.
-    pub(crate) fn allow_registration(&self) -> bool {
-        let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
-        within_hour(&mut recent, self.config.registrations_per_hour)
+    /// Count an open registration by `caller`; false when they are over the hourly limit
+    /// ([`Registrations::allow`]).
+    pub(crate) fn allow_registration(&self, caller: Caller) -> bool {
+        self.registrations
+            .allow(caller, self.config.registrations_per_hour)
     }
 
-    /// Give back the place of a registration that was counted and then refused.
-    pub(crate) fn unregister(&self) {
-        let mut recent = self.registrations.lock().unwrap_or_else(|e| e.into_inner());
-        recent.pop_back();
+    /// Give back the place of `caller`'s registration that was counted and then refused.
+    pub(crate) fn unregister(&self, caller: Caller) {
+        self.registrations.give_back(caller);
     }
 }
+
+/// Recent open registrations per caller, for their hourly limit.
+#[derive(Debug, Default)]
+pub(crate) struct Registrations(Mutex<HashMap<Caller, VecDeque<Instant>>>);
+
+impl Registrations {
+    /// Count a registration by `caller`; false when they made `limit` within the hour, or
+    /// when [`CALLERS_KEPT`] other callers registered within the hour (the table of callers
+    /// stays bounded). A registration refused afterwards (a taken name) gives its place
+    /// back with [`Registrations::give_back`]; requests refused before (a bad body, an
+    /// invalid name) are never counted, so nobody's requests use up anyone else's hour.
+    pub(crate) fn allow(&self, caller: Caller, limit: usize) -> bool {
+        let mut recent = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !recent.contains_key(&caller) && recent.len() >= CALLERS_KEPT {
+            let now = Instant::now();
+            recent.retain(|_, times| {
+                times
+                    .back()
+                    .is_some_and(|t| now.duration_since(*t).as_secs() < 3600)
+            });
+            if recent.len() >= CALLERS_KEPT {
+                return false;
+            }
+        }
+        within_hour(recent.entry(caller).or_default(), limit)
+    }
+
+    /// Give back `caller`'s latest counted registration.
+    pub(crate) fn give_back(&self, caller: Caller) {
+        let mut recent = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(times) = recent.get_mut(&caller) {
+            times.pop_back();
+        }
+    }
+}
+
+/// Who a request comes from, for per-caller limits: the connection's IPv4 address, or an
+/// IPv6 address's /64 prefix (one host is usually given a whole /64, so its addresses
+/// count as one caller).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Caller(std::net::IpAddr);
+
+impl Caller {
+    /// The caller of a connection from `addr`.
+    pub fn of(addr: std::net::IpAddr) -> Caller {
+        use std::net::{IpAddr, Ipv6Addr};
+        match addr {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Caller(IpAddr::V4(v4)),
+                None => {
+                    let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+                    Caller(IpAddr::V6(Ipv6Addr::from(prefix)))
+                }
+            },
+            v4 => Caller(v4),
+        }
+    }
+}
+
+/// Callers whose registrations of the last hour are kept, at most.
+const CALLERS_KEPT: usize = 4096;
 
 /// A user's upload in flight; the mark is lifted when it is dropped (answered or cut off).
 pub(crate) struct Uploading {
@@ -186,9 +248,32 @@ fn within_hour(recent: &mut VecDeque<Instant>, limit: usize) -> bool {
     true
 }
 
-/// Open the database and the sandbox of a configuration.
+/// Open the database and the sandbox of a configuration. The database, and the
+/// directories beside it the server writes (tournaments, compiled modules), must be
+/// writable: refused here with what to fix, rather than found out by failed writes later.
 pub fn open(config: &ServerConfig) -> Result<(Arc<Store>, Arc<Sandbox>), ServerError> {
-    let store = Arc::new(Store::open(&config.db)?);
+    let db = config.db.display();
+    let unwritable = |what: String| {
+        ServerError::Unwritable(format!(
+            "the database {db} cannot be written ({what}): the server needs to write the file, the files SQLite keeps beside it (-wal, -shm) and the directories {} and {}; check their owner and permissions",
+            config.data_dir().display(),
+            config.cache_dir().display()
+        ))
+    };
+    let store = Store::open(&config.db).map_err(|e| unwritable(e.to_string()))?;
+    store
+        .check_writable()
+        .map_err(|e| unwritable(e.to_string()))?;
+    for dir in [config.data_dir(), config.cache_dir()] {
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| {
+                let probe = dir.join(".write-check");
+                std::fs::write(&probe, b"")?;
+                std::fs::remove_file(&probe)
+            })
+            .map_err(|e| unwritable(format!("{}: {e}", dir.display())))?;
+    }
+    let store = Arc::new(store);
     let cache = ModuleCache::new(config.cache_dir());
     // Instances alive at once: the ladder's `jobs` games and up to `jobs` upload checks
     // (a check plays its trial games one at a time), two seats each.
@@ -256,7 +341,7 @@ impl Server {
             ladder,
             uploads: Mutex::new(HashMap::new()),
             uploading: Mutex::new(std::collections::HashSet::new()),
-            registrations: Mutex::new(VecDeque::new()),
+            registrations: Registrations::default(),
             tournament_running: Mutex::new(false),
             base_url,
         });
@@ -330,11 +415,11 @@ async fn serve(
                 let slot = slot.expect("the connection semaphore is never closed");
                 tokio::select! {
                     () = &mut shutdown => break,
-                    accepted = listener.accept() => accepted.map(|(stream, _)| (stream, slot)),
+                    accepted = listener.accept() => accepted.map(|(stream, peer)| (stream, peer, slot)),
                 }
             }
         };
-        let (stream, slot) = match accepted {
+        let (stream, peer, slot) = match accepted {
             Ok(accepted) => accepted,
             Err(error) => {
                 // Out of file descriptors and the like: the listener itself is fine, and
@@ -344,7 +429,17 @@ async fn serve(
                 continue;
             }
         };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        // Every request carries its connection's address (`ConnectInfo`), for the limits
+        // counted per caller.
+        let inner = hyper_util::service::TowerToHyperService::new(router.clone());
+        let service = hyper::service::service_fn(
+            move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                hyper::service::Service::call(&inner, request)
+            },
+        );
         let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             // A client that hangs up or times out is its own business, not the server's.
@@ -354,4 +449,50 @@ async fn serve(
     }
     graceful.shutdown().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::IpAddr;
+
+    fn caller(addr: &str) -> Caller {
+        Caller::of(addr.parse::<IpAddr>().unwrap())
+    }
+
+    #[test]
+    fn registrations_count_per_caller_and_a_given_back_place_is_free_again() {
+        let registrations = Registrations::default();
+        let (a, b) = (caller("192.0.2.1"), caller("192.0.2.2"));
+        assert!(registrations.allow(a, 2) && registrations.allow(a, 2));
+        assert!(!registrations.allow(a, 2), "a's hour is used up");
+        assert!(registrations.allow(b, 2), "b has its own");
+        registrations.give_back(a);
+        assert!(
+            registrations.allow(a, 2),
+            "a refused registration gave its place back"
+        );
+        assert!(!registrations.allow(a, 2));
+    }
+
+    #[test]
+    fn an_ipv6_host_is_one_caller_and_the_table_of_callers_is_bounded() {
+        assert_eq!(caller("2001:db8:1:2::1"), caller("2001:db8:1:2:ffff::9"));
+        assert_ne!(caller("2001:db8:1:2::1"), caller("2001:db8:1:3::1"));
+        assert_eq!(caller("::ffff:192.0.2.1"), caller("192.0.2.1"));
+        let registrations = Registrations::default();
+        for i in 0..CALLERS_KEPT as u32 {
+            let addr = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
+            assert!(registrations.allow(Caller::of(addr), 1));
+        }
+        assert!(
+            !registrations.allow(caller("192.0.2.1"), 1),
+            "no room for another caller within the hour"
+        );
+        assert_eq!(
+            registrations.0.lock().unwrap().len(),
+            CALLERS_KEPT,
+            "bounded"
+        );
+    }
 }

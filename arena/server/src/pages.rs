@@ -121,9 +121,23 @@ pub(crate) fn page_error(status: StatusCode, message: &str) -> Response {
 }
 
 fn from_api(error: ApiError) -> Response {
-    let response = error.into_response();
-    let status = response.status();
-    page_error(status, status.canonical_reason().unwrap_or("error"))
+    let status = error.status;
+    // A 500's message is its incident id (`ApiError::internal`), safe to show; other
+    // errors are shown by their status.
+    let message = match error.body["error"].as_str() {
+        Some(message) if status == StatusCode::INTERNAL_SERVER_ERROR => message.to_owned(),
+        _ => status.canonical_reason().unwrap_or("error").to_owned(),
+    };
+    page_error(status, &message)
+}
+
+/// A 500 page for a failure of the server's own: logged with an incident id, shown with
+/// the id only.
+fn internal_page(error: &dyn std::fmt::Display) -> Response {
+    page_error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        &crate::error::internal_message(&crate::error::incident(error)),
+    )
 }
 
 async fn blocking_page(
@@ -132,7 +146,7 @@ async fn blocking_page(
     match crate::store::off_executor(work).await {
         Ok(Ok(html)) => Html(html).into_response(),
         Ok(Err(response)) => response,
-        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        Err(error) => internal_page(&error),
     }
 }
 
@@ -411,8 +425,7 @@ async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
         let _ = write!(
             body,
             "<h2>Replay</h2><p><a href=\"/games/{id}/viewer\">open the viewer on its own page</a></p>\
-             <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\" \
-             style=\"width:100%;height:720px;border:1px solid #ccc\"></iframe>\
+             <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\"></iframe>\
              <h2>Event log</h2><pre class=\"replay\">"
         );
         for line in lines {
@@ -463,7 +476,7 @@ async fn cached_page(
             .cloned()
     };
     if let Some(page) = kept(&app) {
-        return page_response(page);
+        return page_response(key.1, page);
     }
     // The permit goes with the render (a client that hangs up must not free its place
     // while its render still runs).
@@ -472,7 +485,7 @@ async fn cached_page(
     };
     // Rendered by the request that held the permit before this one?
     if let Some(page) = kept(&app) {
-        return page_response(page);
+        return page_response(key.1, page);
     }
     let worker = Arc::clone(&app);
     let rendered = crate::store::off_executor(move || {
@@ -490,14 +503,17 @@ async fn cached_page(
     })
     .await;
     match rendered {
-        Ok(Ok(page)) => page_response(page),
+        Ok(Ok(page)) => page_response(key.1, page),
         Ok(Err(response)) => response,
-        Err(error) => page_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        Err(error) => internal_page(&error),
     }
 }
 
-fn page_response((status, html): (StatusCode, axum::body::Bytes)) -> Response {
-    (status, Html(html)).into_response()
+fn page_response(page: GamePage, (status, html): (StatusCode, axum::body::Bytes)) -> Response {
+    match page {
+        GamePage::Log => (status, Html(html)).into_response(),
+        GamePage::Viewer => (status, headers::viewer_headers(&html), Html(html)).into_response(),
+    }
 }
 
 /// A game and its replay from the store, or the error page.
@@ -511,8 +527,7 @@ fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
         .replay(&game.replay)
         .map_err(|e| from_api(e.into()))?
         .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
-    let json = serde_json::from_slice(&replay)
-        .map_err(|e| page_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+    let json = serde_json::from_slice(&replay).map_err(|e| internal_page(&e))?;
     Ok((game, json))
 }
 
@@ -535,7 +550,12 @@ async fn viewer(State(app): State<Arc<App>>, Id(id): Id) -> Response {
                 StatusCode::INTERNAL_SERVER_ERROR,
                 layout(
                     &StatusCode::INTERNAL_SERVER_ERROR.to_string(),
-                    &format!("<p>{}</p>", escape(&error)),
+                    &format!(
+                        "<p>{}</p>",
+                        escape(&crate::error::internal_message(&crate::error::incident(
+                            &error
+                        )))
+                    ),
                 ),
             ),
         })
@@ -582,5 +602,179 @@ async fn tournament_svg(State(app): State<Arc<App>>, Id(id): Id) -> Response {
         )
             .into_response(),
         _ => page_error(StatusCode::NOT_FOUND, "no report picture"),
+    }
+}
+
+pub(crate) mod headers {
+    //! The security headers every answer carries: a Content-Security-Policy that allows only
+    //! the server's own assets, `X-Frame-Options`, `X-Content-Type-Options: nosniff` and a
+    //! referrer policy.
+    //!
+    //! The pages load one stylesheet (`/style.css`), pictures from the server (the report's
+    //! SVG) and frame only the server's own viewer; they have no inline script or style. The
+    //! viewer (`/games/{id}/viewer`, `arena_viewer::page`) is one self-contained page: its
+    //! inline `<script>` and `<style>` elements are allowed by their SHA-256 hashes, computed
+    //! from the page sent, so nothing else inline can run. It alone may be framed, by the
+    //! server's own game page (`SAMEORIGIN`). Its script sets `style` attributes (a seat's
+    //! colour swatch), which `style-src-attr 'unsafe-inline'` allows: attributes cannot load or
+    //! run anything, and no text from a bot reaches one.
+
+    use axum::http::{HeaderName, HeaderValue, header};
+    use axum::response::Response;
+    use sha2::{Digest, Sha256};
+
+    /// The policy of every answer but the viewer's: the server's own stylesheet, pictures and
+    /// viewer frame; nothing inline, no script, no forms, no framing by anyone.
+    pub(crate) const PAGE_CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
+         frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+    /// Add the security headers an answer does not set itself (the viewer and the report's
+    /// SVG set their own policy).
+    pub(crate) async fn security_headers(mut response: Response) -> Response {
+        let headers = response.headers_mut();
+        let defaults = [
+            (header::CONTENT_SECURITY_POLICY, PAGE_CSP),
+            (header::X_FRAME_OPTIONS, "DENY"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "same-origin"),
+        ];
+        for (name, value) in defaults {
+            if !headers.contains_key(&name) {
+                headers.insert(name, HeaderValue::from_static(value));
+            }
+        }
+        response
+    }
+
+    /// The viewer page's own headers: its policy (the hashes of the inline elements of `html`)
+    /// and framing by the server's pages only.
+    pub(crate) fn viewer_headers(html: &[u8]) -> [(HeaderName, HeaderValue); 2] {
+        let csp = viewer_csp(&String::from_utf8_lossy(html));
+        [
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_str(&csp).unwrap_or(HeaderValue::from_static(PAGE_CSP)),
+            ),
+            (
+                header::X_FRAME_OPTIONS,
+                HeaderValue::from_static("SAMEORIGIN"),
+            ),
+        ]
+    }
+
+    /// The policy of a self-contained page: only its own inline `<script>` and `<style>`
+    /// elements (by hash) run or apply. A `<script type=…>` data block is not executed and
+    /// needs no hash.
+    pub(crate) fn viewer_csp(html: &str) -> String {
+        let scripts = inline_hashes(html, "script");
+        let styles = inline_hashes(html, "style");
+        let list = |hashes: &[String]| {
+            if hashes.is_empty() {
+                "'none'".to_owned()
+            } else {
+                hashes
+                    .iter()
+                    .map(|h| format!("'sha256-{h}'"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        format!(
+            "default-src 'none'; script-src {scripts}; style-src {styles}; style-src-elem {styles}; \
+             style-src-attr 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; \
+             frame-ancestors 'self'",
+            scripts = list(&scripts),
+            styles = list(&styles),
+        )
+    }
+
+    /// The base64 SHA-256 of the content of every `<tag>` element (written exactly so, no
+    /// attributes) in `html`.
+    fn inline_hashes(html: &str, tag: &str) -> Vec<String> {
+        let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+        let mut hashes = Vec::new();
+        let mut rest = html;
+        while let Some(start) = rest.find(&open) {
+            let body = &rest[start + open.len()..];
+            let Some(end) = body.find(&close) else { break };
+            let hash = base64(&Sha256::digest(&body.as_bytes()[..end]));
+            if !hashes.contains(&hash) {
+                hashes.push(hash);
+            }
+            rest = &body[end + close.len()..];
+        }
+        hashes
+    }
+
+    /// Standard base64 with padding (what CSP hashes are written in).
+    fn base64(bytes: &[u8]) -> String {
+        const ALPHABET: &[u8; 64] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+        for chunk in bytes.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn base64_is_the_standard_one() {
+            for (bytes, text) in [
+                (&b""[..], ""),
+                (b"f", "Zg=="),
+                (b"fo", "Zm8="),
+                (b"foo", "Zm9v"),
+                (b"foobar", "Zm9vYmFy"),
+                (b"\xfb\xff", "+/8="),
+            ] {
+                assert_eq!(base64(bytes), text);
+            }
+        }
+
+        #[test]
+        fn the_viewer_policy_allows_exactly_its_inline_elements() {
+            let html = "<style>\nbody{}\n</style><script>\nalert(1)\n</script>\
+                        <script type=\"application/json\" id=\"d\">{}</script><script>\nalert(1)\n</script>";
+            let csp = viewer_csp(html);
+            // `echo -n $'\nalert(1)\n' | openssl sha256 -binary | base64`
+            let script = base64(&Sha256::digest(b"\nalert(1)\n"));
+            let style = base64(&Sha256::digest(b"\nbody{}\n"));
+            assert!(
+                csp.contains(&format!("script-src 'sha256-{script}';")),
+                "one hash for the two equal scripts, none for the data block: {csp}"
+            );
+            assert!(
+                csp.contains(&format!("style-src-elem 'sha256-{style}';")),
+                "{csp}"
+            );
+            assert!(
+                csp.contains(&format!("style-src 'sha256-{style}';")),
+                "{csp}"
+            );
+            assert!(csp.contains("style-src-attr 'unsafe-inline';"), "{csp}");
+            assert_eq!(
+                csp.matches("unsafe").count(),
+                1,
+                "only style attributes: {csp}"
+            );
+            assert!(csp.contains("frame-ancestors 'self'"), "{csp}");
+            assert!(viewer_csp("<p>no script</p>").contains("script-src 'none'"));
+        }
     }
 }

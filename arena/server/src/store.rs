@@ -316,6 +316,27 @@ impl Store {
         Store::init(conn)
     }
 
+    /// Fail unless the database can be written: a write transaction is committed (the
+    /// schema version, set to what it is). SQLite opens a file it cannot write read-only
+    /// without a word, and a directory it cannot write leaves it without its WAL files:
+    /// either would let the server start, serve pages and fail every write.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        let conn = self.conn();
+        let version: usize = conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(ctx("read schema version"))?;
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE; PRAGMA user_version = {version}; COMMIT;"
+        ))
+        .map_err(|source| {
+            let _ = conn.execute_batch("ROLLBACK");
+            StoreError {
+                what: "write",
+                source,
+            }
+        })
+    }
+
     /// A private in-memory database (tests).
     pub fn in_memory() -> Result<Store, StoreError> {
         Store::init(Connection::open_in_memory().map_err(ctx("open"))?)
@@ -1061,6 +1082,26 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::{add_game, outcome, versions};
     use super::*;
+
+    #[test]
+    fn a_database_opened_read_only_fails_the_write_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("arena.db");
+        Store::open(&path).unwrap().check_writable().unwrap();
+        // What SQLite falls back to, without a word, for a file it cannot write.
+        let conn =
+            Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let store = Store {
+            conn: Mutex::new(conn),
+        };
+        assert_eq!(
+            store.schema_version().unwrap(),
+            MIGRATIONS.len(),
+            "it reads"
+        );
+        let error = store.check_writable().unwrap_err().to_string();
+        assert!(error.contains("readonly"), "{error}");
+    }
 
     #[test]
     fn the_store_refuses_calls_from_the_async_executor_but_not_from_its_blocking_pool() {
