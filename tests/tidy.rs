@@ -7,6 +7,7 @@
 //! - **Only the CLI's `out` module prints** (`println!` and friends; clippy's
 //!   `disallowed-macros` in `clippy.toml` says the same to an editor).
 //! - **ARCHITECTURE.md names every crate and every top-level module** of the tree.
+//! - **No error says its source twice** (in its message and as `source()`).
 //! - **No doc or comment names an issue number.**
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -272,6 +273,29 @@ fn only_the_cli_out_module_prints() {
     assert!(
         problems.is_empty(),
         "printing outside arena/cli/src/out.rs (use out!/outln!/errln!):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn no_error_names_its_source_in_its_message_too() {
+    // `{:#}` (how `arena` prints an error) shows every cause once: an error type that says
+    // its source in its message and also returns it from `source()` would say it twice.
+    let mut problems = Vec::new();
+    for src in crates() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in &files {
+            for (n, line) in code_of(file).lines().enumerate() {
+                if line.contains("#[error(") && line.contains("{source}") {
+                    problems.push(format!("{}:{}: {}", relative(file), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "errors naming their source twice (call the field `error`, or leave it out of the message):\n{}",
         problems.join("\n")
     );
 }

@@ -187,7 +187,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if error.is::<out::Closed>() => ExitCode::SUCCESS,
         Err(error) => {
-            errln!("error: {}", describe(&error));
+            errln!("error: {error:#}");
             ExitCode::from(2)
         }
     }
@@ -242,24 +242,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-/// An error and its causes, each said once: library errors often print their source in
-/// their own message too, and `{:#}` would repeat it (`…: No such file or directory (os
-/// error 2): No such file or directory (os error 2)`).
-fn describe(error: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if out.contains(&text) {
-            continue;
-        }
-        if !out.is_empty() {
-            out += ": ";
-        }
-        out += &text;
-    }
-    out
 }
 
 /// Read a JSON or TOML rules file into the JSON form the engine takes.

@@ -92,12 +92,12 @@ pub enum LadderError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A game could not be set up (bad rules: the configuration was checked, so a bug).
-    #[error("game of job {job}: {source}")]
+    #[error("game of job {job}: {error}")]
     Game {
         /// The job.
         job: i64,
         /// Why.
-        source: game::GameError,
+        error: game::GameError,
     },
 }
 
@@ -351,10 +351,7 @@ impl Ladder {
                 &self.sandbox,
                 game::Keep::Bytes,
             )
-            .map_err(|source| LadderError::Game {
-                job: job.id,
-                source,
-            })?;
+            .map_err(|error| LadderError::Game { job: job.id, error })?;
             let replay = played.replay.expect("asked for a replay").into_bytes();
             let outcome = played.outcome;
             let id = self.store.add_game(&NewGame {

@@ -58,12 +58,12 @@ pub enum ServerError {
     #[error(transparent)]
     Sandbox(#[from] arena_sandbox::SetupError),
     /// The listening socket.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}")]
     Listen {
         /// The address.
         addr: SocketAddr,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Serving failed.
     #[error("serving: {0}")]
@@ -316,16 +316,14 @@ impl Server {
         let ladder = Arc::new(ladder);
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
-            .map_err(|source| ServerError::Listen {
+            .map_err(|error| ServerError::Listen {
                 addr: config.listen,
-                source,
+                error,
             })?;
-        let addr = listener
-            .local_addr()
-            .map_err(|source| ServerError::Listen {
-                addr: config.listen,
-                source,
-            })?;
+        let addr = listener.local_addr().map_err(|error| ServerError::Listen {
+            addr: config.listen,
+            error,
+        })?;
         let base_url = config
             .public_url
             .clone()

@@ -23,15 +23,15 @@ const MIGRATIONS: &[&str] = &[
 
 /// A database error, with what was being done.
 #[derive(Debug, thiserror::Error)]
-#[error("database: {what}: {source}")]
+#[error("database: {what}: {error}")]
 pub struct StoreError {
     what: &'static str,
-    source: rusqlite::Error,
+    error: rusqlite::Error,
 }
 
 /// Attach what was being done to a SQLite error.
 fn ctx(what: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError {
-    move |source| StoreError { what, source }
+    move |error| StoreError { what, error }
 }
 
 /// The database. Cheap to share (`Arc<Store>`); one connection behind a mutex is plenty for
@@ -328,11 +328,11 @@ impl Store {
         conn.execute_batch(&format!(
             "BEGIN IMMEDIATE; PRAGMA user_version = {version}; COMMIT;"
         ))
-        .map_err(|source| {
+        .map_err(|error| {
             let _ = conn.execute_batch("ROLLBACK");
             StoreError {
                 what: "write",
-                source,
+                error,
             }
         })
     }

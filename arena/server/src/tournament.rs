@@ -34,12 +34,12 @@ pub enum TournamentError {
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
     /// Writing modules.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The path.
         path: String,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The run.
     #[error(transparent)]
@@ -61,9 +61,9 @@ pub struct Prepared {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TournamentError + '_ {
-    move |source| TournamentError::Io {
+    move |error| TournamentError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 
