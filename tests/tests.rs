@@ -78,14 +78,14 @@ pub fn play_json(cache: &Path, args: &[&str]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("{e}: {}", arena_tests::stdout(&out)))
 }
 
-/// Seat 0's answers (each answer entry, faults included) in the replay of `bot` against
-/// `opponent` in `mode` with `seed`.
-pub fn seat0_answers(
+/// Play `bot` against `opponent` in `mode` with `seed`, keeping the replay in `file`: its
+/// bytes.
+fn replay_of(
     cache: &Path,
     (mode, bot, opponent): (&str, &str, &str),
     seed: &str,
-) -> Vec<serde_json::Value> {
-    let file = cache.join(format!("{mode}-{seed}.json"));
+    file: &Path,
+) -> Vec<u8> {
     let out = arena(
         cache,
         &[
@@ -101,7 +101,19 @@ pub fn seat0_answers(
         ],
     );
     assert!(out.status.success(), "{bot}: {}", arena_tests::stderr(&out));
-    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    std::fs::read(file).unwrap()
+}
+
+/// Seat 0's answers (each answer entry, faults included) in the replay of `bot` against
+/// `opponent` in `mode` with `seed`.
+pub fn seat0_answers(
+    cache: &Path,
+    (mode, bot, opponent): (&str, &str, &str),
+    seed: &str,
+) -> Vec<serde_json::Value> {
+    let file = cache.join(format!("{mode}-{seed}.json"));
+    let bytes = replay_of(cache, (mode, bot, opponent), seed, &file);
+    let replay: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     replay["log"]
         .as_array()
         .unwrap()
@@ -133,22 +145,7 @@ pub fn replays_repeat_and_verify(cache: &Path, mode: &str, bot: &str, opponent: 
     let replays: Vec<Vec<u8>> = (0..2)
         .map(|i| {
             let file = cache.join(format!("{mode}-{i}.json"));
-            let out = arena(
-                cache,
-                &[
-                    "play",
-                    "--mode",
-                    mode,
-                    bot,
-                    opponent,
-                    "--seed",
-                    "9",
-                    "--replay",
-                    file.to_str().unwrap(),
-                ],
-            );
-            assert!(out.status.success(), "{}", arena_tests::stderr(&out));
-            std::fs::read(&file).unwrap()
+            replay_of(cache, (mode, bot, opponent), "9", &file)
         })
         .collect();
     assert!(replays[0] == replays[1], "{mode}: two runs, two replays");
