@@ -445,6 +445,11 @@ fn out_of_range_tournament_values_are_errors_with_a_line() {
             "limits.fuel_per_turn is 1",
         ),
         (base("max_faults = 0", "t"), ":3:", "max_faults is 0"),
+        (
+            base("max_rejections = 0", "t"),
+            ":3:",
+            "max_rejections is 0; it must be 1..=1000000",
+        ),
         (base("concurrency = 0", "t"), ":3:", "concurrency is 0"),
     ];
     for (text, line, words) in cases {

@@ -243,3 +243,147 @@ fn the_dungeon_prompt_names_a_monster_that_is_there_and_its_next_ability() {
     // Each monster's next ability, as the monsters' command queues say.
     assert!(view.contains("next: "), "{view}");
 }
+
+/// A person sees what their seat's observation holds, plus public events: not the other
+/// seat's draws (tcg), resources (conquest) or run (dungeon); in hot-seat play each seat
+/// sees its own draws, just before its own prompt.
+#[test]
+fn a_person_is_never_shown_what_their_seat_may_not_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, replay) = play(
+        dir.path(),
+        "tcg",
+        ["human", "builtin:greedy"],
+        &format!("\n{}", repeat("1", 3000)),
+    );
+    let text = stdout(&out);
+    let drawn_by_them = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"]["type"] == "draw" && e["event"]["seat"] == 1)
+        .count();
+    assert!(drawn_by_them > 5, "{drawn_by_them}");
+    assert_eq!(
+        text.matches("seat 1 draws a card").count(),
+        drawn_by_them,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("seat 1 draws ").count(),
+        drawn_by_them,
+        "no draw of theirs named: {text}"
+    );
+    assert!(text.contains("seat 0 draws "), "{text}");
+    assert!(!text.contains("deck after shuffling"), "{text}");
+
+    // Hot-seat: every named draw is the draw of the seat prompted next.
+    let (out, _) = play(dir.path(), "tcg", ["human", "human"], &repeat("1", 6000));
+    // Piped input is not echoed: what follows a prompt starts on its line.
+    let text = stdout(&out).replace("> ", ">\n");
+    let mut seen = 0;
+    for (i, line) in text.lines().enumerate() {
+        let Some(seat) = line
+            .strip_prefix("seat ")
+            .and_then(|rest| rest.split_once(" draws "))
+            .filter(|(_, card)| *card != "a card")
+            .map(|(seat, _)| seat)
+        else {
+            continue;
+        };
+        seen += 1;
+        let next_prompt = text
+            .lines()
+            .skip(i)
+            .find_map(|l| l.strip_prefix("seat ").filter(|l| l.contains(" choose")))
+            .map(|l| &l[..1]);
+        if let Some(prompted) = next_prompt {
+            assert_eq!(prompted, seat, "line {i}: {line}");
+        }
+    }
+    assert!(seen > 10, "{seen} named draws");
+
+    let (out, _) = play(
+        dir.path(),
+        "conquest",
+        ["human", "builtin:random"],
+        &repeat("NO", 2000),
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("+++Player 1's Stage+++ [Your Asset:"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("+++Player 2's Stage+++ [Your Asset"),
+        "{text}"
+    );
+    assert!(text.contains("+++Player 2's Stage+++"), "{text}");
+
+    let (out, _) = play(
+        dir.path(),
+        "dungeon",
+        ["builtin:random", "human"],
+        &format!("1 2 3 4\n{}", repeat("1", 20_000)),
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("Seat 0 enters the dungeon"), "{text}");
+    assert!(text.contains("Seat 1 enters the dungeon"), "{text}");
+}
+
+/// `auto` hands the seat to a built-in: for the rest of the game, or N decisions and back.
+#[test]
+fn auto_hands_the_seat_to_a_built_in_for_the_game_or_n_decisions() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, replay) = play(
+        dir.path(),
+        "battle",
+        ["human", "builtin:random"],
+        "\nauto\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("auto: builtin:strong plays this seat for the rest of the game"),
+        "{text}"
+    );
+    let outcome = &replay["outcome"];
+    assert_eq!(outcome["seats"][0]["faults"], 0, "{outcome}");
+    assert_eq!(outcome["seats"][0]["invalid_actions"], 0, "{outcome}");
+    assert!(
+        !outcome["reason"].as_str().unwrap().contains("quit"),
+        "{outcome}"
+    );
+
+    let (out, replay) = play(
+        dir.path(),
+        "grid",
+        ["human", "builtin:coward"],
+        "auto nonsense\nauto 2 random-walker\nQUIT\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "invalid: `nonsense` is neither a number of decisions nor a built-in of grid"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("auto: builtin:random-walker plays this seat's next 2 decisions"),
+        "{text}"
+    );
+    assert!(text.contains("hands the seat back to you"), "{text}");
+    assert_eq!(
+        replay["outcome"]["reason"], "forfeit: seat 0 quit (the player typed QUIT)",
+        "{text}"
+    );
+    let answers = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "answer" && e["seat"] == 0 && e["answer"].get("action").is_some())
+        .count();
+    assert_eq!(
+        answers, 2,
+        "the built-in's two decisions are the seat's answers"
+    );
+}

@@ -984,3 +984,82 @@ fn each_seat_may_load_its_own_deck_and_battle_seats_their_own_roster() {
         stderr(&out)
     );
 }
+
+/// An answer the rules reject never does better than a legal one: the default played in its
+/// place is the mode's most neutral action, and enough rejected answers forfeit the game.
+#[test]
+fn rejected_answers_are_strikes_and_their_default_plays_no_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let own_goal = hostile("own-goal.wat");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--mode",
+            "battle",
+            own_goal.to_str().unwrap(),
+            "builtin:random",
+            "--seed",
+            "3",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&arena(dir.path(), &args))
+    };
+    // By default the tenth rejected answer forfeits, at once.
+    let result = play(&[]);
+    assert_eq!(result["winner"], 1, "{result}");
+    assert_eq!(
+        result["reason"], "forfeit: seat 0 had 10 answers rejected",
+        "{result}"
+    );
+    assert_eq!(result["seats"][0]["invalid_actions"], 10, "{result}");
+    assert_eq!(result["seats"][0]["faults"], 0, "{result}");
+    assert_eq!(result["seats"][0]["forfeited"], true, "{result}");
+
+    // With no effective limit, the default (attack the first legal target by id) plays
+    // on, and the replay says which target each default attacked.
+    let replay_file = dir.path().join("own-goal.json");
+    let result = play(&[
+        "--max-rejections",
+        "1000000",
+        "--replay",
+        replay_file.to_str().unwrap(),
+    ]);
+    assert_eq!(result["seats"][0]["forfeited"], false, "{result}");
+    let text = std::fs::read_to_string(&replay_file).unwrap();
+    let replay: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(replay["max_rejections"], 1_000_000);
+    let log = replay["log"].as_array().unwrap();
+    let mut defaults = 0;
+    for (i, entry) in log.iter().enumerate() {
+        let default = &entry["event"];
+        if default["type"] != "default_action" {
+            continue;
+        }
+        defaults += 1;
+        // The offer recorded with the rejected answer lists the legal targets; the
+        // default took the lowest id.
+        let offered = log[..i]
+            .iter()
+            .rev()
+            .find_map(|e| (e["kind"] == "answer").then(|| e.get("offered")).flatten())
+            .expect("the rejected answer's offer");
+        let lowest = offered["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_u64().unwrap())
+            .min()
+            .unwrap();
+        assert_eq!(
+            default["action"]["attack"]["target"], lowest,
+            "{default} after {offered}"
+        );
+    }
+    assert!(defaults > 10, "{defaults} defaults");
+    let verify = arena(
+        dir.path(),
+        &["replay", "verify", replay_file.to_str().unwrap()],
+    );
+    assert!(verify.status.success(), "{}", stdout(&verify));
+}

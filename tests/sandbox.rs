@@ -539,6 +539,7 @@ fn the_same_bytes_loaded_again_share_the_compiled_module_while_a_bot_holds_it() 
         rules: serde_json::Value::Null,
         seed: 5,
         max_faults: 3,
+        max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
     };
     let play = |seats: [&Contestant; 2]| {
         game::play(&spec, seats, ["a", "b"], &sandbox, Keep::Nothing)

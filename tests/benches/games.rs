@@ -192,6 +192,7 @@ fn play_batch(mode: Mode, seeds: u64, sides: &[Contestant; 2], sandbox: &Sandbox
                 rules: serde_json::Value::Null,
                 seed,
                 max_faults: 3,
+                max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
             };
             let result =
                 game::play(&spec, seats, ["a", "b"], sandbox, game::Keep::Nothing).expect("game");

@@ -220,6 +220,7 @@ fn play_all(
                         rules: tournament.rules_for(planned.mode, planned.variant),
                         seed: planned.seed,
                         max_faults: tournament.max_faults,
+                        max_rejections: tournament.max_rejections,
                     };
                     let [a, b] = planned.seats;
                     game::play(

@@ -320,6 +320,7 @@ fn grid_game(map: &str, sides: [&Contestant; 2], sandbox: &Sandbox) -> arena_eng
         rules: serde_json::json!({ "map": map }),
         seed: 5,
         max_faults: 3,
+        max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
     };
     game::play(
         &spec,

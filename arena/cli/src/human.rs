@@ -7,6 +7,8 @@
 //! Invalid input re-prompts with the reason. `QUIT` or the end of input (Ctrl-D) is a `quit`
 //! fault: the table forfeits the seat at once and the game ends normally, replay and all.
 //! With `--clock`, a decision not made in time is a `timeout` fault, as a bot's would be.
+//! `auto` (or `auto N`, `auto NAME N`) at any prompt hands the seat to a built-in for the
+//! rest of the game (or N decisions); its answers are the seat's, recorded as any other.
 
 use crate::input::{Line, read_line};
 use crate::live::{Live, Pace};
@@ -16,7 +18,7 @@ use arena_engine::human::{Interactive, Step};
 use arena_engine::replay::BotInfo;
 use arena_engine::{Fault, FaultKind, Observer, Player};
 use arena_sandbox::Sandbox;
-use arena_sdk::{MatchEnd, MatchStart};
+use arena_sdk::{Bot, MatchEnd, MatchStart};
 use arena_tournament::bots::Contestant;
 use arena_tournament::game::{self, GameError, GameResult, GameSpec, Occupant};
 use std::cell::Cell;
@@ -64,15 +66,58 @@ impl Console {
     }
 }
 
+/// A built-in answering for the person (`auto`).
+struct Deputy<G: Interactive> {
+    name: &'static str,
+    bot: Box<dyn Bot<G> + Send>,
+    /// Decisions it still makes; `None`: the rest of the game.
+    left: Option<u32>,
+}
+
+/// What `auto …` asks for: a built-in of the mode (by default the strongest) for `left`
+/// decisions (`None`: the rest of the game).
+fn parse_auto<G: Interactive + Builtins>(
+    line: &str,
+) -> Option<Result<(&'static str, Option<u32>), String>> {
+    let mut words = line.split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("auto") {
+        return None;
+    }
+    let list = G::builtins();
+    let mut name = list.iter().max_by_key(|b| b.strength).map(|b| b.name)?;
+    let mut left = None;
+    for word in words {
+        let word = word.strip_prefix("builtin:").unwrap_or(word);
+        if let Ok(n) = word.parse::<u32>() {
+            if n == 0 {
+                return Some(Err("`auto 0` hands over no decision".to_owned()));
+            }
+            left = Some(n);
+        } else if let Some(b) = list.iter().find(|b| b.name.eq_ignore_ascii_case(word)) {
+            name = b.name;
+        } else {
+            let names: Vec<&str> = list.iter().map(|b| b.name).collect();
+            return Some(Err(format!(
+                "`{word}` is neither a number of decisions nor a built-in of {} ({})",
+                G::MODE,
+                names.join(", ")
+            )));
+        }
+    }
+    Some(Ok((name, left)))
+}
+
 /// A person playing one seat of mode `G`.
-pub struct HumanPlayer<G: Interactive> {
+pub struct HumanPlayer<G: Interactive + Builtins> {
     console: Console,
     clock: Option<Duration>,
+    start: Option<MatchStart<G>>,
     setup: Option<G::SetupRequest>,
+    deputy: Option<Deputy<G>>,
     quit: bool,
 }
 
-impl<G: Interactive> HumanPlayer<G> {
+impl<G: Interactive + Builtins> HumanPlayer<G> {
     /// A person called `label` in the prompts, with `clock` for each decision (`None`: no
     /// time limit).
     pub fn new(label: String, clock: Option<Duration>) -> Self {
@@ -82,9 +127,48 @@ impl<G: Interactive> HumanPlayer<G> {
                 deadline: Cell::new(None),
             },
             clock,
+            start: None,
             setup: None,
+            deputy: None,
             quit: false,
         }
+    }
+
+    /// Hand the seat to the built-in `name` for `left` decisions: it hears the match's
+    /// start and the setup request as a bot in this seat would have.
+    fn hand_over(&mut self, name: &'static str, left: Option<u32>) -> Result<(), Quit> {
+        let mut bot = G::create(name).expect("a listed built-in");
+        if let Some(start) = &self.start {
+            bot.start(start);
+        }
+        if let Some(setup) = &self.setup {
+            // Its choice is not played (the setup is over); it sets up its own state.
+            let _ = bot.setup(setup);
+        }
+        self.console.say(&match left {
+            None => format!("auto: builtin:{name} plays this seat for the rest of the game"),
+            Some(n) => format!("auto: builtin:{name} plays this seat's next {n} decisions"),
+        })?;
+        self.deputy = Some(Deputy { name, bot, left });
+        Ok(())
+    }
+
+    /// The deputy's answer to `observation`, if one plays now; it steps down after its
+    /// last decision.
+    fn deputy_act(&mut self, observation: &G::Observation) -> Option<G::Action> {
+        let deputy = self.deputy.as_mut()?;
+        let action = deputy.bot.act(observation);
+        let name = deputy.name;
+        if let Some(left) = &mut deputy.left {
+            *left -= 1;
+            if *left == 0 {
+                self.deputy = None;
+                let _ = self
+                    .console
+                    .say(&format!("auto: builtin:{name} hands the seat back to you"));
+            }
+        }
+        Some(action)
     }
 
     /// Start the clock for one decision.
@@ -122,14 +206,18 @@ impl<G: Interactive> HumanPlayer<G> {
     }
 }
 
-impl<G: Interactive> Player<G> for HumanPlayer<G> {
+impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
+        self.start = Some(start.clone());
         let _ = self.console.say(&format!(
-            "{} — you are seat {}; type a number, {}, or QUIT",
+            "{} — you are seat {}; type a number, {}, `auto [N]` (a built-in plays for you), or QUIT",
             G::MODE,
             start.seat,
             G::HINT
         ));
+        if !G::INTRO.is_empty() {
+            let _ = self.console.say(G::INTRO);
+        }
         Ok(())
     }
 
@@ -150,6 +238,29 @@ impl<G: Interactive> Player<G> for HumanPlayer<G> {
                 Ok(line) => line,
                 Err(why) => return Err(self.fault(why)),
             };
+            match parse_auto::<G>(&line) {
+                Some(Ok((name, left))) => {
+                    if let Err(why) = self.hand_over(name, left) {
+                        return Err(self.fault(why));
+                    }
+                    let deputy = self.deputy.as_mut().expect("just handed over");
+                    let choice = deputy.bot.setup(request);
+                    if let Some(left) = &mut deputy.left {
+                        *left -= 1;
+                        if *left == 0 {
+                            self.deputy = None;
+                        }
+                    }
+                    return Ok(choice);
+                }
+                Some(Err(reason)) => {
+                    if let Err(why) = self.console.say(&format!("invalid: {reason}; try again")) {
+                        return Err(self.fault(why));
+                    }
+                    continue;
+                }
+                None => {}
+            }
             match G::parse_setup(request, &line) {
                 Ok(choice) => return Ok(choice),
                 Err(reason) => {
@@ -165,18 +276,37 @@ impl<G: Interactive> Player<G> for HumanPlayer<G> {
         if self.quit {
             return Err(self.fault(Quit::Ended));
         }
+        if let Some(action) = self.deputy_act(observation) {
+            return Ok(action);
+        }
         self.start_clock();
         let setup = self.setup.clone();
         let mut dialogue = G::dialogue(observation, setup.as_ref());
-        let mut line = None;
+        let mut line: Option<String> = None;
         loop {
             match dialogue.step(line.as_deref()) {
                 Step::Answer(action) => return Ok(action),
                 Step::Ask { say, prompt } => {
-                    let asked = say
+                    let mut asked = say
                         .iter()
                         .try_for_each(|text| self.console.say(text))
                         .and_then(|()| self.console.ask(&prompt));
+                    // `auto …` is the arena's, not the mode's: the dialogue never sees it.
+                    while let Ok(typed) = &asked {
+                        let said = match parse_auto::<G>(typed) {
+                            None => break,
+                            Some(Ok((name, left))) => match self.hand_over(name, left) {
+                                Ok(()) => {
+                                    return Ok(self.deputy_act(observation).expect("handed over"));
+                                }
+                                Err(why) => Err(why),
+                            },
+                            Some(Err(reason)) => {
+                                self.console.say(&format!("invalid: {reason}; try again"))
+                            }
+                        };
+                        asked = said.and_then(|()| self.console.ask(&prompt));
+                    }
                     match asked {
                         Ok(typed) => line = Some(typed),
                         Err(why) => return Err(self.fault(why)),

@@ -58,6 +58,9 @@ pub struct Live<G: Ruleset> {
     /// Seats a person plays: their own prompts show the game, so the view prints only
     /// what happened (no pictures, no redrawing), and does not pause before their turn.
     humans: [bool; 2],
+    /// The seat whose eyes the view is for: a person playing sees only what their seat
+    /// may (in hot-seat play, the seat asked next); `None` for a spectator.
+    viewer: Option<Seat>,
     drawn: usize,
     /// The terminal's height, when known: a screen taller than it would scroll.
     rows: Option<usize>,
@@ -76,6 +79,11 @@ impl<G: Ruleset> Live<G> {
             header: arena_tournament::game::header(mode, bots, seed),
             pace,
             humans,
+            viewer: match humans {
+                [true, false] => Some(0),
+                [false, true] => Some(1),
+                _ => None,
+            },
             drawn: 0,
             rows: pace.terminal.then(terminal_rows).flatten(),
             cleared: false,
@@ -111,7 +119,7 @@ impl<G: Ruleset> Live<G> {
         if self.error.is_some() || (self.renderer.events().is_empty() && !forced) {
             return;
         }
-        let Some(step) = self.renderer.step() else {
+        let Some(step) = self.renderer.step_for(self.viewer) else {
             return;
         };
         self.drawn += 1;
@@ -273,6 +281,7 @@ impl<G: Ruleset> Observer<G> for Live<G> {
     fn asking(&mut self, seat: Seat) {
         if self.humans[usize::from(seat) % 2] {
             // The person's prompt waits for them: no pause before it.
+            self.viewer = Some(seat);
             self.cut(false);
         } else if !self.by_round() {
             self.cut(true);

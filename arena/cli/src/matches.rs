@@ -43,8 +43,11 @@ pub struct MatchArgs {
     #[arg(long, short)]
     jobs: Option<usize>,
     /// Faults in one game that forfeit it.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = arena_engine::DEFAULT_MAX_FAULTS)]
     max_faults: u32,
+    /// Rejected answers in one game that forfeit it.
+    #[arg(long, default_value_t = arena_engine::DEFAULT_MAX_REJECTIONS)]
+    max_rejections: u32,
     /// Print the interim result every N pairs to standard error (0: never).
     #[arg(long, value_name = "PAIRS", default_value_t = 0)]
     rating_interval: u32,
@@ -124,6 +127,7 @@ pub fn play_match(args: MatchArgs, sandbox_args: &SandboxArgs) -> Result<ExitCod
         rules,
         seed: 0,
         max_faults: args.max_faults,
+        max_rejections: args.max_rejections,
     };
     let pairs = args.games / 2;
     let jobs = args

@@ -35,8 +35,11 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     deck1: Option<PathBuf>,
     /// Faults in one match that forfeit it.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = arena_engine::DEFAULT_MAX_FAULTS)]
     max_faults: u32,
+    /// Rejected answers in one game that forfeit it.
+    #[arg(long, default_value_t = arena_engine::DEFAULT_MAX_REJECTIONS)]
+    max_rejections: u32,
     /// Write the replay to FILE.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
@@ -263,6 +266,7 @@ pub fn play(args: PlayArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         rules,
         seed: args.seed,
         max_faults: args.max_faults,
+        max_rejections: args.max_rejections,
     };
     let names_ref = [names[0].as_str(), names[1].as_str()];
     let watch = args.watch || args.step || args.delay.is_some();

@@ -277,6 +277,7 @@ mod tests {
             rules: serde_json::Value::Null,
             seed: 3,
             max_faults: 3,
+            max_rejections: 10,
         };
         let sandbox = arena_sandbox::Sandbox::new(Default::default(), None).unwrap();
         let bots =

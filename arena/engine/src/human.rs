@@ -30,6 +30,8 @@ pub trait Dialogue<A> {
 pub trait Interactive: Ruleset {
     /// What to type, besides a number.
     const HINT: &'static str;
+    /// Said once at the start, after the greeting (empty: nothing).
+    const INTRO: &'static str = "";
     /// The setup question, or `None` when there is nothing to choose.
     fn setup_prompt(request: &Self::SetupRequest) -> Option<String>;
     /// The setup choice for an answer to [`Interactive::setup_prompt`] (`""` when there

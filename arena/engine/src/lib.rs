@@ -83,6 +83,19 @@ pub trait Ruleset: Game {
     /// One line of text for an event (terminal rendering of replays).
     fn describe(event: &Self::Event) -> String;
 
+    /// Whether a rejected answer is a strike toward `max_rejections`. A mode whose seed
+    /// document gives every answer an effect (grid: a move off the board stays put, which
+    /// is the default anyway) reports the rejection but does not count it as a strike.
+    const REJECTIONS_STRIKE: bool = true;
+
+    /// The line a person playing `viewer` is shown for an event: only what that seat's
+    /// observations hold, plus public events (`None`: nothing of it is theirs to see). The
+    /// default, for a mode without hidden information, is [`Ruleset::describe`].
+    fn describe_for(event: &Self::Event, viewer: arena_sdk::Seat) -> Option<String> {
+        let _ = viewer;
+        Some(Self::describe(event))
+    }
+
     /// The rule tables the rules config does not hold (battle: the unit, skill and effect
     /// tables; tcg: the card pool in force and the variation switches), as data, written in
     /// the replay's header so a replay describes its own rules; `verify` compares them
@@ -231,15 +244,24 @@ pub struct MatchConfig<G: Game> {
     pub seed: u64,
     /// A player who faults this many times in one match forfeits it.
     pub max_faults: u32,
+    /// A player with this many answers rejected in one match forfeits it.
+    pub max_rejections: u32,
 }
 
+/// The default of [`MatchConfig::max_faults`].
+pub const DEFAULT_MAX_FAULTS: u32 = 3;
+/// The default of [`MatchConfig::max_rejections`].
+pub const DEFAULT_MAX_REJECTIONS: u32 = 10;
+
 impl<G: Game> MatchConfig<G> {
-    /// Default fault tolerance (3 faults forfeit).
+    /// Default tolerances: [`DEFAULT_MAX_FAULTS`] faults or [`DEFAULT_MAX_REJECTIONS`]
+    /// rejected answers forfeit.
     pub fn new(rules: G::Rules, seed: u64) -> Self {
         MatchConfig {
             rules,
             seed,
-            max_faults: 3,
+            max_faults: DEFAULT_MAX_FAULTS,
+            max_rejections: DEFAULT_MAX_REJECTIONS,
         }
     }
 }
@@ -283,7 +305,7 @@ pub(crate) fn run_match_with<'p, G: Ruleset, S>(
     observer: Option<&'p mut dyn Observer<G>>,
     play: impl FnOnce(&G::Rules, u64, &mut Table<'p, G>) -> (Finish, S),
 ) -> (MatchRecord<G>, Option<S>) {
-    let mut table = Table::new(players, config.max_faults);
+    let mut table = Table::new(players, config.max_faults, config.max_rejections);
     if let Some(observer) = observer {
         table.observed_by(observer);
     }

@@ -121,6 +121,10 @@ pub struct Replay<G: Ruleset> {
     pub seed: u64,
     /// Faults that forfeit a match.
     pub max_faults: u32,
+    /// Rejected answers that forfeit a match; absent (no limit) in replays written before
+    /// rejections could forfeit.
+    #[serde(default = "no_rejection_limit")]
+    pub max_rejections: u32,
     /// Who played each seat.
     pub bots: [BotInfo; 2],
     /// The full initial state.
@@ -139,6 +143,10 @@ impl<G: Ruleset> Replay<G> {
             _ => None,
         })
     }
+}
+
+fn no_rejection_limit() -> u32 {
+    u32::MAX
 }
 
 /// Re-simulate `replay` from its recorded answers and check that every event and the
@@ -173,6 +181,7 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
         rules: replay.rules.clone(),
         seed: replay.seed,
         max_faults: replay.max_faults,
+        max_rejections: replay.max_rejections,
     };
     let players: [&mut dyn Player<G>; 2] = [&mut seat0, &mut seat1];
     let fresh = run_match(&config, players).replay;

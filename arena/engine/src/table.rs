@@ -22,7 +22,12 @@ pub struct Finish {
 struct Tally {
     faults: u32,
     fault_kinds: std::collections::BTreeMap<String, u32>,
+    /// Rejections (conquest can reject several orders of one answer).
     invalid_actions: u32,
+    /// Answers with at least one rejection: the strikes toward `max_rejections`.
+    rejected_answers: u32,
+    /// Whether the seat's latest answer has been counted in `rejected_answers`.
+    struck: bool,
     fuel: u64,
     forfeited: bool,
     /// Why the seat quit (a [`FaultKind::Quit`] fault's message), if it did.
@@ -50,17 +55,16 @@ pub trait Observer<G: Ruleset> {
 pub enum Asked<A> {
     /// The seat's answer, legal by the mode's check.
     Legal(A),
-    /// The mode's documented default, played in the seat's place: it faulted (`rejected` is
-    /// `None`), or its answer was illegal (`rejected` is the mode's reason, already recorded
-    /// and counted as a rejection).
+    /// The mode plays its documented default in the seat's place, the most neutral legal
+    /// action it has: the seat faulted (`rejected` is `None`), or its answer was illegal
+    /// (`rejected` is the mode's reason, already recorded and counted as a rejection).
     Default {
-        /// The default.
-        action: A,
         /// Why the answer was rejected, if there was an answer.
         rejected: Option<String>,
     },
-    /// A seat has forfeited (its faults reached `max_faults`, or it quit), at this request
-    /// or before it (the start request counts too): the mode ends the match now, with [`Table::forfeit_finish`] and its end
+    /// A seat has forfeited (its faults reached `max_faults`, its rejected answers
+    /// `max_rejections`, or it quit), at this request or before it (the start request
+    /// counts too): the mode ends the match now, with [`Table::forfeit_finish`] and its end
     /// event, and plays nothing more.
     Forfeited(Seat),
 }
@@ -71,6 +75,7 @@ pub struct Table<'p, G: Ruleset> {
     // Checked once per entry when present; `None` (every tournament game) costs a branch.
     observer: Option<&'p mut dyn Observer<G>>,
     max_faults: u32,
+    max_rejections: u32,
     tally: [Tally; 2],
     forfeit: Option<Seat>,
     turn: u32,
@@ -89,12 +94,14 @@ impl<G: Ruleset> std::fmt::Debug for Table<'_, G> {
 }
 
 impl<'p, G: Ruleset> Table<'p, G> {
-    /// Seat the players; `max_faults` faults forfeit a match.
-    pub fn new(players: [&'p mut dyn Player<G>; 2], max_faults: u32) -> Self {
+    /// Seat the players; `max_faults` faults, or `max_rejections` rejected answers, forfeit
+    /// a match.
+    pub fn new(players: [&'p mut dyn Player<G>; 2], max_faults: u32, max_rejections: u32) -> Self {
         Table {
             players,
             observer: None,
             max_faults: max_faults.max(1),
+            max_rejections: max_rejections.max(1),
             tally: Default::default(),
             forfeit: None,
             turn: 0,
@@ -152,7 +159,13 @@ impl<'p, G: Ruleset> Table<'p, G> {
         let tally = &self.tally[usize::from(loser)];
         let reason = match &tally.quit {
             Some(why) => format!("forfeit: seat {loser} quit ({why})"),
-            None => format!("forfeit: seat {loser} faulted {} times", tally.faults),
+            None if tally.faults >= self.max_faults => {
+                format!("forfeit: seat {loser} faulted {} times", tally.faults)
+            }
+            None => format!(
+                "forfeit: seat {loser} had {} answers rejected",
+                tally.rejected_answers
+            ),
         };
         Finish {
             winner: Some(1 - loser),
@@ -169,15 +182,15 @@ impl<'p, G: Ruleset> Table<'p, G> {
 
     /// Ask `seat` for its action, the mode's one turn protocol: `offer` is recorded with the
     /// answer; a legal answer (by `check`, which gives the mode's reason otherwise) is played;
-    /// an illegal one is rejected with that reason and `default` played instead, as it is
-    /// for a fault; a seat whose faults reach `max_faults` forfeits at once.
+    /// an illegal one is rejected with that reason and the mode plays its default instead,
+    /// as it does for a fault; a seat whose faults reach `max_faults`, or whose rejected
+    /// answers reach `max_rejections`, forfeits at once.
     pub fn ask(
         &mut self,
         seat: Seat,
         observation: &G::Observation,
         offer: G::Offer,
         check: impl FnOnce(&G::Action) -> Result<(), String>,
-        default: impl FnOnce() -> G::Action,
     ) -> Asked<G::Action> {
         if let Some(loser) = self.forfeit {
             return Asked::Forfeited(loser);
@@ -189,22 +202,21 @@ impl<'p, G: Ruleset> Table<'p, G> {
         let answer = match self.record(seat, result.map(Answer::Action)) {
             Answer::Action(action) => action,
             _ if self.tally[usize::from(seat)].forfeited => return Asked::Forfeited(seat),
-            _ => {
-                return Asked::Default {
-                    action: default(),
-                    rejected: None,
-                };
-            }
+            _ => return Asked::Default { rejected: None },
         };
         match check(&answer) {
             Ok(()) => Asked::Legal(answer),
-            Err(reason) => {
-                self.reject(seat, reason.clone());
-                Asked::Default {
-                    action: default(),
-                    rejected: Some(reason),
-                }
-            }
+            Err(reason) => self.refuse(seat, reason),
+        }
+    }
+
+    /// Reject `seat`'s answer for `reason`: the mode's default, or the forfeit it caused.
+    fn refuse<T>(&mut self, seat: Seat, reason: String) -> Asked<T> {
+        match self.reject(seat, reason.clone()) {
+            Some(loser) => Asked::Forfeited(loser),
+            None => Asked::Default {
+                rejected: Some(reason),
+            },
         }
     }
 
@@ -215,7 +227,6 @@ impl<'p, G: Ruleset> Table<'p, G> {
         seat: Seat,
         request: &G::SetupRequest,
         check: impl FnOnce(&G::SetupChoice) -> Result<T, String>,
-        default: impl FnOnce() -> T,
     ) -> Asked<T> {
         if let Some(loser) = self.forfeit {
             return Asked::Forfeited(loser);
@@ -225,34 +236,36 @@ impl<'p, G: Ruleset> Table<'p, G> {
         let choice = match self.record(seat, result.map(Answer::Setup)) {
             Answer::Setup(choice) => choice,
             _ if self.tally[usize::from(seat)].forfeited => return Asked::Forfeited(seat),
-            _ => {
-                return Asked::Default {
-                    action: default(),
-                    rejected: None,
-                };
-            }
+            _ => return Asked::Default { rejected: None },
         };
         match check(&choice) {
             Ok(chosen) => Asked::Legal(chosen),
-            Err(reason) => {
-                self.reject(seat, reason.clone());
-                Asked::Default {
-                    action: default(),
-                    rejected: Some(reason),
-                }
-            }
+            Err(reason) => self.refuse(seat, reason),
         }
     }
 
-    /// The mode rejected `seat`'s answer as illegal; counted, recorded, and the mode tells
-    /// the bot in its next observation.
-    pub fn reject(&mut self, seat: Seat, reason: impl Into<String>) {
-        self.tally[usize::from(seat)].invalid_actions += 1;
+    /// The mode rejected (part of) `seat`'s latest answer as illegal: recorded, counted,
+    /// and the mode tells the bot in its next observation. The answer is one strike toward
+    /// `max_rejections`, however many of its parts are rejected; the seat that forfeits by
+    /// it (or any earlier forfeit) is returned: the mode then ends the match.
+    #[must_use = "a rejection can forfeit the match"]
+    pub fn reject(&mut self, seat: Seat, reason: impl Into<String>) -> Option<Seat> {
+        let tally = &mut self.tally[usize::from(seat)];
+        tally.invalid_actions += 1;
+        if G::REJECTIONS_STRIKE && !tally.struck {
+            tally.struck = true;
+            tally.rejected_answers += 1;
+            if tally.rejected_answers >= self.max_rejections && !tally.forfeited {
+                tally.forfeited = true;
+                self.forfeit.get_or_insert(seat);
+            }
+        }
         self.push(Entry::Rejected {
             seat,
             turn: self.turn,
             reason: reason.into(),
         });
+        self.forfeit
     }
 
     /// Tell `seat` the match is over.
@@ -264,6 +277,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         let report = self.players[usize::from(seat)].last_call();
         let tally = &mut self.tally[usize::from(seat)];
         tally.fuel += report.fuel;
+        tally.struck = false;
         let answer = match result {
             Ok(answer) => answer,
             Err(fault) => {
@@ -324,6 +338,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             tables: G::tables(&config.rules),
             seed: config.seed,
             max_faults: config.max_faults,
+            max_rejections: config.max_rejections,
             bots: [BotInfo::unnamed(0), BotInfo::unnamed(1)],
             initial: self.initial,
             log: self.log,
@@ -463,5 +478,82 @@ mod quit_tests {
         assert_eq!(outcome.seats[0].fault_kinds["quit"], 1);
         assert!(outcome.seats[0].forfeited);
         verify(&record.replay).expect("a quit replays");
+    }
+
+    /// Answers the target it is told is legal only every `every`-th turn; otherwise its
+    /// own unit (always illegal).
+    struct OwnGoal {
+        every: u32,
+        turns: u32,
+    }
+    impl Player<Battle> for OwnGoal {
+        fn start(&mut self, _: &MatchStart<Battle>) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn setup(&mut self, r: &SetupRequest) -> Result<TeamChoice, Fault> {
+            Ok(TeamChoice {
+                team: r.roster[..3].to_vec(),
+            })
+        }
+        fn act(&mut self, o: &Observation) -> Result<Action, Fault> {
+            self.turns += 1;
+            let target = if self.turns.is_multiple_of(self.every) {
+                o.legal_targets[0]
+            } else {
+                o.acting
+            };
+            Ok(Action::Attack { target })
+        }
+        fn end(&mut self, _: &MatchEnd) {}
+    }
+
+    #[test]
+    fn rejected_answers_forfeit_at_max_rejections_at_once() {
+        let mut config = MatchConfig::<Battle>::new(Default::default(), 5);
+        config.max_rejections = 4;
+        let mut a = OwnGoal { every: 2, turns: 0 };
+        let mut b = OwnGoal { every: 1, turns: 0 };
+        let record = run_match(&config, [&mut a, &mut b]);
+        let outcome = &record.outcome;
+        assert_eq!(outcome.winner, Some(1));
+        assert_eq!(outcome.reason, "forfeit: seat 0 had 4 answers rejected");
+        assert!(outcome.seats[0].forfeited);
+        assert_eq!(outcome.seats[0].invalid_actions, 4);
+        assert_eq!(outcome.seats[0].faults, 0);
+        assert_eq!(outcome.seats[1].invalid_actions, 0);
+        // The fourth rejection is the last thing before the end event: its default is not
+        // played.
+        let log = &record.replay.log;
+        assert!(matches!(
+            log[log.len() - 2],
+            crate::replay::Entry::Rejected { seat: 0, .. }
+        ));
+        assert_eq!(record.replay.max_rejections, 4);
+        verify(&record.replay).expect("the forfeit replays");
+    }
+
+    #[test]
+    fn below_max_rejections_a_seat_plays_on_with_the_default() {
+        let mut config = MatchConfig::<Battle>::new(Default::default(), 5);
+        config.max_rejections = u32::MAX;
+        let mut a = OwnGoal { every: 2, turns: 0 };
+        let mut b = OwnGoal { every: 1, turns: 0 };
+        let record = run_match(&config, [&mut a, &mut b]);
+        let outcome = &record.outcome;
+        assert!(!outcome.seats[0].forfeited, "{}", outcome.reason);
+        assert!(outcome.seats[0].invalid_actions > 4);
+        verify(&record.replay).expect("replays");
+    }
+
+    #[test]
+    fn a_replay_without_max_rejections_has_no_limit() {
+        let config = MatchConfig::<Battle>::new(Default::default(), 5);
+        let mut a = OwnGoal { every: 1, turns: 0 };
+        let mut b = OwnGoal { every: 1, turns: 0 };
+        let record = run_match(&config, [&mut a, &mut b]);
+        let mut json = serde_json::to_value(&record.replay).unwrap();
+        json.as_object_mut().unwrap().remove("max_rejections");
+        let old: crate::replay::Replay<Battle> = serde_json::from_value(json).unwrap();
+        assert_eq!(old.max_rejections, u32::MAX);
     }
 }

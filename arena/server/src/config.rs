@@ -46,6 +46,8 @@ pub struct ServerConfig {
     pub seed: u64,
     /// Faults that forfeit a ladder game.
     pub max_faults: u32,
+    /// Rejected answers that forfeit a ladder game.
+    pub max_rejections: u32,
     /// Sandbox limits for every game.
     pub limits: LimitsConfig,
     /// Bytes of rendered game pages kept in memory (rendering one re-simulates its game).
@@ -82,7 +84,8 @@ impl Default for ServerConfig {
             registrations_per_hour: 20,
             ladder: true,
             seed: 2026,
-            max_faults: 3,
+            max_faults: arena_engine::DEFAULT_MAX_FAULTS,
+            max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
             limits: LimitsConfig::default(),
             page_cache_bytes: 64 << 20,
             compiled_bots: 64,

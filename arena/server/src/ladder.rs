@@ -32,6 +32,7 @@ pub struct Ladder {
     modes: Vec<(Mode, serde_json::Value)>,
     seed: u64,
     max_faults: u32,
+    max_rejections: u32,
     /// Jobs read at start or planned, not yet taken by a worker, with their finished games.
     queue: Mutex<VecDeque<(Job, Vec<u8>)>>,
     /// Set when there may be new work (an upload) or when stopping.
@@ -109,7 +110,7 @@ impl Ladder {
         sandbox: Arc<Sandbox>,
         modes: Vec<(Mode, serde_json::Value)>,
         seed: u64,
-        max_faults: u32,
+        (max_faults, max_rejections): (u32, u32),
         compiled: (usize, usize),
     ) -> Result<Ladder, StoreError> {
         let queue = store.pending_jobs()?.into_iter().collect();
@@ -119,6 +120,7 @@ impl Ladder {
             modes,
             seed,
             max_faults,
+            max_rejections,
             queue: Mutex::new(queue),
             wake: (Mutex::new(false), Condvar::new()),
             stop: AtomicBool::new(false),
@@ -334,6 +336,7 @@ impl Ladder {
             rules,
             seed: job.seed,
             max_faults: self.max_faults,
+            max_rejections: self.max_rejections,
         };
         for swap in [0u8, 1] {
             if done.contains(&swap) || self.stopping() {
@@ -464,7 +467,7 @@ mod tests {
             sandbox,
             vec![(Mode::Battle, serde_json::Value::Null)],
             1,
-            3,
+            (3, 10),
             (4, 1 << 20),
         )
         .unwrap();

@@ -307,7 +307,7 @@ impl Server {
                 sandbox,
                 modes,
                 opening.seed,
-                opening.max_faults,
+                (opening.max_faults, opening.max_rejections),
                 (opening.compiled_bots, opening.compiled_bytes),
             )?)
         })

@@ -153,12 +153,12 @@ async fn blocking_page(
 fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiError> {
     let board = app.ladder.leaderboard(mode)?;
     let mut html = format!(
-        r#"<table class="leaderboard" data-mode="{mode}"><thead><tr><th>#</th><th>bot</th><th>version</th><th>Elo</th><th>±95%</th><th>games</th><th>W</th><th>D</th><th>L</th><th>faults</th></tr></thead><tbody>"#
+        r#"<table class="leaderboard" data-mode="{mode}"><thead><tr><th>#</th><th>bot</th><th>version</th><th>Elo</th><th>±95%</th><th>games</th><th>W</th><th>D</th><th>L</th><th>faults</th><th>rejected</th></tr></thead><tbody>"#
     );
     for row in board.rows.iter().take(limit) {
         let _ = write!(
             html,
-            r#"<tr><td>{}</td><td><a href="/bots/{}">{}</a></td><td>v{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            r#"<tr><td>{}</td><td><a href="/bots/{}">{}</a></td><td>v{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
             row.rank,
             row.bot_id,
             escape(&row.bot),
@@ -170,11 +170,12 @@ fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiE
             row.wins,
             row.draws,
             row.losses,
-            row.faults
+            row.faults,
+            row.invalid_actions
         );
     }
     if board.rows.is_empty() {
-        html.push_str(r#"<tr><td colspan="10">no bots play this mode yet</td></tr>"#);
+        html.push_str(r#"<tr><td colspan="11">no bots play this mode yet</td></tr>"#);
     }
     let _ = write!(
         html,

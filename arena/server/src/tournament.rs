@@ -90,7 +90,7 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
 
 /// The keys of a tournament file's top level the server passes on as they are (the
 /// tournament crate checks their values); `modes` and `bots` it reads itself.
-const HEADER_KEYS: [&str; 8] = [
+const HEADER_KEYS: [&str; 9] = [
     "name",
     "seed",
     "format",
@@ -98,6 +98,7 @@ const HEADER_KEYS: [&str; 8] = [
     "games_per_pairing",
     "concurrency",
     "max_faults",
+    "max_rejections",
     "limits",
 ];
 

@@ -160,7 +160,8 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
         mode,
         rules: serde_json::Value::Null,
         seed: 1,
-        max_faults: 3,
+        max_faults: arena_engine::DEFAULT_MAX_FAULTS,
+        max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
     };
     let me = Contestant::Wasm(bot.clone());
     let them = Contestant::Builtin(weakest.name.to_owned());

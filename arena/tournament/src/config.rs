@@ -33,6 +33,8 @@ pub const PLANNED_GAMES_MAX: u64 = 1_000_000;
 pub const CONCURRENCY_RANGE: std::ops::RangeInclusive<usize> = 1..=1024;
 /// Allowed faults before a forfeit.
 pub const MAX_FAULTS_RANGE: std::ops::RangeInclusive<u32> = 1..=1000;
+/// Allowed rejected answers before a forfeit.
+pub const MAX_REJECTIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=1_000_000;
 
 /// Sandbox limits a tournament sets for its wasm bots (unset: the arena's defaults).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -157,6 +159,8 @@ struct RawFile {
     concurrency: Option<Spanned<u64>>,
     #[serde(default = "default_max_faults")]
     max_faults: Spanned<u64>,
+    #[serde(default = "default_max_rejections")]
+    max_rejections: Spanned<u64>,
     #[serde(default)]
     limits: RawLimits,
     #[serde(default)]
@@ -183,7 +187,10 @@ fn default_games() -> Spanned<u32> {
     Spanned::new(0..0, 2)
 }
 fn default_max_faults() -> Spanned<u64> {
-    Spanned::new(0..0, 3)
+    Spanned::new(0..0, arena_engine::DEFAULT_MAX_FAULTS.into())
+}
+fn default_max_rejections() -> Spanned<u64> {
+    Spanned::new(0..0, arena_engine::DEFAULT_MAX_REJECTIONS.into())
 }
 
 /// One bot of a tournament.
@@ -220,6 +227,8 @@ pub struct Tournament {
     pub concurrency: Option<usize>,
     /// Faults that forfeit a game.
     pub max_faults: u32,
+    /// Rejected answers that forfeit a game.
+    pub max_rejections: u32,
     /// Sandbox limits.
     pub limits: LimitsConfig,
     /// The modes, with their rules configurations in JSON form, in mode order.
@@ -305,20 +314,24 @@ impl Tournament {
                     })?,
             ),
         };
-        let max_faults = u32::try_from(*raw.max_faults.get_ref())
-            .ok()
-            .filter(|m| MAX_FAULTS_RANGE.contains(m))
-            .ok_or_else(|| {
-                fail(
-                    at(raw.max_faults.span()),
-                    format!(
-                        "max_faults is {}; it must be {}..={}",
-                        raw.max_faults.get_ref(),
-                        MAX_FAULTS_RANGE.start(),
-                        MAX_FAULTS_RANGE.end()
-                    ),
-                )
-            })?;
+        let count = |key: &str, value: &Spanned<u64>, range: std::ops::RangeInclusive<u32>| {
+            u32::try_from(*value.get_ref())
+                .ok()
+                .filter(|m| range.contains(m))
+                .ok_or_else(|| {
+                    fail(
+                        at(value.span()),
+                        format!(
+                            "{key} is {}; it must be {}..={}",
+                            value.get_ref(),
+                            range.start(),
+                            range.end()
+                        ),
+                    )
+                })
+        };
+        let max_faults = count("max_faults", &raw.max_faults, MAX_FAULTS_RANGE)?;
+        let max_rejections = count("max_rejections", &raw.max_rejections, MAX_REJECTIONS_RANGE)?;
         let limits = LimitsConfig {
             fuel_per_turn: raw.limits.fuel_per_turn.as_ref().map(|v| *v.get_ref()),
             fuel_per_setup: raw.limits.fuel_per_setup.as_ref().map(|v| *v.get_ref()),
@@ -498,6 +511,7 @@ impl Tournament {
             games_per_pairing: *games,
             concurrency,
             max_faults,
+            max_rejections,
             limits,
             modes,
             bots,

@@ -11,7 +11,7 @@ use arena_engine::{
     MatchConfig, NativePlayer, Observer, Outcome, Player, Ruleset, run_match_observed,
 };
 use arena_sandbox::Sandbox;
-use arena_sdk::Mode;
+use arena_sdk::{Mode, Seat};
 
 /// Which map format `text` is in when no mode is given: the map mode whose format claims
 /// it (its first line), else the first map mode (whose check then says what is wrong).
@@ -50,6 +50,8 @@ pub struct GameSpec {
     pub seed: u64,
     /// Faults that forfeit a match.
     pub max_faults: u32,
+    /// Rejected answers that forfeit a match.
+    pub max_rejections: u32,
 }
 
 /// A played game.
@@ -238,6 +240,7 @@ fn play_seats_keeping<G: Ruleset + Builtins>(
         rules,
         seed: spec.seed,
         max_faults: spec.max_faults,
+        max_rejections: spec.max_rejections,
     };
     // The players live only in this function: the observer's borrow is shortened to theirs.
     let observer = observer.map(|o| {
@@ -452,9 +455,25 @@ pub fn result_line(outcome: &Outcome, bots: &[BotInfo; 2]) -> String {
 pub struct Renderer<G: Ruleset> {
     sketch: Option<Box<dyn arena_engine::Sketch<G::Event>>>,
     events: Vec<G::Event>,
-    lines: Vec<String>,
+    /// What happened since the last step, turned into lines when the step ends: who sees
+    /// them is known only then.
+    pending: Vec<Pending<G::Event>>,
     last_picture: Option<String>,
     rolls: bool,
+}
+
+/// One line of a step to come.
+#[derive(Debug)]
+enum Pending<E> {
+    /// An event, described for whoever looks.
+    Event(E),
+    /// A line about `seat`'s answer: `all` for the seat itself and a spectator, `others`
+    /// (if anything) for the other seat.
+    Answer {
+        seat: Seat,
+        all: String,
+        others: Option<String>,
+    },
 }
 
 /// One step of a rendered game: what happened, then the picture of the state after it.
@@ -481,7 +500,7 @@ impl<G: Ruleset> Renderer<G> {
         Renderer {
             sketch: initial.as_ref().and_then(G::sketch),
             events: Vec::new(),
-            lines: Vec::new(),
+            pending: Vec::new(),
             last_picture: None,
             rolls: false,
         }
@@ -516,16 +535,19 @@ impl<G: Ruleset> Renderer<G> {
                 // Roll records are for auditors (they stay in the file); the lines that
                 // follow show what each roll did.
                 if self.rolls || !G::is_roll(event) {
-                    self.lines.push(G::describe(event));
+                    self.pending.push(Pending::Event(event.clone()));
                 }
                 if let Some(sketch) = &mut self.sketch {
                     sketch.apply(event);
                 }
                 self.events.push(event.clone());
             }
-            Entry::Rejected { seat, turn, reason } => self.lines.push(format!(
-                "turn {turn}: seat {seat}'s answer rejected: {reason}"
-            )),
+            // The reason can name what only the seat knows (a card in its hand).
+            Entry::Rejected { seat, turn, reason } => self.pending.push(Pending::Answer {
+                seat: *seat,
+                all: format!("turn {turn}: seat {seat}'s answer rejected: {reason}"),
+                others: Some(format!("turn {turn}: seat {seat}'s answer rejected")),
+            }),
             Entry::Answer {
                 seat,
                 turn,
@@ -533,21 +555,36 @@ impl<G: Ruleset> Renderer<G> {
                 log,
                 ..
             } => {
+                let seat = *seat;
                 match answer {
                     arena_engine::Answer::Fault(fault)
                         if fault.kind == arena_engine::FaultKind::Quit =>
                     {
-                        self.lines
-                            .push(format!("turn {turn}: seat {seat} quit: {}", fault.message));
+                        let line = format!("turn {turn}: seat {seat} quit: {}", fault.message);
+                        self.pending.push(Pending::Answer {
+                            seat,
+                            all: line.clone(),
+                            others: Some(line),
+                        });
                     }
-                    arena_engine::Answer::Fault(fault) => self
-                        .lines
-                        .push(format!("turn {turn}: seat {seat} faulted: {fault}")),
+                    // A fault's message can quote the bot's own state (a panic message).
+                    arena_engine::Answer::Fault(fault) => self.pending.push(Pending::Answer {
+                        seat,
+                        all: format!("turn {turn}: seat {seat} faulted: {fault}"),
+                        others: Some(format!(
+                            "turn {turn}: seat {seat} faulted ({})",
+                            fault.kind.name()
+                        )),
+                    }),
                     _ => {}
                 }
+                // What a bot logs is its own.
                 if let Some(log) = log {
-                    self.lines
-                        .push(format!("turn {turn}: seat {seat} logs: {log}"));
+                    self.pending.push(Pending::Answer {
+                        seat,
+                        all: format!("turn {turn}: seat {seat} logs: {log}"),
+                        others: None,
+                    });
                 }
             }
         }
@@ -557,6 +594,13 @@ impl<G: Ruleset> Renderer<G> {
     /// drawn. `None` when nothing happened and nothing changed (the start and setup
     /// answers come before any event: drawing after each would repeat the first picture).
     pub fn step(&mut self) -> Option<Step> {
+        self.step_for(None)
+    }
+
+    /// [`Renderer::step`] as the person playing `viewer` may see it (`None`: a spectator,
+    /// who sees everything): the mode's [`Ruleset::describe_for`], and of the other seat's
+    /// answers only what is public (no bot log, no rejection's reason, a fault's kind).
+    pub fn step_for(&mut self, viewer: Option<Seat>) -> Option<Step> {
         let picture = self
             .sketch
             .as_ref()
@@ -565,7 +609,20 @@ impl<G: Ruleset> Renderer<G> {
         if let Some(p) = &picture {
             self.last_picture = Some(p.clone());
         }
-        let lines = std::mem::take(&mut self.lines);
+        let lines: Vec<String> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .filter_map(|line| match (line, viewer) {
+                (Pending::Event(event), None) => Some(G::describe(&event)),
+                (Pending::Event(event), Some(viewer)) => G::describe_for(&event, viewer),
+                (Pending::Answer { seat, all, others }, viewer) => {
+                    if viewer.is_none_or(|v| v == seat) {
+                        Some(all)
+                    } else {
+                        others
+                    }
+                }
+            })
+            .collect();
         (!lines.is_empty() || picture.is_some()).then_some(Step { lines, picture })
     }
 

@@ -99,6 +99,7 @@ fn fingerprint(tournament: &Tournament) -> String {
         "challengers": tournament.challengers,
         "games_per_pairing": tournament.games_per_pairing,
         "max_faults": tournament.max_faults,
+        "max_rejections": tournament.max_rejections,
         "limits": tournament.limits,
         "modes": tournament.modes,
         "bots": tournament.bots.iter().map(|b| {

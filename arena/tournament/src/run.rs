@@ -415,6 +415,7 @@ fn play_one(
         rules,
         seed: game.seed,
         max_faults: tournament.max_faults,
+        max_rejections: tournament.max_rejections,
     };
     let [a, b] = game.seats;
     let names = [

@@ -811,12 +811,10 @@ pub(super) fn run(
             check_team(rules, seat, choice)
                 .map_err(|reason| format!("team rejected: {reason}; playing the default team"))
         };
-        match table.ask_setup(seat, &setup_request(rules, seat), check, || {
-            default_team(rules, seat)
-        }) {
+        match table.ask_setup(seat, &setup_request(rules, seat), check) {
             Asked::Legal(team) => teams[idx] = team,
-            Asked::Default { action, rejected } => {
-                teams[idx] = action;
+            Asked::Default { rejected } => {
+                teams[idx] = default_team(rules, seat);
                 last_rejected[idx] = rejected;
             }
             Asked::Forfeited(loser) => {
@@ -850,16 +848,13 @@ pub(super) fn run(
                     skill: observation.skill_ready,
                 };
                 let units = &fight.state.units;
-                let asked = table.ask(
-                    seat,
-                    &observation,
-                    offer,
-                    |&action| check_action(units, id, action),
-                    || default_action(units, id),
-                );
+                let asked = table.ask(seat, &observation, offer, |&action| {
+                    check_action(units, id, action)
+                });
                 let action = match asked {
                     Asked::Legal(action) => action,
-                    Asked::Default { action, rejected } => {
+                    Asked::Default { rejected } => {
+                        let action = default_action(units, id);
                         let reason = rejected.clone().unwrap_or_else(|| "no answer".to_owned());
                         fight.emit(Event::DefaultAction {
                             unit: id,

@@ -346,12 +346,13 @@ pub fn default_team(rules: &Rules, seat: Seat) -> Vec<BotType> {
         .collect()
 }
 
-/// The action played when a bot gives none or an illegal one: attack the legal target with
-/// the least integrity, the lowest id on a tie.
+/// The action played when a bot gives none or an illegal one, the most neutral legal one:
+/// attack the legal target with the lowest id (never a choice by the targets' state, so a
+/// wrong answer never plays better than a right one would).
 pub fn default_action(units: &[Unit], acting: UnitId) -> Action {
     let target = legal_targets(units, acting)
         .into_iter()
-        .min_by_key(|&t| (units[usize::from(t)].integrity, t))
+        .min()
         .unwrap_or(acting);
     Action::Attack { target }
 }

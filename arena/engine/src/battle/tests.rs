@@ -740,15 +740,21 @@ fn skills_wait_for_their_cooldown() {
 }
 
 #[test]
-fn default_action_attacks_the_weakest_legal_target() {
+fn default_action_attacks_the_first_legal_target_whatever_their_state() {
     let mut f = fight([Aggro, Glass, Nurse], [Tank, Stealth, Glass], 15);
-    f.state.units[3].integrity = 200;
-    f.state.units[5].integrity = 200;
     assert_eq!(
         default_action(&f.state.units, 0),
         Action::Attack { target: 3 }
     );
-    f.state.units[4].integrity = 100;
+    // A weaker target does not draw the default: it plays no strategy.
+    f.state.units[4].integrity = 1;
+    f.state.units[5].integrity = 1;
+    assert_eq!(
+        default_action(&f.state.units, 0),
+        Action::Attack { target: 3 }
+    );
+    // The first legal one: a destroyed unit is not.
+    f.state.units[3].destroyed = true;
     assert_eq!(
         default_action(&f.state.units, 0),
         Action::Attack { target: 4 }
@@ -943,7 +949,9 @@ fn illegal_actions_fall_back_to_the_default_and_are_reported() {
     let mut a = NativePlayer::new(OwnGoal { told: 0 });
     let mut b = NativePlayer::new(Chaos::new(0));
     let players: [&mut dyn Player<Battle>; 2] = [&mut a, &mut b];
-    let record = run_match::<Battle>(&MatchConfig::new(Rules::default(), 4), players);
+    let mut config = MatchConfig::new(Rules::default(), 4);
+    config.max_rejections = u32::MAX;
+    let record = run_match::<Battle>(&config, players);
     let defaults = record
         .replay
         .events()
@@ -952,7 +960,7 @@ fn illegal_actions_fall_back_to_the_default_and_are_reported() {
     assert!(defaults > 0);
     assert_eq!(record.outcome.seats[0].invalid_actions as usize, defaults);
     assert_eq!(record.outcome.seats[1].invalid_actions, 0);
-    // Every default attacked the weakest legal target: the replay verifies, and
+    // Every default attacked the first legal target: the replay verifies, and
     // each default is followed by an attack on the target it names.
     let evs = events(&record.replay);
     for (idx, e) in evs.iter().enumerate() {

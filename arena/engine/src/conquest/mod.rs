@@ -287,6 +287,11 @@ impl Ruleset for Conquest {
         view::describe(event)
     }
 
+    /// A player sees its own resources, not the other's.
+    fn describe_for(event: &Event, viewer: Seat) -> Option<String> {
+        Some(view::describe_seen(event, viewer))
+    }
+
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
         Some(Box::new(State::new(initial)))
     }

@@ -468,7 +468,7 @@ pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, S
     for seat in 0..2 {
         // `conquest` has nothing to choose: the answer only has to be well formed.
         let request = state.setup_request(seat, setup.max_years);
-        if let Asked::Forfeited(loser) = table.ask_setup(seat, &request, |_| Ok(()), || ()) {
+        if let Asked::Forfeited(loser) = table.ask_setup(seat, &request, |_| Ok(())) {
             // Recorded all the same: the replay of a forfeit still shows the map.
             table.set_initial(initial);
             let finish = table.forfeit_finish(loser, state.stats());
@@ -516,8 +516,9 @@ pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, S
         );
         // Every list of orders is accepted as an answer: each order is carried out or
         // refused on its own below. A fault gives no orders: the player passes both stages.
-        let orders = match table.ask(seat, &observation, (), |_| Ok(()), Orders::default) {
-            Asked::Legal(orders) | Asked::Default { action: orders, .. } => orders,
+        let orders = match table.ask(seat, &observation, (), |_| Ok(())) {
+            Asked::Legal(orders) => orders,
+            Asked::Default { .. } => Orders::default(),
             Asked::Forfeited(loser) => {
                 let finish = table.forfeit_finish(loser, state.stats());
                 return end(table, state, finish);
@@ -527,8 +528,14 @@ pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, S
         for event in events.drain(..) {
             table.event(event);
         }
+        let mut forfeit = None;
         for reason in &report.rejections {
-            table.reject(seat, reason.clone());
+            forfeit = table.reject(seat, reason.clone());
+        }
+        if let Some(loser) = forfeit {
+            // The orders carried out stand: the forfeit comes at the end of the answer.
+            let finish = table.forfeit_finish(loser, state.stats());
+            return end(table, state, finish);
         }
         pending[usize::from(seat)] = report.rejections;
         if report.captured {

@@ -1296,3 +1296,51 @@ fn a_replay_read_back_from_json_verifies() {
     let back: crate::Replay<Conquest> = serde_json::from_str(&text).expect("it reads back");
     verify(&back).expect("the replay read back verifies");
 }
+
+#[test]
+fn an_answer_is_one_strike_however_many_of_its_orders_are_refused() {
+    let refused = Recruit {
+        kind: Kind::Knight,
+        at: p(0, 0),
+    };
+    let bad_turn = Orders {
+        recruit: vec![refused; 3],
+        moves: vec![],
+    };
+    let mut a = NativePlayer::new(Script::default());
+    let mut b = NativePlayer::new(Script {
+        turns: vec![bad_turn.clone(), bad_turn],
+        seen: Rc::default(),
+    });
+    let mut config = MatchConfig::new(rules(SMALL, 50), 1);
+    config.max_rejections = 2;
+    let record = run_match(&config, [&mut a, &mut b]);
+    let outcome = &record.outcome;
+    // Three refusals in each of two answers: two strikes, the second forfeits.
+    assert_eq!(outcome.seats[1].invalid_actions, 6);
+    assert!(outcome.seats[1].forfeited);
+    assert_eq!(outcome.winner, Some(0));
+    assert_eq!(outcome.reason, "forfeit: seat 1 had 2 answers rejected");
+    // The forfeit comes after the answer's refusals: only the end event follows them.
+    let log = &record.replay.log;
+    let last_rejected = log
+        .iter()
+        .rposition(|e| matches!(e, crate::replay::Entry::Rejected { .. }))
+        .unwrap();
+    assert_eq!(log.len(), last_rejected + 2);
+    verify(&record.replay).expect("the replay verifies");
+}
+
+#[test]
+fn a_player_is_shown_its_own_resources_and_not_the_others() {
+    let turn = |seat| Event::Turn {
+        year: 617,
+        seat,
+        resources: Resources::new(3, 4, 5),
+    };
+    let mine = Conquest::describe_for(&turn(0), 0).unwrap();
+    assert_eq!(mine, Conquest::describe(&turn(0)));
+    assert!(mine.contains("[Your Asset:"), "{mine}");
+    let theirs = Conquest::describe_for(&turn(1), 0).unwrap();
+    assert_eq!(theirs, "-Year 617- +++Player 2's Stage+++");
+}

@@ -18,17 +18,36 @@ use std::fmt::Write as _;
 
 /// One line for an event.
 pub fn describe(event: &Event) -> String {
+    describe_as(event, None)
+}
+
+/// One line for an event as player `viewer` may see it: the other player's resources
+/// are left out.
+pub fn describe_seen(event: &Event, viewer: arena_sdk::Seat) -> String {
+    describe_as(event, Some(viewer))
+}
+
+fn describe_as(event: &Event, viewer: Option<arena_sdk::Seat>) -> String {
+    // `[Your Asset: …]`, where the line's player may see it.
+    let asset = |seat: arena_sdk::Seat, resources: &dyn std::fmt::Display| {
+        if viewer.is_none_or(|v| v == seat) {
+            format!(" [Your Asset: {resources}]")
+        } else {
+            String::new()
+        }
+    };
     match event {
         Event::Turn {
             year,
             seat,
             resources,
         } => format!(
-            "-Year {year}- +++{}'s Stage+++ [Your Asset: {resources}]",
-            player_name(*seat)
+            "-Year {year}- +++{}'s Stage+++{}",
+            player_name(*seat),
+            asset(*seat, resources)
         ),
         Event::Recruited { army, resources } => format!(
-            "{}: You have recruited {} {} at {}. [Your Asset: {resources}]",
+            "{}: You have recruited {} {} at {}.{}",
             player_name(army.owner),
             if army.kind == arena_sdk::conquest::Kind::Archer {
                 "an"
@@ -36,7 +55,8 @@ pub fn describe(event: &Event) -> String {
                 "a"
             },
             army.kind.name(),
-            army.pos
+            army.pos,
+            asset(army.owner, resources)
         ),
         Event::Moved { army, to } => format!(
             "{}: {} {} -> {}",

@@ -249,6 +249,29 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The seat whose run the event belongs to; `None` for the match's end.
+    pub fn run(&self) -> Option<Seat> {
+        match self {
+            Event::RunStart { seat, .. }
+            | Event::WaveStart { seat, .. }
+            | Event::HeroTurn { seat, .. }
+            | Event::TurnLost { seat, .. }
+            | Event::Attack { seat, .. }
+            | Event::Heal { seat, .. }
+            | Event::MaxHpLowered { seat, .. }
+            | Event::SelfDamage { seat, .. }
+            | Event::Dies { seat, .. }
+            | Event::XpRewarded { seat, .. }
+            | Event::LevelUp { seat, .. }
+            | Event::Victory { seat, .. }
+            | Event::Defeat { seat, .. }
+            | Event::RunEnd { seat, .. } => Some(*seat),
+            Event::GameEnd { .. } => None,
+        }
+    }
+}
+
 /// The full initial state, recorded in the replay: the dungeon and both parties.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Initial {
@@ -460,6 +483,15 @@ impl Ruleset for Dungeon {
         describe_event(event)
     }
 
+    /// A seat's bot sees only its own run: the other run's events are not its to see, and
+    /// the end is public.
+    fn describe_for(event: &Event, viewer: Seat) -> Option<String> {
+        event
+            .run()
+            .is_none_or(|seat| seat == viewer)
+            .then(|| describe_event(event))
+    }
+
     fn sketch(initial: &Initial) -> Option<Box<dyn crate::Sketch<Event>>> {
         Some(Box::new(State::new(initial)))
     }
@@ -485,10 +517,10 @@ pub(crate) fn play_match(
             party_of(rules, choice)
                 .map_err(|reason| format!("setup: {reason}; the default party plays"))
         };
-        match table.ask_setup(seat, &request, check, || default_party(rules)) {
-            Asked::Legal(party) | Asked::Default { action: party, .. } => {
-                parties[usize::from(seat)] = party;
-            }
+        match table.ask_setup(seat, &request, check) {
+            Asked::Legal(party) => parties[usize::from(seat)] = party,
+            // The default party is in place already.
+            Asked::Default { .. } => {}
             Asked::Forfeited(loser) => {
                 // Nobody enters the dungeon; the replay still has the dungeon and the
                 // parties (the default for a seat not asked).
@@ -521,16 +553,16 @@ pub(crate) fn play_match(
             let observation = run.observation(hero, rejected.take());
             let offer = offer_of(&observation.legal);
             let check = |action: &Action| run.check(hero, *action).map_err(|e| e.to_string());
-            match table.ask(seat, &observation, offer, check, || LOST_TURN) {
+            // The default is to lose the turn, for a fault as for a rejected command.
+            match table.ask(seat, &observation, offer, check) {
                 Asked::Legal(action) => {
                     run.hero_turn(hero, Some(action));
                 }
-                Asked::Default { rejected: None, .. } => {
+                Asked::Default { rejected: None } => {
                     run.hero_turn(hero, None);
                 }
                 Asked::Default {
                     rejected: Some(reason),
-                    ..
                 } => {
                     run.lose_turn(hero, reason.clone());
                     rejected = Some(reason);
@@ -582,11 +614,6 @@ pub(crate) fn play_match(
 
 /// The action [`Asked::Default`] carries in `dungeon`, never played: a bot that faults or
 /// answers an illegal command loses the hero's turn (docs/rules/dungeon.md).
-const LOST_TURN: Action = Action {
-    ability: Ability::Fight,
-    target: Target::Monster(0),
-};
-
 /// End the match at the forfeit of `loser`, with the runs as they are.
 fn forfeit(table: &mut Table<'_, Dungeon>, loser: Seat, mut state: State) -> (Finish, State) {
     let finish = table.forfeit_finish(loser, state.stats());

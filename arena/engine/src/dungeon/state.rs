@@ -399,22 +399,8 @@ impl State {
     /// Apply one event. Events come from the rules (or a replay); one that names a unit
     /// or a seat that does not exist changes nothing of it.
     pub fn apply(&mut self, event: &Event) {
-        let seat = match event {
-            Event::RunStart { seat, .. }
-            | Event::WaveStart { seat, .. }
-            | Event::HeroTurn { seat, .. }
-            | Event::TurnLost { seat, .. }
-            | Event::Attack { seat, .. }
-            | Event::Heal { seat, .. }
-            | Event::MaxHpLowered { seat, .. }
-            | Event::SelfDamage { seat, .. }
-            | Event::Dies { seat, .. }
-            | Event::XpRewarded { seat, .. }
-            | Event::LevelUp { seat, .. }
-            | Event::Victory { seat, .. }
-            | Event::Defeat { seat, .. }
-            | Event::RunEnd { seat, .. } => *seat,
-            Event::GameEnd { .. } => return,
+        let Some(seat) = event.run() else {
+            return;
         };
         let waves = self.waves.len();
         let Some(run) = self.runs.get_mut(usize::from(seat)) else {

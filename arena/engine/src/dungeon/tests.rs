@@ -866,7 +866,9 @@ fn an_unplayable_answer_is_a_rejected_command_reported_in_the_next_observation()
         ..Rules::default()
     };
     let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];
-    let record = run_match::<Dungeon>(&MatchConfig::new(rules, 1), players);
+    let mut config = MatchConfig::new(rules, 1);
+    config.max_rejections = u32::MAX;
+    let record = run_match::<Dungeon>(&config, players);
     let seat = &record.outcome.seats[0];
     assert!(seat.invalid_actions > 0);
     assert_eq!(i64::from(seat.invalid_actions), seat.stats["turns"]);
@@ -1076,6 +1078,8 @@ fn play_scheduled(
 ) -> crate::MatchRecord<Dungeon> {
     let mut config = MatchConfig::new(rules, seed);
     config.max_faults = max_faults;
+    // Illegal replies play on: only faults forfeit these schedules.
+    config.max_rejections = u32::MAX;
     let (mut a, mut b) = (Scheduled::new(zero), Scheduled::new(one));
     let players: [&mut dyn Player<Dungeon>; 2] = [&mut a, &mut b];
     run_match::<Dungeon>(&config, players)
@@ -1426,21 +1430,42 @@ proptest! {
             Some(crate::replay::Entry::Event { event }) if Dungeon::is_end(event)
         );
         prop_assert!(last_is_end);
-        // A forfeit leaves nothing after the forfeiting answer but the end event.
+        // A forfeit leaves nothing after the forfeiting answer (a fault, or an answer and
+        // its rejection) but the end event.
         if let Some(loser) = (0..2u8).find(|&s| record.outcome.seats[usize::from(s)].forfeited) {
+            use crate::replay::Entry;
             let log = &record.replay.log;
             let last_answer = log
                 .iter()
-                .rposition(|e| matches!(e, crate::replay::Entry::Answer { .. }))
+                .rposition(|e| matches!(e, Entry::Answer { .. }))
                 .expect("the forfeiting answer");
-            let forfeiting_answer = matches!(
-                &log[last_answer],
-                crate::replay::Entry::Answer { seat, answer: crate::Answer::Fault(_), .. }
-                    if *seat == loser
-            );
-            prop_assert!(forfeiting_answer);
-            prop_assert_eq!(log.len(), last_answer + 2);
+            let (faulted, rejected) = match &log[last_answer] {
+                Entry::Answer { seat, answer, .. } => {
+                    prop_assert_eq!(*seat, loser);
+                    (
+                        matches!(answer, crate::Answer::Fault(_)),
+                        matches!(&log[last_answer + 1], Entry::Rejected { seat, .. } if *seat == loser),
+                    )
+                }
+                _ => unreachable!(),
+            };
+            prop_assert!(faulted != rejected, "a fault or a rejection forfeits");
+            prop_assert_eq!(log.len(), last_answer + 2 + usize::from(rejected));
         }
         prop_assert!(crate::replay::verify(&record.replay).is_ok());
     }
+}
+
+#[test]
+fn a_seat_is_shown_its_own_run_and_the_end_only() {
+    let turn = |seat| Event::HeroTurn {
+        seat,
+        hero: 0,
+        name: "Warrior1".to_owned(),
+    };
+    assert_eq!(
+        Dungeon::describe_for(&turn(1), 1),
+        Some(Dungeon::describe(&turn(1)))
+    );
+    assert_eq!(Dungeon::describe_for(&turn(0), 1), None);
 }

@@ -5,6 +5,9 @@ use arena_sdk::grid::{Action, Grid, Observation, Pos, SetupChoice, SetupRequest}
 
 impl Interactive for Grid {
     const HINT: &'static str = "n/e/s/w/stay";
+    const INTRO: &'static str = "a default game is 1250 hero turns, 625 of them yours; for a \
+        shorter one: --map tournaments/maps/arena-8x8.map --rule heroes_per_team=2 --rule \
+        turn_limit=120 (or type `auto 50` to let a built-in walk for a while)";
     fn setup_prompt(_: &SetupRequest) -> Option<String> {
         None
     }

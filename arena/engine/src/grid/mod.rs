@@ -209,6 +209,9 @@ impl Ruleset for Grid {
     // Heroes move one at a time, alternating teams: a person watching bots wants to
     // see a round of all of them at once.
     const BY_ROUND: bool = true;
+    // The document's answer to a move off the board is to stay, as a fault's is: the
+    // rejection explains it to the bot, and rewards nothing, so it is no strike.
+    const REJECTIONS_STRIKE: bool = false;
 
     fn starts_round(before: &[Event], event: &Event) -> bool {
         let Event::HeroTurn { hero, .. } = event else {

@@ -767,7 +767,7 @@ pub(super) fn play_to_end(
     for seat in 0..2 {
         // `grid` has nothing to choose: any well-formed answer is legal.
         let request = state.setup_request(seat, rules.heroes_per_team);
-        if let Asked::Forfeited(loser) = table.ask_setup(seat, &request, |_| Ok(()), || ()) {
+        if let Asked::Forfeited(loser) = table.ask_setup(seat, &request, |_| Ok(())) {
             // The board is placed already: a viewer can still show what was not played.
             table.set_initial(state.initial());
             let finish = forfeit(table, &mut state, &mut events, loser);
@@ -821,19 +821,15 @@ pub(super) fn play_to_end(
         };
         let observation = state.observation(turn, hero, pending[usize::from(seat)].take());
         // A fault stays put: the document's answer to anything that is not a direction.
-        let asked = table.ask(seat, observation, offer, check, || Action::Stay);
+        let asked = table.ask(seat, observation, offer, check);
         let action = match asked {
             Asked::Legal(action) => action,
+            Asked::Default { rejected: None } => Action::Stay,
             Asked::Default {
-                action,
-                rejected: None,
-            } => action,
-            Asked::Default {
-                action,
                 rejected: Some(reason),
             } => {
                 pending[usize::from(seat)] = Some(reason);
-                refused.unwrap_or(action)
+                refused.unwrap_or(Action::Stay)
             }
             Asked::Forfeited(loser) => {
                 // The forfeiting hero's turn was begun (its `HeroTurn` is in the log), so

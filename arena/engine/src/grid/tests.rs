@@ -1323,3 +1323,24 @@ fn a_quit_mid_match_forfeits_at_once() {
     assert_eq!(after_last_answer(&record).len(), 1);
     assert_eq!(ends(&record), (1, true));
 }
+
+#[test]
+fn moves_off_the_board_are_reported_but_are_no_strikes() {
+    // The blind walker steps off the board many times in a long game.
+    let walker = || {
+        NativePlayer::new(
+            <Grid as arena_builtins::Builtins>::create("random-walker").expect("a built-in"),
+        )
+    };
+    let (mut a, mut b) = (walker(), walker());
+    let mut config = MatchConfig::new(Rules::default(), 3);
+    config.max_rejections = 1;
+    let record = run_match::<Grid>(&config, [&mut a, &mut b]);
+    let seats = &record.outcome.seats;
+    assert!(seats[0].invalid_actions + seats[1].invalid_actions > 1);
+    assert!(
+        !seats[0].forfeited && !seats[1].forfeited,
+        "{}",
+        record.outcome.reason
+    );
+}

@@ -320,6 +320,20 @@ impl Ruleset for Tcg {
         view::describe(event)
     }
 
+    /// A seat sees its own hand, not the other's, and no deck's order.
+    fn describe_for(event: &Event, viewer: Seat) -> Option<String> {
+        match event {
+            Event::Shuffled { .. } => None,
+            Event::Draw { seat, .. } if *seat != viewer => {
+                Some(format!("seat {seat} draws a card"))
+            }
+            Event::Overload { seat, .. } if *seat != viewer => {
+                Some(format!("seat {seat} overloads: a card is discarded"))
+            }
+            _ => Some(view::describe(event)),
+        }
+    }
+
     fn tables(rules: &Rules) -> serde_json::Value {
         serde_json::to_value(tables(rules)).expect("the tables serialize")
     }

@@ -346,18 +346,12 @@ impl Game<'_, '_> {
                 let observation = self.observation(seat, legal);
                 let mut checked = None;
                 let state = &self.state;
-                let asked = self.table.ask(
-                    seat,
-                    &observation,
-                    offer,
-                    |action| {
-                        let mv = check(rules, state, seat, action)
-                            .map_err(|why| format!("turn {turn}: {why}; your turn was ended"))?;
-                        checked = Some(mv);
-                        Ok(())
-                    },
-                    || Action::EndTurn,
-                );
+                let asked = self.table.ask(seat, &observation, offer, |action| {
+                    let mv = check(rules, state, seat, action)
+                        .map_err(|why| format!("turn {turn}: {why}; your turn was ended"))?;
+                    checked = Some(mv);
+                    Ok(())
+                });
                 match (asked, checked) {
                     (Asked::Forfeited(loser), _) => {
                         return self.table.forfeit_finish(loser, self.state.stats());
@@ -641,17 +635,14 @@ pub(super) fn play_to_end(
             pool: pool.clone(),
             default_deck: rules.deck_of(seat).to_vec(),
         };
-        let asked = table.ask_setup(
-            seat,
-            &request,
-            |choice| checked_deck(rules, &pool, seat, choice),
-            || (rules.deck_of(seat).to_vec(), false),
-        );
+        let asked = table.ask_setup(seat, &request, |choice| {
+            checked_deck(rules, &pool, seat, choice)
+        });
         let (ids, was_chosen) = match asked {
             Asked::Legal(deck) => deck,
-            Asked::Default { action, rejected } => {
+            Asked::Default { rejected } => {
                 last_rejected[usize::from(seat)] = rejected;
-                action
+                (rules.deck_of(seat).to_vec(), false)
             }
             Asked::Forfeited(loser) => {
                 let none = Counters::default().to_stats();

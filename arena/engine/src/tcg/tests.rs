@@ -1421,3 +1421,38 @@ proptest! {
         prop_assert_eq!((ends, last_is_end), (1, true));
     }
 }
+
+#[test]
+fn a_seat_is_shown_its_own_draws_and_not_the_others() {
+    let draw = |seat| Event::Draw {
+        seat,
+        uid: 29,
+        card: "bolt".to_owned(),
+    };
+    assert_eq!(
+        Tcg::describe_for(&draw(0), 0).as_deref(),
+        Some("seat 0 draws bolt (#29)")
+    );
+    assert_eq!(
+        Tcg::describe_for(&draw(1), 0).as_deref(),
+        Some("seat 1 draws a card")
+    );
+    let overload = Event::Overload {
+        seat: 1,
+        uid: 30,
+        card: "bolt".to_owned(),
+    };
+    assert_eq!(
+        Tcg::describe_for(&overload, 0).as_deref(),
+        Some("seat 1 overloads: a card is discarded")
+    );
+    assert!(Tcg::describe_for(&overload, 1).unwrap().contains("bolt"));
+    // No deck's order is seen, not even one's own.
+    let shuffled = Event::Shuffled {
+        seat: 0,
+        order: vec![3, 1, 2],
+    };
+    assert_eq!(Tcg::describe_for(&shuffled, 0), None);
+    // A spectator sees everything.
+    assert_eq!(Tcg::describe(&draw(1)), "seat 1 draws bolt (#29)");
+}
