@@ -714,11 +714,15 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("tournaments".to_owned())
         .spawn(move || {
-            // Released however this thread ends, a panic in a run included.
+            // Each run ends with `done`, which frees the runner after the last; a panic in
+            // a run frees it here. Only then: after the last `done` a new tournament may
+            // already have claimed the runner, and releasing again would drop its claim.
             struct Release(Arc<App>);
             impl Drop for Release {
                 fn drop(&mut self) {
-                    release(&self.0);
+                    if std::thread::panicking() {
+                        release(&self.0);
+                    }
                 }
             }
             let app = Release(app);
@@ -986,6 +990,42 @@ mod tests {
             "{HEAD}[[bots]]\nname = \"house\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"a\"\nbot = \"bots/12.wasm\"\n"
         ))
         .unwrap();
+    }
+
+    #[test]
+    fn a_cancelled_run_plays_nothing_more_and_stays_cancelled() {
+        let store = Store::in_memory().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{HEAD}[[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n"
+        );
+        let prepared = prepare(&store, data.path(), &text).unwrap();
+        assert!(store.cancel_tournament(prepared.id).unwrap());
+        assert!(
+            !store.cancel_tournament(prepared.id).unwrap(),
+            "only a running one"
+        );
+        let cancel = AtomicBool::new(true);
+        let ran = run_prepared(
+            &store,
+            &prepared,
+            1,
+            &LimitsConfig::default(),
+            data.path().join("cache"),
+            &cancel,
+        )
+        .unwrap();
+        assert!(ran.is_none(), "no report");
+        let results =
+            std::fs::read_to_string(prepared.dir.join("results/results.jsonl")).unwrap_or_default();
+        assert_eq!(results, "", "no game played");
+        // A run that ends anyway (as one cancelled mid-game does) leaves the mark alone.
+        store
+            .finish_tournament(prepared.id, Err("late failure"))
+            .unwrap();
+        let row = store.tournament(prepared.id).unwrap().unwrap();
+        assert_eq!((row.status.as_str(), row.error), ("cancelled", None));
+        assert!(store.interrupted_tournaments().unwrap().is_empty());
     }
 
     #[test]
