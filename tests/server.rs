@@ -130,8 +130,8 @@ fn request(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (
     (status, response.body_mut().read_to_string().unwrap())
 }
 
-/// A server that plays battle only (short games), one worker.
-const BATTLE_ONLY: &str = "jobs = 1\n[modes.battle]\n";
+/// A server that plays battle only (short games), one worker, among uploads alone.
+const BATTLE_ONLY: &str = "jobs = 1\nhouse_bots = false\n[modes.battle]\n";
 
 #[test]
 fn uploaded_bots_are_checked_play_ladder_games_and_rank_on_the_leaderboard() {
@@ -676,7 +676,10 @@ fn interrupted_tournaments_resume_one_after_another() {
 fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
     let source = tempfile::tempdir().unwrap();
     {
-        let server = Server::start(source.path(), "ladder = false\n[modes.battle]\n");
+        let server = Server::start(
+            source.path(),
+            "ladder = false\nhouse_bots = false\n[modes.battle]\n",
+        );
         let alice = server.add_user("alice", false);
         upload_three_battle_bots(&server, &alice);
         server.kill();
@@ -697,9 +700,12 @@ fn the_compiled_bot_cache_is_bounded_and_changes_no_result() {
     let (small_dir, large_dir) = (copy(), copy());
     let small = Server::start(
         small_dir.path(),
-        "jobs = 1\ncompiled_bots = 1\n[modes.battle]\n",
+        "jobs = 1\nhouse_bots = false\ncompiled_bots = 1\n[modes.battle]\n",
     );
-    let large = Server::start(large_dir.path(), "jobs = 1\n[modes.battle]\n");
+    let large = Server::start(
+        large_dir.path(),
+        "jobs = 1\nhouse_bots = false\n[modes.battle]\n",
+    );
     let games = 8;
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
@@ -801,10 +807,10 @@ fn upload_three_battle_bots(server: &Server, token: &str) {
 
 /// Connections are bounded: one that sends no request (or trickles its headers) is closed
 /// after `header_timeout_secs`, a body that stalls is a 408 after `body_timeout_secs`, and
-/// beyond `max_connections` a client waits to be accepted until a connection closes.
+/// when all `max_connections` are taken an idle connection is closed to let a new one in.
 #[test]
 fn idle_connections_are_closed_stalled_bodies_answered_408_and_connections_capped() {
-    use std::io::{ErrorKind, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(
@@ -826,34 +832,21 @@ fn idle_connections_are_closed_stalled_bodies_answered_408_and_connections_cappe
         String::from_utf8_lossy(&rest).into_owned()
     };
 
-    // Two connections take both slots; the third is not served while they are open.
+    // Two connections take both slots; the third is let in by closing the one idle the
+    // longest, and the one trickling its headers is closed after a second.
     let (idle, trickling) = (connect(), connect());
+    let mut trickling = trickling;
+    write!(trickling, "GET /api/status HTTP/1.1\r\nHo").unwrap();
     let mut third = connect();
     write!(
         third,
         "GET /api/status HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
-    third
-        .set_read_timeout(Some(Duration::from_millis(300)))
-        .unwrap();
-    let mut first = [0u8; 1];
-    let waited = third.read(&mut first).unwrap_err();
-    assert!(
-        matches!(waited.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
-        "{waited}"
-    );
-    // The idle connection and the one trickling its headers are closed after a second,
-    // which lets the third in.
-    let mut trickling = trickling;
-    write!(trickling, "GET /api/status HTTP/1.1\r\nHo").unwrap();
     assert!(!closed(idle).contains("200 OK"));
-    assert!(!closed(trickling).contains("200 OK"));
-    third
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
     let answer = closed(third);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(!closed(trickling).contains("200 OK"));
 
     // A body that stops halfway: 408, JSON under /api/.
     let mut stalled = connect();
@@ -1468,4 +1461,296 @@ fn a_database_the_server_cannot_write_is_refused_at_start() {
     std::fs::remove_file(&data).unwrap();
     let server = Server::start(dir.path(), "ladder = false\n");
     assert_eq!(server.get("/api/status").0, 200);
+}
+
+/// A socket from `source` (another loopback address: another caller) to `server`, which
+/// fails the test rather than hang it if the server never answers or closes.
+fn connect_from(source: &str, server: &str) -> std::net::TcpStream {
+    use socket2::{Domain, Socket, Type};
+    let server: std::net::SocketAddr = server.parse().unwrap();
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let source = std::net::SocketAddr::new(source.parse().unwrap(), 0);
+    socket.bind(&source.into()).unwrap();
+    socket.connect(&server.into()).unwrap();
+    let stream: std::net::TcpStream = socket.into();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream
+}
+
+/// One answer read off a keep-alive connection: its status line and body.
+fn read_answer(stream: &mut std::net::TcpStream) -> (String, String) {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).expect("an answer"), 1, "closed");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).unwrap();
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|n| n.trim().parse().unwrap())
+        })
+        .expect("a content length");
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).unwrap();
+    (
+        head.lines().next().unwrap().to_owned(),
+        String::from_utf8(body).unwrap(),
+    )
+}
+
+/// Whether the server has closed `stream`: what it sent is read to the end (or the
+/// connection is reset), within the stream's read timeout.
+fn closed_by_server(mut stream: std::net::TcpStream) -> bool {
+    use std::io::{ErrorKind, Read};
+    let mut sink = [0u8; 1 << 16];
+    loop {
+        match stream.read(&mut sink) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+/// One client cannot starve the others: it holds at most `max_connections_per_client`
+/// (one more is answered 429 at once), its connections pipelining requests without reading
+/// the answers are closed after `write_timeout_secs`, and while the server is full (those
+/// and other callers' idle connections) a normal request gets in by closing an idle one.
+/// The clients are other loopback addresses, so each is its own caller. The 2-second bound
+/// is a correctness bound, generous on any machine: without these rules the request waits
+/// for the header timeout (60 s here) or for ever.
+#[test]
+fn a_client_holding_every_connection_it_can_open_does_not_starve_a_normal_request() {
+    use std::io::{ErrorKind, Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "ladder = false\nmax_connections = 16\nmax_connections_per_client = 4\n\
+         write_timeout_secs = 1\nheader_timeout_secs = 60\n",
+    );
+    let address = server.url.trim_start_matches("http://").to_owned();
+
+    // The hostile client: four connections, each pipelining thousands of requests and
+    // reading none of the answers.
+    let request = format!("GET /style.css HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let pipelined = request.repeat(20_000);
+    let pipeliners: Vec<std::net::TcpStream> = (0..4)
+        .map(|_| {
+            let stream = connect_from("127.0.0.2", &address);
+            let mut writer = stream.try_clone().unwrap();
+            writer
+                .set_write_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            let pipelined = pipelined.clone();
+            // Requests go out as long as the server reads them; once its answers fill the
+            // sockets it stops reading, the write stalls and times out (or the connection
+            // is closed under it).
+            std::thread::spawn(move || writer.write_all(pipelined.as_bytes()));
+            stream
+        })
+        .collect();
+    // A fifth from the same address is over its cap: 429 at once, then closed.
+    let mut fifth = connect_from("127.0.0.2", &address);
+    let mut refused = String::new();
+    fifth.read_to_string(&mut refused).unwrap();
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    assert!(refused.contains("max_connections_per_client"), "{refused}");
+
+    // Three more callers fill the server with idle connections.
+    let idle: Vec<std::net::TcpStream> = ["127.0.0.3", "127.0.0.4", "127.0.0.5"]
+        .iter()
+        .flat_map(|source| (0..4).map(|_| connect_from(source, &address)))
+        .collect();
+
+    // A normal request, on a connection kept for the rest of the test.
+    let mut normal = connect_from("127.0.0.1", &address);
+    let status = format!("GET /api/status HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let asked = Instant::now();
+    normal.write_all(status.as_bytes()).unwrap();
+    let (line, first) = read_answer(&mut normal);
+    let waited = asked.elapsed();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    assert!(waited < Duration::from_secs(2), "answered after {waited:?}");
+
+    // One connection was closed to let it in: one of the idle ones, or a pipelining one
+    // whose requests the server had not read yet (idle as far as it could tell).
+    assert_eq!(
+        serde_json::from_str::<Value>(&first).unwrap()["connections"],
+        16,
+        "{first}"
+    );
+    let closed: Vec<bool> = idle
+        .iter()
+        .map(|stream| {
+            stream.set_nonblocking(true).unwrap();
+            let open =
+                matches!(stream.peek(&mut [0u8; 1]), Err(e) if e.kind() == ErrorKind::WouldBlock);
+            stream.set_nonblocking(false).unwrap();
+            !open
+        })
+        .collect();
+    let shed_idle = closed.iter().filter(|c| **c).count();
+    assert!(shed_idle <= 1, "{closed:?}");
+
+    // The pipelining connections are closed once their answers stall for a second: the
+    // server counts the idle ones left and this one.
+    let left = 12 - shed_idle + 1;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        normal.write_all(status.as_bytes()).unwrap();
+        let (_, body) = read_answer(&mut normal);
+        let open = serde_json::from_str::<Value>(&body).unwrap()["connections"].clone();
+        if open == left {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still open: {open}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for stream in pipeliners {
+        assert!(closed_by_server(stream));
+    }
+}
+
+/// The built-ins of every ladder mode are on the ladder by default, as house bots marked
+/// on the leaderboard (page and API): a first upload plays at once, against them only
+/// (house bots never play each other), and no upload can take a house bot's name.
+#[test]
+fn a_first_upload_plays_the_house_bots_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), "jobs = 1\n[modes.battle]\n");
+    let alice = server.add_user("alice", false);
+    let (status, body) = server.upload(
+        Some(&alice),
+        "rando",
+        &std::fs::read(bots::BATTLE_RANDOM).unwrap(),
+    );
+    assert_eq!(status, 201, "{body}");
+    server.wait_for_games(4);
+    let board = server.get_json("/api/leaderboard/battle");
+    let mut house: Vec<String> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["house"] == true)
+        .map(|r| r["bot"].as_str().unwrap().to_owned())
+        .collect();
+    house.sort();
+    let mut builtins: Vec<String> = arena_builtins::all()
+        .iter()
+        .filter(|b| b.mode == arena_sdk::Mode::Battle)
+        .map(|b| format!("builtin:{}", b.name))
+        .collect();
+    builtins.sort();
+    assert_eq!(house, builtins, "{board}");
+    let rando = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["bot"] == "rando")
+        .unwrap();
+    assert_eq!(rando["house"], false);
+    assert!(rando["games"].as_u64().unwrap() >= 4, "{board}");
+    for id in 1..=4 {
+        let game = server.get_json(&format!("/api/games/{id}"));
+        let names = &game["game"]["names"];
+        assert!(
+            names[0] == "rando" || names[1] == "rando",
+            "house bots play uploads only: {game}"
+        );
+    }
+    let (status, page) = server.get("/leaderboard/battle");
+    assert_eq!(status, 200);
+    assert_eq!(
+        page.matches("house bot</span>").count(),
+        builtins.len(),
+        "{page}"
+    );
+    let (status, body) = server.upload(
+        Some(&alice),
+        "builtin:random",
+        &std::fs::read(bots::BATTLE_RANDOM).unwrap(),
+    );
+    assert_eq!(status, 400, "{body}");
+}
+
+/// POST `/api/tournaments/{id}/cancel` with `token`.
+fn cancel_tournament(server: &Server, token: &str, id: i64) -> (u16, String) {
+    request(
+        ureq_agent()
+            .post(format!("{}/api/tournaments/{id}/cancel", server.url))
+            .header("Authorization", &format!("Bearer {token}"))
+            .send_empty(),
+    )
+}
+
+/// An organizer cancels a running tournament: it is answered once the games in flight
+/// have ended, the next tournament starts at once, and a restart does not resume it.
+#[test]
+fn an_organizer_cancels_a_running_tournament_and_the_next_one_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "ladder = false\njobs = 1\n";
+    let server = Server::start(dir.path(), config);
+    let organizer = server.add_user("org", true);
+    let other = server.add_user("other-org", true);
+    let alice = server.add_user("alice", false);
+    // Far more games than the test waits for.
+    let long = "name = \"long\"\nseed = 1\ngames_per_pairing = 10000\n[modes.battle]\n\
+                [[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n";
+    let (status, body) = post_tournament(&server, &organizer, long);
+    assert_eq!(status, 202, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let (status, body) = post_tournament(&server, &organizer, long);
+    assert_eq!(status, 409, "one at a time: {body}");
+
+    let (status, body) = cancel_tournament(&server, &alice, id);
+    assert_eq!(status, 403, "only organizers: {body}");
+    assert!(body.contains("only organizers"), "{body}");
+    assert_eq!(cancel_tournament(&server, &organizer, id + 100).0, 404);
+    // Another organizer (an admin) may cancel it too.
+    let (status, body) = cancel_tournament(&server, &other, id);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["status"],
+        "cancelled"
+    );
+    let shown = server.get_json(&format!("/api/tournaments/{id}"));
+    assert_eq!(shown["status"], "cancelled", "{shown}");
+    let (status, body) = cancel_tournament(&server, &organizer, id);
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("is cancelled, not running"), "{body}");
+
+    // The next one starts at once and runs to the end.
+    let short = "name = \"short\"\nseed = 2\ngames_per_pairing = 2\n[modes.battle]\n\
+                 [[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n";
+    let (status, body) = post_tournament(&server, &organizer, short);
+    assert_eq!(status, 202, "{body}");
+    let next = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(finished_tournament(&server, next)["status"], "done");
+    assert_eq!(
+        server.get_json(&format!("/api/tournaments/{id}"))["status"],
+        "cancelled",
+        "the cancelled one's last games did not overwrite it"
+    );
+
+    // After a restart the cancelled one stays cancelled and holds nothing up.
+    server.kill();
+    let server = Server::start(dir.path(), config);
+    let (status, body) = post_tournament(&server, &organizer, short);
+    assert_eq!(status, 202, "nothing resumed: {body}");
+    assert_eq!(
+        server.get_json(&format!("/api/tournaments/{id}"))["status"],
+        "cancelled"
+    );
 }

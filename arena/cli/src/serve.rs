@@ -130,7 +130,10 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
                 config.jobs,
                 &config.limits,
                 config.cache_dir(),
-            )?;
+                // Nothing cancels this run but Ctrl-C (the results resume).
+                &std::sync::atomic::AtomicBool::new(false),
+            )?
+            .context("the tournament was cancelled")?;
             out!(
                 "{}",
                 arena_tournament::report::render(&report, arena_tournament::report::Format::Table)

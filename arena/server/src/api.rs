@@ -48,6 +48,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/users", post(register))
         .route("/api/tournaments", post(start_tournament))
         .route("/api/tournaments/{id}", get(tournament_status))
+        .route("/api/tournaments/{id}/cancel", post(cancel_tournament))
         .route("/api/status", get(status))
         .layer(DefaultBodyLimit::max(body_limit));
     Router::new()
@@ -525,6 +526,38 @@ async fn start_tournament(
         .into_response())
 }
 
+/// `POST /api/tournaments/{id}/cancel` (organizer token): stop a running tournament.
+/// Answered once its games in flight have ended, so the next can start at once.
+async fn cancel_tournament(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Id(id): Id,
+) -> ApiResult {
+    let user = authenticate(&app, &headers).await?;
+    if !user.admin {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only organizers (`arena serve user add NAME --admin`) can cancel tournaments",
+        ));
+    }
+    let canceller = Arc::clone(&app);
+    let stopped = blocking(move || {
+        tournament::cancel(&canceller, id).map_err(|e| match e {
+            tournament::CancelError::NotFound(_) => ApiError::not_found("tournament"),
+            tournament::CancelError::NotRunning { .. } => {
+                ApiError::new(StatusCode::CONFLICT, e.to_string())
+            }
+            tournament::CancelError::Store(e) => ApiError::internal(&e),
+        })
+    })
+    .await?;
+    if let Some(stopped) = stopped {
+        tournament::wait_stopped(&app, id, stopped).await;
+    }
+    tracing::info!(tournament = id, by = %user.name, "tournament cancelled");
+    json_ok(json!({ "id": id, "status": "cancelled" }))
+}
+
 async fn tournament_status(State(app): State<Arc<App>>, Id(id): Id) -> ApiResult {
     let store = Arc::clone(app.store());
     json_ok(
@@ -546,6 +579,7 @@ async fn status(State(app): State<Arc<App>>) -> ApiResult {
         "pending_jobs": pending,
         "compiled_bots": app.ladder.compiled().0,
         "pages_rendered": app.pages_rendered.load(std::sync::atomic::Ordering::Relaxed),
+        "connections": app.connections.open(),
         "modes": app.ladder.modes().collect::<Vec<_>>(),
         "ladder": app.config.ladder,
         "version": env!("CARGO_PKG_VERSION"),

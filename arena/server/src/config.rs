@@ -32,8 +32,15 @@ pub struct ServerConfig {
     /// connects or its previous answer was sent: an idle or trickling connection is
     /// closed after it.
     pub header_timeout_secs: u64,
-    /// Connections served at once; more wait to be accepted until one closes.
+    /// Connections served at once. When all are taken an idle one is closed to make room;
+    /// when none is idle, more wait to be accepted until one closes.
     pub max_connections: usize,
+    /// Connections one caller (client address; an IPv6 address by its /64) may hold at
+    /// once: one more is answered 429 and closed.
+    pub max_connections_per_client: usize,
+    /// Seconds an answer may make no progress (the client reads none of it) before its
+    /// connection is closed: a client pipelining requests without reading the answers.
+    pub write_timeout_secs: u64,
     /// Uploads per token per hour (accepted or not: every upload costs a check).
     pub uploads_per_hour: usize,
     /// Accounts `POST /api/users` may create per hour per caller (client address; open
@@ -42,6 +49,9 @@ pub struct ServerConfig {
     pub registrations_per_hour: usize,
     /// Whether the ladder plays games.
     pub ladder: bool,
+    /// Whether every built-in of each ladder mode plays on the ladder as a house bot
+    /// (`builtin:NAME`): a first upload plays at once, and every bot has yardsticks.
+    pub house_bots: bool,
     /// The ladder's seed: game seeds derive from it and the job number.
     pub seed: u64,
     /// Faults that forfeit a ladder game.
@@ -79,10 +89,13 @@ impl Default for ServerConfig {
             body_timeout_secs: 30,
             header_timeout_secs: 30,
             max_connections: 256,
+            max_connections_per_client: 32,
+            write_timeout_secs: 30,
             upload_timeout_secs: 60,
             uploads_per_hour: 30,
             registrations_per_hour: 20,
             ladder: true,
+            house_bots: true,
             seed: 2026,
             max_faults: arena_engine::DEFAULT_MAX_FAULTS,
             max_rejections: arena_engine::DEFAULT_MAX_REJECTIONS,
@@ -138,6 +151,7 @@ impl ServerConfig {
             ("body_timeout_secs", self.body_timeout_secs),
             ("header_timeout_secs", self.header_timeout_secs),
             ("upload_timeout_secs", self.upload_timeout_secs),
+            ("write_timeout_secs", self.write_timeout_secs),
         ] {
             if !(1..=MAX_TIMEOUT_SECS).contains(&secs) {
                 return Err(format!(
@@ -147,6 +161,9 @@ impl ServerConfig {
         }
         if self.max_connections == 0 {
             return Err("`max_connections` must be at least 1".to_owned());
+        }
+        if self.max_connections_per_client == 0 {
+            return Err("`max_connections_per_client` must be at least 1".to_owned());
         }
         Ok(())
     }
@@ -172,6 +189,19 @@ impl ServerConfig {
             modes.push((mode, rules));
         }
         Ok(modes)
+    }
+
+    /// The house bots of the ladder's modes: each built-in of a ladder mode with the
+    /// ladder modes it plays (a name shared by several modes' built-ins is one bot playing
+    /// them all), in name order.
+    pub fn house_builtins(modes: &[(Mode, serde_json::Value)]) -> Vec<(&'static str, Vec<Mode>)> {
+        let mut house: BTreeMap<&'static str, Vec<Mode>> = BTreeMap::new();
+        for builtin in arena_builtins::all() {
+            if modes.iter().any(|(m, _)| *m == builtin.mode) {
+                house.entry(builtin.name).or_default().push(builtin.mode);
+            }
+        }
+        house.into_iter().collect()
     }
 
     /// Where compiled modules are cached.
@@ -225,6 +255,14 @@ mod tests {
             (
                 "header_timeout_secs = 0\n",
                 "`header_timeout_secs` is 0; it must be 1 to 86400 seconds",
+            ),
+            (
+                "max_connections_per_client = 0\n",
+                "`max_connections_per_client` must be at least 1",
+            ),
+            (
+                "write_timeout_secs = 0\n",
+                "`write_timeout_secs` is 0; it must be 1 to 86400 seconds",
             ),
             (
                 "body_timeout_secs = 86401\n",

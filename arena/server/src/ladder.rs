@@ -215,12 +215,15 @@ impl Ladder {
         Ok(self.plan()?.map(|job| (job, Vec::new())))
     }
 
-    /// Choose and record the most informative next pairing, if any mode has two members.
+    /// Choose and record the most informative next pairing, if any mode has two members
+    /// one of which is uploaded: house bots play uploaded bots, never each other (they
+    /// are yardsticks, and an empty server plays nothing).
     fn plan(&self) -> Result<Option<Job>, StoreError> {
         let mut best: Option<(u64, Mode, i64, i64)> = None;
         for mode in self.modes() {
             let members = self.store.ladder_members(mode)?;
-            if members.len() < 2 {
+            let house = |v: &crate::store::Version| v.house_builtin().is_some();
+            if members.len() < 2 || members.iter().all(house) {
                 continue;
             }
             let (per_version, per_pair) = self.store.ladder_counts(mode)?;
@@ -243,7 +246,7 @@ impl Ladder {
                 .expect("two members");
             let second = members
                 .iter()
-                .filter(|v| v.id != first.id)
+                .filter(|v| v.id != first.id && !(house(v) && house(first)))
                 .min_by(|x, y| {
                     let met = |v: i64| {
                         per_pair
@@ -260,7 +263,7 @@ impl Ladder {
                         )
                         .then(x.id.cmp(&y.id))
                 })
-                .expect("two members");
+                .expect("an uploaded member, or the first is one");
             best = Some((total, mode, first.id, second.id));
         }
         let Some((_, mode, a, b)) = best else {
@@ -289,9 +292,14 @@ impl Ladder {
         {
             return Ok(Some(c.clone()));
         }
-        let (Some(info), Some(wasm)) =
-            (self.store.version(version)?, self.store.module_of(version)?)
-        else {
+        let Some(info) = self.store.version(version)? else {
+            return Ok(None);
+        };
+        if let Some(builtin) = info.house_builtin() {
+            // A house bot: native, nothing to compile or keep.
+            return Ok(Some(Contestant::Builtin(builtin.to_owned())));
+        }
+        let Some(wasm) = self.store.module_of(version)? else {
             return Ok(None);
         };
         let name = format!("{}@v{}", info.bot_name, info.number);
@@ -454,6 +462,53 @@ mod tests {
     use super::*;
     use crate::store::fixtures::{add_game, versions};
     use arena_sandbox::Limits;
+
+    #[test]
+    fn house_bots_play_uploads_and_never_each_other() {
+        let store = Arc::new(Store::in_memory().unwrap());
+        let house = [
+            ("random", vec![Mode::Battle]),
+            ("strong", vec![Mode::Battle]),
+        ];
+        store.set_house_bots(&house, true).unwrap();
+        // Idempotent: a restart keeps the same bots and versions.
+        store.set_house_bots(&house, true).unwrap();
+        let sandbox = Arc::new(Sandbox::new(Limits::default(), None).unwrap());
+        let ladder = Ladder::new(
+            Arc::clone(&store),
+            sandbox,
+            vec![(Mode::Battle, serde_json::Value::Null)],
+            1,
+            3,
+            (4, 1 << 20),
+        )
+        .unwrap();
+        let members = store.ladder_members(Mode::Battle).unwrap();
+        assert_eq!(
+            members
+                .iter()
+                .map(|v| v.bot_name.as_str())
+                .collect::<Vec<_>>(),
+            ["builtin:random", "builtin:strong"]
+        );
+        assert_eq!(
+            ladder.plan().unwrap(),
+            None,
+            "two house bots alone play nothing"
+        );
+        let [upload] = versions(&store, "alice", ["alpha"]);
+        for _ in 0..4 {
+            let job = ladder.plan().unwrap().expect("the upload plays");
+            assert!(job.a == upload || job.b == upload, "{job:?}");
+        }
+        let Some(Contestant::Builtin(name)) = ladder.contestant(members[0].id).unwrap() else {
+            panic!("a house bot plays as its built-in");
+        };
+        assert_eq!(name, "random");
+        // Turned off: they leave the ladder (their games stay).
+        store.set_house_bots(&house, false).unwrap();
+        assert_eq!(store.ladder_members(Mode::Battle).unwrap().len(), 1);
+    }
 
     #[test]
     fn pages_get_the_published_standings_while_a_refit_runs_and_every_board_is_a_full_fit() {

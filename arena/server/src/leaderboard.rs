@@ -31,6 +31,8 @@ pub struct Row {
     pub bot_id: i64,
     /// The bot's name.
     pub bot: String,
+    /// A house bot: a built-in the server puts on the ladder (`builtin:NAME`).
+    pub house: bool,
     /// The version's number.
     pub version: i64,
     /// The version's id.
@@ -161,6 +163,7 @@ impl Tally {
                     rank: 0,
                     bot_id: v.bot,
                     bot: v.bot_name.clone(),
+                    house: v.house_builtin().is_some(),
                     version: v.number,
                     version_id: v.id,
                     elo: slot.map_or(ratings::MEAN_ELO, |&i| fit.elo[i]),

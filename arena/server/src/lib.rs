@@ -25,6 +25,7 @@ pub mod accounts;
 pub mod api;
 pub mod cache;
 pub mod config;
+pub mod connections;
 mod details;
 pub mod error;
 pub mod ladder;
@@ -94,8 +95,10 @@ pub struct App {
     /// Game pages rendered since the start (for `/api/status`: a page asked for again is
     /// answered from `pages`).
     pub(crate) pages_rendered: std::sync::atomic::AtomicU64,
-    /// Tournaments running now (at most one at a time: each uses every worker).
-    pub(crate) tournament_running: Mutex<bool>,
+    /// The tournament runner (at most one tournament at a time: each uses every worker).
+    pub(crate) tournaments: tournament::Runner,
+    /// The open connections per caller (the accept loop's; `/api/status` counts them).
+    pub connections: Arc<connections::Connections>,
     /// The base URL for links in answers.
     pub base_url: String,
 }
@@ -302,6 +305,8 @@ impl Server {
         let opening = config.clone();
         let ladder = store::off_executor(move || -> Result<Ladder, ServerError> {
             let (store, sandbox) = open(&opening)?;
+            let house = ServerConfig::house_builtins(&modes);
+            store.set_house_bots(&house, opening.house_bots)?;
             Ok(Ladder::new(
                 store,
                 sandbox,
@@ -330,6 +335,7 @@ impl Server {
             .unwrap_or_else(|| format!("http://{addr}"))
             .trim_end_matches('/')
             .to_owned();
+        let config_per_client = config.max_connections_per_client;
         let app = Arc::new(App {
             checks: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
             pages: Mutex::new(cache::Lru::new(PAGES_KEPT, config.page_cache_bytes)),
@@ -340,7 +346,8 @@ impl Server {
             uploads: Mutex::new(HashMap::new()),
             uploading: Mutex::new(std::collections::HashSet::new()),
             registrations: Registrations::default(),
-            tournament_running: Mutex::new(false),
+            tournaments: tournament::Runner::default(),
+            connections: connections::Connections::new(config_per_client),
             base_url,
         });
         Ok(Server {
@@ -374,7 +381,15 @@ impl Server {
         let resuming = Arc::clone(&self.app);
         let _ = store::off_executor(move || tournament::resume_interrupted(&resuming)).await;
         let router = api::router(Arc::clone(&self.app));
-        let served = serve(self.listener, router, &self.app.config, shutdown).await;
+        let connections = Arc::clone(&self.app.connections);
+        let served = serve(
+            self.listener,
+            router,
+            &self.app.config,
+            connections,
+            shutdown,
+        )
+        .await;
         self.app.ladder.stop();
         let ladder_workers = tokio::task::spawn_blocking(move || {
             for worker in workers {
@@ -388,64 +403,104 @@ impl Server {
 
 /// Serve HTTP/1 connections on `listener` until `shutdown` completes, then let the requests
 /// in flight finish. Every connection is bounded: at most `max_connections` are served at
-/// once (more wait in the listen queue until one closes), and one that does not send a
-/// request's headers within `header_timeout_secs` of connecting or of its previous answer
-/// (idle keep-alive, or a header trickled a byte at a time) is closed, so holding
-/// connections open costs a client as much as it costs the server.
+/// once and at most `max_connections_per_client` per caller (one more is answered 429 and
+/// closed); when the server is full an idle connection is closed to make room
+/// ([`connections`]), and when none is idle a new one waits to be accepted until one
+/// closes. A connection that does not send a request's headers within
+/// `header_timeout_secs` of connecting or of its previous answer (idle keep-alive, or a
+/// header trickled a byte at a time) is closed, and so is one whose answer makes no
+/// progress for `write_timeout_secs` (a client pipelining requests without reading the
+/// answers): holding connections open costs a client as much as it costs the server.
 async fn serve(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     config: &ServerConfig,
+    connections: Arc<connections::Connections>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
     let header_timeout = std::time::Duration::from_secs(config.header_timeout_secs);
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let write_timeout = std::time::Duration::from_secs(config.write_timeout_secs);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
     tokio::pin!(shutdown);
     loop {
-        let accepted = tokio::select! {
+        let (stream, peer) = tokio::select! {
             () = &mut shutdown => break,
-            slot = Arc::clone(&slots).acquire_owned() => {
-                let slot = slot.expect("the connection semaphore is never closed");
-                tokio::select! {
-                    () = &mut shutdown => break,
-                    accepted = listener.accept() => accepted.map(|(stream, peer)| (stream, peer, slot)),
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    // Out of file descriptors and the like: the listener itself is fine,
+                    // and retrying at once would spin.
+                    tracing::warn!("accepting a connection failed: {error}");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
                 }
-            }
+            },
         };
-        let (stream, peer, slot) = match accepted {
-            Ok(accepted) => accepted,
-            Err(error) => {
-                // Out of file descriptors and the like: the listener itself is fine, and
-                // retrying at once would spin.
-                tracing::warn!("accepting a connection failed: {error}");
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let registered = match connections.admit(Caller::of(peer.ip())) {
+            connections::Admission::Admitted(registered) => registered,
+            connections::Admission::OverCap => {
+                // One write into a fresh socket's empty buffer: it never waits, and
+                // whatever it managed, the connection is closed.
+                let _ = stream.try_write(&connections::over_cap_answer());
+                tracing::debug!(%peer, "refused a connection over max_connections_per_client");
                 continue;
             }
         };
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                connections.shed_idle();
+                tokio::select! {
+                    () = &mut shutdown => break,
+                    slot = Arc::clone(&slots).acquire_owned() => {
+                        slot.expect("the connection semaphore is never closed")
+                    }
+                }
+            }
+        };
         // Every request carries its connection's address (`ConnectInfo`), for the limits
-        // counted per caller.
+        // counted per caller, and marks the connection busy while it is handled.
         let inner = hyper_util::service::TowerToHyperService::new(router.clone());
+        let (marks, id) = (Arc::clone(&connections), registered.id);
         let service = hyper::service::service_fn(
             move |mut request: hyper::Request<hyper::body::Incoming>| {
+                let in_flight = marks.busy(id);
                 request
                     .extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
-                hyper::service::Service::call(&inner, request)
+                let answer = hyper::service::Service::call(&inner, request);
+                async move {
+                    let answer = answer.await;
+                    drop(in_flight);
+                    answer
+                }
             },
         );
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(write_timeout));
+        let stream = registered.serve(Box::pin(stream));
+        let connection = http.serve_connection(TokioIo::new(stream), service);
         tokio::spawn(async move {
+            tokio::pin!(connection);
             // A client that hangs up or times out is its own business, not the server's.
-            let _ = connection.await;
-            drop(slot);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = registered.close.notified() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+            drop((slot, registered));
         });
     }
-    graceful.shutdown().await;
+    // Stopping: idle connections close now, busy ones after their request.
+    connections.close_all();
+    let all = u32::try_from(config.max_connections).unwrap_or(u32::MAX);
+    let _ = slots.acquire_many(all).await;
     Ok(())
 }
 

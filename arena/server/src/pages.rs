@@ -158,10 +158,15 @@ fn leaderboard_table(app: &App, mode: Mode, limit: usize) -> Result<String, ApiE
     for row in board.rows.iter().take(limit) {
         let _ = write!(
             html,
-            r#"<tr><td>{}</td><td><a href="/bots/{}">{}</a></td><td>v{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            r#"<tr><td>{}</td><td><a href="/bots/{}">{}</a>{}</td><td>v{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
             row.rank,
             row.bot_id,
             escape(&row.bot),
+            if row.house {
+                r#" <span class="house" title="a built-in the server plays on the ladder">house bot</span>"#
+            } else {
+                ""
+            },
             row.version,
             row.elo,
             row.elo_ci95

@@ -87,6 +87,21 @@ pub struct Version {
     pub created: i64,
 }
 
+/// The prefix of a house bot's name (a built-in on the ladder, `builtin:NAME`). No upload
+/// can take such a name: uploaded bots' names are `a-z`, `0-9`, `-`, `_`
+/// ([`crate::accounts::check_name`]).
+pub const HOUSE_PREFIX: &str = "builtin:";
+
+/// The owner of the house bots: not a valid user name, so no account can be it.
+pub const HOUSE_OWNER: &str = "(house)";
+
+impl Version {
+    /// The built-in this version is, if it is a house bot's (`builtin:NAME`).
+    pub fn house_builtin(&self) -> Option<&str> {
+        self.bot_name.strip_prefix(HOUSE_PREFIX)
+    }
+}
+
 /// A ladder job: two games on one seed, seats swapped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
@@ -163,7 +178,7 @@ pub struct TournamentRow {
     pub id: i64,
     /// Its name.
     pub name: String,
-    /// `running`, `done` or `failed`.
+    /// `running`, `done`, `failed` or `cancelled`.
     pub status: String,
     /// Why it failed.
     pub error: Option<String>,
@@ -527,6 +542,73 @@ impl Store {
             modes: modes.to_vec(),
             created: now(),
         }))
+    }
+
+    /// Put the built-ins `house` (name, the modes it plays) on the ladder as house bots
+    /// (`builtin:NAME`, owned by [`HOUSE_OWNER`]), or, with `active` false, take every
+    /// house bot off it (their games stay). A house bot already there keeps its version;
+    /// its modes become the ones given. One transaction.
+    pub fn set_house_bots(
+        &self,
+        house: &[(&str, Vec<Mode>)],
+        active: bool,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(ctx("begin house bots"))?;
+        tx.execute(
+            "UPDATE bots SET active = 0 WHERE owner IN (SELECT id FROM users WHERE name = ?1)",
+            [HOUSE_OWNER],
+        )
+        .map_err(ctx("retire house bots"))?;
+        if active {
+            // A hash no token has (tokens hash to 32 bytes): nobody can act as the house.
+            tx.execute(
+                "INSERT OR IGNORE INTO users (name, token_hash, admin, created) VALUES (?1, ?2, 0, ?3)",
+                params![HOUSE_OWNER, b"the house has no token".as_slice(), now()],
+            )
+            .map_err(ctx("add the house"))?;
+            let owner: i64 = tx
+                .query_row("SELECT id FROM users WHERE name = ?1", [HOUSE_OWNER], |r| {
+                    r.get(0)
+                })
+                .map_err(ctx("find the house"))?;
+            for (name, modes) in house {
+                let bot_name = format!("{HOUSE_PREFIX}{name}");
+                let modes_json = serde_json::to_string(modes).expect("modes serialize");
+                tx.execute(
+                    "INSERT OR IGNORE INTO bots (owner, name, created) VALUES (?1, ?2, ?3)",
+                    params![owner, bot_name, now()],
+                )
+                .map_err(ctx("add house bot"))?;
+                let bot: i64 = tx
+                    .query_row("SELECT id FROM bots WHERE name = ?1", [&bot_name], |r| {
+                        r.get(0)
+                    })
+                    .map_err(ctx("find house bot"))?;
+                // Its "module" is its name: a built-in has no bytes.
+                tx.execute(
+                    "INSERT OR IGNORE INTO modules (sha256, wasm) VALUES (?1, x'')",
+                    [&bot_name],
+                )
+                .map_err(ctx("add house module"))?;
+                let updated = tx
+                    .execute(
+                        "UPDATE versions SET modes = ?2 WHERE bot = ?1 AND number = 1",
+                        params![bot, modes_json],
+                    )
+                    .map_err(ctx("update house bot"))?;
+                if updated == 0 {
+                    tx.execute(
+                        "INSERT INTO versions (bot, number, sha256, modes, report, created) VALUES (?1, 1, ?2, ?3, '{}', ?4)",
+                        params![bot, bot_name, modes_json, now()],
+                    )
+                    .map_err(ctx("add house version"))?;
+                }
+                tx.execute("UPDATE bots SET active = 1 WHERE id = ?1", [bot])
+                    .map_err(ctx("activate house bot"))?;
+            }
+        }
+        tx.commit().map_err(ctx("commit house bots"))
     }
 
     /// Stop (or resume) scheduling a bot on the ladder; its games stay.
@@ -972,17 +1054,30 @@ impl Store {
     ) -> Result<(), StoreError> {
         let conn = self.conn();
         match result {
+            // Only a running tournament ends: one cancelled meanwhile stays cancelled.
             Ok((report, tables, svg)) => conn.execute(
-                "UPDATE tournaments SET status = 'done', report = ?2, tables = ?3, svg = ?4 WHERE id = ?1",
+                "UPDATE tournaments SET status = 'done', report = ?2, tables = ?3, svg = ?4 WHERE id = ?1 AND status = 'running'",
                 params![id, report.to_string(), tables, svg],
             ),
             Err(error) => conn.execute(
-                "UPDATE tournaments SET status = 'failed', error = ?2 WHERE id = ?1",
+                "UPDATE tournaments SET status = 'failed', error = ?2 WHERE id = ?1 AND status = 'running'",
                 params![id, error],
             ),
         }
         .map(drop)
         .map_err(ctx("finish tournament"))
+    }
+
+    /// Mark a running tournament `cancelled` (it is never resumed); false if it was not
+    /// running.
+    pub fn cancel_tournament(&self, id: i64) -> Result<bool, StoreError> {
+        self.conn()
+            .execute(
+                "UPDATE tournaments SET status = 'cancelled' WHERE id = ?1 AND status = 'running'",
+                [id],
+            )
+            .map(|changed| changed == 1)
+            .map_err(ctx("cancel tournament"))
     }
 
     /// Tournaments still marked running (the server stopped during them).

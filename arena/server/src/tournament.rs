@@ -19,6 +19,7 @@ use axum::http::StatusCode;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most bytes of a tournament file the server reads from disk: the organizer's file of
 /// `arena serve tournament run FILE`, and a tournament's own file when it resumes.
@@ -385,7 +386,10 @@ pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, T
     }
     if !posted.names_uploads() {
         for version in store.latest_versions()? {
-            if !store.bot(version.bot)?.is_some_and(|b| b.active) {
+            // House bots are built-ins: a file that wants them names `builtin:NAME`.
+            if version.house_builtin().is_some()
+                || !store.bot(version.bot)?.is_some_and(|b| b.active)
+            {
                 continue;
             }
             let plays = version_modes("", None, &modes, &version).unwrap_or_default();
@@ -493,13 +497,18 @@ fn check_own(text: &str) -> Result<(), String> {
 
 /// Run a prepared tournament to the end (resuming what an earlier run finished) and store
 /// its report. Blocking: call it from a thread.
+///
+/// Once `cancel` is set the run stops handing out games; the games in flight finish, no
+/// report is made and the tournament's row (marked `cancelled` by whoever set it) is left
+/// as it is: the answer is `Ok(None)`.
 pub fn run_prepared(
     store: &Store,
     prepared: &Prepared,
     jobs: usize,
     limits: &LimitsConfig,
     cache: PathBuf,
-) -> Result<report::Report, TournamentError> {
+    cancel: &AtomicBool,
+) -> Result<Option<report::Report>, TournamentError> {
     let mut tournament = prepared.tournament.clone();
     // The server's limits apply unless the file sets its own.
     if tournament.limits == LimitsConfig::default() {
@@ -513,7 +522,7 @@ pub fn run_prepared(
         out: prepared.dir.join("results"),
         cache: Some(arena_sandbox::ModuleCache::new(cache)),
     };
-    let outcome = run::run(&tournament, &plan, &options, &|_| {})
+    let outcome = run::run_until(&tournament, &plan, &options, &|_| {}, cancel)
         .map_err(TournamentError::from)
         .and_then(|_| {
             let games: Vec<_> = results::read_results(&options.out, &plan.fingerprint)?
@@ -522,6 +531,9 @@ pub fn run_prepared(
             let planned: Vec<u32> = plan.games.iter().map(|g| g.game).collect();
             Ok(report::build(&tournament.name, &planned, &games))
         });
+    if cancel.load(Ordering::SeqCst) {
+        return Ok(None);
+    }
     match &outcome {
         Ok(report) => store.finish_tournament(
             prepared.id,
@@ -540,7 +552,7 @@ pub fn run_prepared(
             ))),
         )?,
     }
-    outcome
+    outcome.map(Some)
 }
 
 /// Start a tournament in the background; its page shows progress and then the report.
@@ -573,19 +585,104 @@ pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
     Ok(id)
 }
 
-/// Mark a tournament as running; false if one already is.
+/// The server's tournament runner: at most one runs at a time (each uses every worker).
+#[derive(Debug, Default)]
+pub struct Runner {
+    state: std::sync::Mutex<RunnerState>,
+    /// Bumped whenever a tournament stops being played (done, failed or cancelled), for a
+    /// cancel waiting for its games in flight to end.
+    stopped: tokio::sync::watch::Sender<u64>,
+}
+
+#[derive(Debug, Default)]
+struct RunnerState {
+    /// The runner thread is busy (with the tournaments in `runs`, or one being prepared).
+    claimed: bool,
+    /// The tournaments the runner plays now or next, with their cancel flags.
+    runs: std::collections::BTreeMap<i64, Arc<AtomicBool>>,
+}
+
+impl Runner {
+    fn state(&self) -> std::sync::MutexGuard<'_, RunnerState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stopped(&self) {
+        self.stopped.send_modify(|n| *n += 1);
+    }
+}
+
+/// Mark the runner busy; false if it already is.
 fn claim(app: &App) -> bool {
-    let mut running = app
-        .tournament_running
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    !std::mem::replace(&mut *running, true)
+    !std::mem::replace(&mut app.tournaments.state().claimed, true)
 }
 
 fn release(app: &App) {
-    *app.tournament_running
-        .lock()
-        .unwrap_or_else(|e| e.into_inner()) = false;
+    let mut state = app.tournaments.state();
+    state.claimed = false;
+    state.runs.clear();
+    drop(state);
+    app.tournaments.stopped();
+}
+
+/// Why a tournament could not be cancelled.
+#[derive(Debug, thiserror::Error)]
+pub enum CancelError {
+    /// No such tournament.
+    #[error("no tournament {0}")]
+    NotFound(i64),
+    /// It is not running (any more).
+    #[error("tournament {id} is {status}, not running: only a running tournament can be cancelled")]
+    NotRunning {
+        /// The tournament.
+        id: i64,
+        /// Its status.
+        status: String,
+    },
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+}
+
+/// Cancel a running tournament (or one queued to resume): it is marked `cancelled` at
+/// once, so no restart resumes it, and the runner stops handing out its games. Returns a
+/// receiver that changes once the runner has stopped playing it (wait for it with
+/// [`wait_stopped`]); `None` when the runner was not playing it (queued, or a tournament
+/// some other process left marked running). Blocking (the database).
+pub fn cancel(
+    app: &App,
+    id: i64,
+) -> Result<Option<tokio::sync::watch::Receiver<u64>>, CancelError> {
+    let row = app
+        .store()
+        .tournament(id)?
+        .ok_or(CancelError::NotFound(id))?;
+    // Subscribed before the mark: a stop after it is seen.
+    let stopped = app.tournaments.stopped.subscribe();
+    if !app.store().cancel_tournament(id)? {
+        return Err(CancelError::NotRunning {
+            id,
+            status: row.status,
+        });
+    }
+    match app.tournaments.state().runs.get(&id) {
+        Some(flag) => {
+            flag.store(true, Ordering::SeqCst);
+            Ok(Some(stopped))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Wait until the runner no longer plays tournament `id` (its games in flight have ended,
+/// and, if it was the last, the runner is free for the next).
+pub async fn wait_stopped(app: &App, id: i64, mut stopped: tokio::sync::watch::Receiver<u64>) {
+    loop {
+        let playing = app.tournaments.state().runs.contains_key(&id);
+        if !playing || stopped.changed().await.is_err() {
+            return;
+        }
+    }
 }
 
 /// A tournament for the runner thread: prepared by a request, or interrupted by a stop
@@ -599,24 +696,48 @@ enum Run {
 /// until the last has finished: each run uses `jobs` threads, so two at once would
 /// oversubscribe the machine (next to the ladder's own `jobs`).
 fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
+    // Each run's cancel flag is there before the thread starts: a cancel finds it however
+    // soon it comes.
+    let runs: Vec<(i64, Run, Arc<AtomicBool>)> = {
+        let mut state = app.tournaments.state();
+        runs.into_iter()
+            .map(|run| {
+                let id = match &run {
+                    Run::Prepared(prepared) => prepared.id,
+                    Run::Interrupted(id) => *id,
+                };
+                let flag = Arc::new(AtomicBool::new(false));
+                state.runs.insert(id, Arc::clone(&flag));
+                (id, run, flag)
+            })
+            .collect()
+    };
     std::thread::Builder::new()
         .name("tournaments".to_owned())
         .spawn(move || {
-            // Released however this thread ends, a panic in a run included.
+            // Each run ends with `done`, which frees the runner after the last; a panic in
+            // a run frees it here. Only then: after the last `done` a new tournament may
+            // already have claimed the runner, and releasing again would drop its claim.
             struct Release(Arc<App>);
             impl Drop for Release {
                 fn drop(&mut self) {
-                    release(&self.0);
+                    if std::thread::panicking() {
+                        release(&self.0);
+                    }
                 }
             }
             let app = Release(app);
-            for run in runs {
+            for (id, run, cancel) in runs {
                 let prepared = match run {
-                    Run::Prepared(prepared) => *prepared,
-                    Run::Interrupted(id) => match load_interrupted(&app.0, id) {
-                        Some(prepared) => prepared,
-                        None => continue,
-                    },
+                    Run::Prepared(prepared) => Some(*prepared),
+                    Run::Interrupted(id) => load_interrupted(&app.0, id),
+                };
+                // Cancelled while it waited (or before its flag was there).
+                let Some(prepared) = prepared.filter(|prepared| {
+                    !cancel.load(Ordering::SeqCst) && is_running(app.0.store(), prepared.id)
+                }) else {
+                    done(&app.0, id);
+                    continue;
                 };
                 let result = run_prepared(
                     app.0.store(),
@@ -624,18 +745,48 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
                     app.0.config.jobs,
                     &app.0.config.limits,
                     app.0.config.cache_dir(),
+                    &cancel,
                 );
-                if let Err(error) = result {
-                    tracing::error!(%error, tournament = prepared.id, "tournament failed");
+                match result {
+                    Err(error) => {
+                        tracing::error!(%error, tournament = prepared.id, "tournament failed");
+                    }
+                    Ok(None) => tracing::info!(tournament = prepared.id, "tournament cancelled"),
+                    Ok(Some(_)) => {}
                 }
+                done(&app.0, id);
             }
         })
         .map(drop)
 }
 
+/// The runner is done with tournament `id`: after the last, it is free for the next.
+fn done(app: &App, id: i64) {
+    let mut state = app.tournaments.state();
+    state.runs.remove(&id);
+    if state.runs.is_empty() {
+        state.claimed = false;
+    }
+    drop(state);
+    app.tournaments.stopped();
+}
+
+/// Whether tournament `id` is still marked running (not cancelled meanwhile).
+fn is_running(store: &Store, id: i64) -> bool {
+    store
+        .tournament(id)
+        .ok()
+        .flatten()
+        .is_some_and(|row| row.status == "running")
+}
+
 /// An interrupted tournament from its directory, or `None` (recorded as failed) when its
-/// file no longer loads or names anything but built-ins and its own modules.
+/// file no longer loads or names anything but built-ins and its own modules, or when it
+/// was cancelled while it waited.
 fn load_interrupted(app: &App, id: i64) -> Option<Prepared> {
+    if !is_running(app.store(), id) {
+        return None;
+    }
     let dir = app
         .config
         .data_dir()
@@ -840,6 +991,42 @@ mod tests {
             "{HEAD}[[bots]]\nname = \"house\"\nbot = \"builtin:random\"\n[[bots]]\nname = \"a\"\nbot = \"bots/12.wasm\"\n"
         ))
         .unwrap();
+    }
+
+    #[test]
+    fn a_cancelled_run_plays_nothing_more_and_stays_cancelled() {
+        let store = Store::in_memory().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{HEAD}[[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n"
+        );
+        let prepared = prepare(&store, data.path(), &text).unwrap();
+        assert!(store.cancel_tournament(prepared.id).unwrap());
+        assert!(
+            !store.cancel_tournament(prepared.id).unwrap(),
+            "only a running one"
+        );
+        let cancel = AtomicBool::new(true);
+        let ran = run_prepared(
+            &store,
+            &prepared,
+            1,
+            &LimitsConfig::default(),
+            data.path().join("cache"),
+            &cancel,
+        )
+        .unwrap();
+        assert!(ran.is_none(), "no report");
+        let results =
+            std::fs::read_to_string(prepared.dir.join("results/results.jsonl")).unwrap_or_default();
+        assert_eq!(results, "", "no game played");
+        // A run that ends anyway (as one cancelled mid-game does) leaves the mark alone.
+        store
+            .finish_tournament(prepared.id, Err("late failure"))
+            .unwrap();
+        let row = store.tournament(prepared.id).unwrap().unwrap();
+        assert_eq!((row.status.as_str(), row.error), ("cancelled", None));
+        assert!(store.interrupted_tournaments().unwrap().is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::results::{self, GameLine, ResultsError, ResultsWriter, SavedPlan};
 use arena_sandbox::{ModuleCache, Pool, Sandbox};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -195,6 +195,19 @@ pub fn run(
     run_loaded(tournament, plan, options, progress, None)
 }
 
+/// [`run`] that stops handing out games once `stop` is set: the games being played finish
+/// and are logged, the rest are left unplayed (a later run resumes them), and the summary
+/// says how many were played.
+pub fn run_until(
+    tournament: &Tournament,
+    plan: &Plan,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Result<RunSummary, RunError> {
+    run_stoppable(tournament, plan, options, progress, None, Some(stop))
+}
+
 /// [`run`] with the bots already loaded (by [`load`], for `options.jobs` parallel games).
 pub fn run_loaded(
     tournament: &Tournament,
@@ -202,6 +215,17 @@ pub fn run_loaded(
     options: &RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
     loaded: Option<&Loaded>,
+) -> Result<RunSummary, RunError> {
+    run_stoppable(tournament, plan, options, progress, loaded, None)
+}
+
+fn run_stoppable(
+    tournament: &Tournament,
+    plan: &Plan,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    loaded: Option<&Loaded>,
+    stop: Option<&AtomicBool>,
 ) -> Result<RunSummary, RunError> {
     let saved = SavedPlan {
         name: tournament.name.clone(),
@@ -305,6 +329,9 @@ pub fn run_loaded(
                 (&next, &todo, &contestants, &sandbox, &log, &finished);
             scope.spawn(move || {
                 loop {
+                    if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(game, replay_only)) = todo.get(i) else {
                         break;
