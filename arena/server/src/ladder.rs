@@ -479,7 +479,7 @@ mod tests {
             sandbox,
             vec![(Mode::Battle, serde_json::Value::Null)],
             1,
-            3,
+            (3, 10),
             (4, 1 << 20),
         )
         .unwrap();
