@@ -387,3 +387,26 @@ fn auto_hands_the_seat_to_a_built_in_for_the_game_or_n_decisions() {
         "the built-in's two decisions are the seat's answers"
     );
 }
+
+/// `arena rules MODE` is one screen of how to play, and `?` at any prompt shows it.
+#[test]
+fn how_to_play_fits_one_screen_and_question_mark_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["battle", "tcg", "grid", "dungeon", "conquest"] {
+        let out = crate::arena(dir.path(), &["rules", mode]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.starts_with(&format!("{mode} — ")), "{text}");
+        assert!(text.lines().count() <= 22, "{mode}: one screen\n{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 90), "{mode}\n{text}");
+        for part in ["A turn", "The end", "Answers", "Example"] {
+            assert!(
+                text.contains(part) || (part == "A turn" && text.contains("turn")),
+                "{mode} says {part}\n{text}"
+            );
+        }
+    }
+    let (out, _) = play(dir.path(), "battle", ["human", "builtin:random"], "?\n\n?\nauto\n");
+    let text = stdout(&out);
+    assert_eq!(text.matches("battle — Bot Wars").count(), 2, "{text}");
+}

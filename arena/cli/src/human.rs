@@ -153,24 +153,6 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
         Ok(())
     }
 
-    /// The deputy's answer to `observation`, if one plays now; it steps down after its
-    /// last decision.
-    fn deputy_act(&mut self, observation: &G::Observation) -> Option<G::Action> {
-        let deputy = self.deputy.as_mut()?;
-        let action = deputy.bot.act(observation);
-        let name = deputy.name;
-        if let Some(left) = &mut deputy.left {
-            *left -= 1;
-            if *left == 0 {
-                self.deputy = None;
-                let _ = self
-                    .console
-                    .say(&format!("auto: builtin:{name} hands the seat back to you"));
-            }
-        }
-        Some(action)
-    }
-
     /// Start the clock for one decision.
     fn start_clock(&self) {
         self.console
@@ -204,13 +186,51 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
             },
         )
     }
+
+    /// The deputy's answer (by `answer`), if one plays now; it steps down after its last
+    /// decision.
+    fn deputy<T>(&mut self, answer: impl FnOnce(&mut dyn Bot<G>) -> T) -> Option<T> {
+        let deputy = self.deputy.as_mut()?;
+        let answered = answer(deputy.bot.as_mut());
+        let name = deputy.name;
+        if let Some(left) = &mut deputy.left {
+            *left -= 1;
+            if *left == 0 {
+                self.deputy = None;
+                let _ = self
+                    .console
+                    .say(&format!("auto: builtin:{name} hands the seat back to you"));
+            }
+        }
+        Some(answered)
+    }
+
+    /// Ask `prompt` until the person types a line for the mode, or hands the seat over:
+    /// `?` shows how to play, an `auto …` that is not one says why. `None`: handed over.
+    fn ask_line(&mut self, prompt: &str) -> Result<Option<String>, Quit> {
+        loop {
+            let line = self.console.ask(prompt)?;
+            if line == "?" {
+                self.console.say(G::HOW_TO_PLAY.trim_end())?;
+                continue;
+            }
+            match parse_auto::<G>(&line) {
+                None => return Ok(Some(line)),
+                Some(Ok((name, left))) => {
+                    self.hand_over(name, left)?;
+                    return Ok(None);
+                }
+                Some(Err(reason)) => self.console.say(&format!("invalid: {reason}; try again"))?,
+            }
+        }
+    }
 }
 
 impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
         self.start = Some(start.clone());
         let _ = self.console.say(&format!(
-            "{} — you are seat {}; type a number, {}, `auto [N]` (a built-in plays for you), or QUIT",
+            "{} — you are seat {}; type a number, {}, `auto [N]` (a built-in plays for you), `?` (how to play), or QUIT",
             G::MODE,
             start.seat,
             G::HINT
@@ -234,33 +254,11 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
             return Err(self.fault(why));
         }
         loop {
-            let line = match self.console.ask("setup (Enter: the default)") {
-                Ok(line) => line,
+            let line = match self.ask_line("setup (Enter: the default)") {
+                Ok(Some(line)) => line,
+                Ok(None) => return Ok(self.deputy(|bot| bot.setup(request)).expect("handed over")),
                 Err(why) => return Err(self.fault(why)),
             };
-            match parse_auto::<G>(&line) {
-                Some(Ok((name, left))) => {
-                    if let Err(why) = self.hand_over(name, left) {
-                        return Err(self.fault(why));
-                    }
-                    let deputy = self.deputy.as_mut().expect("just handed over");
-                    let choice = deputy.bot.setup(request);
-                    if let Some(left) = &mut deputy.left {
-                        *left -= 1;
-                        if *left == 0 {
-                            self.deputy = None;
-                        }
-                    }
-                    return Ok(choice);
-                }
-                Some(Err(reason)) => {
-                    if let Err(why) = self.console.say(&format!("invalid: {reason}; try again")) {
-                        return Err(self.fault(why));
-                    }
-                    continue;
-                }
-                None => {}
-            }
             match G::parse_setup(request, &line) {
                 Ok(choice) => return Ok(choice),
                 Err(reason) => {
@@ -276,39 +274,29 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
         if self.quit {
             return Err(self.fault(Quit::Ended));
         }
-        if let Some(action) = self.deputy_act(observation) {
+        if let Some(action) = self.deputy(|bot| bot.act(observation)) {
             return Ok(action);
         }
         self.start_clock();
         let setup = self.setup.clone();
         let mut dialogue = G::dialogue(observation, setup.as_ref());
-        let mut line: Option<String> = None;
+        let mut line = None;
         loop {
             match dialogue.step(line.as_deref()) {
                 Step::Answer(action) => return Ok(action),
                 Step::Ask { say, prompt } => {
-                    let mut asked = say
+                    let asked = say
                         .iter()
                         .try_for_each(|text| self.console.say(text))
-                        .and_then(|()| self.console.ask(&prompt));
-                    // `auto …` is the arena's, not the mode's: the dialogue never sees it.
-                    while let Ok(typed) = &asked {
-                        let said = match parse_auto::<G>(typed) {
-                            None => break,
-                            Some(Ok((name, left))) => match self.hand_over(name, left) {
-                                Ok(()) => {
-                                    return Ok(self.deputy_act(observation).expect("handed over"));
-                                }
-                                Err(why) => Err(why),
-                            },
-                            Some(Err(reason)) => {
-                                self.console.say(&format!("invalid: {reason}; try again"))
-                            }
-                        };
-                        asked = said.and_then(|()| self.console.ask(&prompt));
-                    }
+                        .and_then(|()| self.ask_line(&prompt));
                     match asked {
-                        Ok(typed) => line = Some(typed),
+                        Ok(Some(typed)) => line = Some(typed),
+                        // `auto …`: the built-in answers this decision already.
+                        Ok(None) => {
+                            return Ok(self
+                                .deputy(|bot| bot.act(observation))
+                                .expect("handed over"));
+                        }
                         Err(why) => return Err(self.fault(why)),
                     }
                 }
@@ -321,6 +309,11 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
             .console
             .say(&format!("game over: {:?} — {}", end.result, end.reason));
     }
+}
+
+/// How to play `mode`, on one screen.
+pub fn how_to_play(mode: arena_sdk::Mode) -> &'static str {
+    arena_tournament::for_mode!(mode, G => <G as Interactive>::HOW_TO_PLAY)
 }
 
 /// How `arena play` shows a game and times a person.

@@ -121,6 +121,11 @@ enum Command {
     Match(matches::MatchArgs),
     /// Play a bot against every built-in AI of its modes and report its score and Elo vs each.
     Gauntlet(tournament::GauntletArgs),
+    /// How to play a mode, on one screen (the same as `?` at a prompt).
+    Rules {
+        /// The mode.
+        mode: arena_sdk::Mode,
+    },
     /// Check a grid or conquest map file and draw it.
     #[command(subcommand)]
     Map(MapCommand),
@@ -198,6 +203,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::check(args, &cli.sandbox),
         Command::New(args) => new::new(args),
         Command::Builtins(args) => check::builtins(args),
+        Command::Rules { mode } => {
+            outln!("{}", human::how_to_play(mode).trim_end())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Play(args) => play::play(args, &cli.sandbox),
         Command::Replay(command) => {
             replay::replay(command, cli.sandbox.limits_config().limits().fuel_per_turn)

@@ -32,6 +32,9 @@ pub trait Interactive: Ruleset {
     const HINT: &'static str;
     /// Said once at the start, after the greeting (empty: nothing).
     const INTRO: &'static str = "";
+    /// One screen of how to play (the goal, a turn, the answers, an example): `arena
+    /// rules MODE`, and `?` at any prompt. The mode's rules doc is the full contract.
+    const HOW_TO_PLAY: &'static str;
     /// The setup question, or `None` when there is nothing to choose.
     fn setup_prompt(request: &Self::SetupRequest) -> Option<String>;
     /// The setup choice for an answer to [`Interactive::setup_prompt`] (`""` when there

@@ -5,6 +5,7 @@ use arena_sdk::battle::{Action, Battle, Observation, SetupRequest, TeamChoice};
 use std::fmt::Write as _;
 
 impl Interactive for Battle {
+    const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
     const HINT: &'static str = "a target id or `skill`";
 
     fn setup_prompt(request: &SetupRequest) -> Option<String> {

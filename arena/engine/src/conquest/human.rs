@@ -26,6 +26,7 @@ fn pos(x: &str, y: &str, obs: &Observation) -> Result<Pos, String> {
 }
 
 impl Interactive for Conquest {
+    const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
     const HINT: &'static str = "the recruit/move orders, DIS, PRIS";
 
     fn setup_prompt(_: &SetupRequest) -> Option<String> {

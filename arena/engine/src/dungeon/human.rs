@@ -20,6 +20,7 @@ fn target_text(obs: &Observation, target: Target) -> String {
 }
 
 impl Interactive for Dungeon {
+    const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
     const HINT: &'static str = "`ABILITY TARGET`";
 
     /// The example is a legal answer of this decision, so it names a monster (or

@@ -4,6 +4,7 @@ use crate::human::Interactive;
 use arena_sdk::grid::{Action, Grid, Observation, Pos, SetupChoice, SetupRequest};
 
 impl Interactive for Grid {
+    const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
     const HINT: &'static str = "n/e/s/w/stay";
     const INTRO: &'static str = "a default game is 1250 hero turns, 625 of them yours; for a \
         shorter one: --map tournaments/maps/arena-8x8.map --rule heroes_per_team=2 --rule \

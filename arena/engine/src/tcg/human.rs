@@ -35,6 +35,7 @@ fn text(obs: &Observation, action: &Action) -> String {
 }
 
 impl Interactive for Tcg {
+    const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
     const HINT: &'static str = "`play N`, `attack ID hero|ID`, `end`";
 
     fn setup_prompt(request: &SetupRequest) -> Option<String> {
