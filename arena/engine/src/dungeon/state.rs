@@ -317,7 +317,8 @@ impl RunState {
                     self.ended = RunEnd::of_reason(reason);
                 }
             }
-            Event::GameEnd { .. } => {}
+            // A roll record: the heal that follows is the turn.
+            Event::TargetDrawn { .. } | Event::GameEnd { .. } => {}
         }
     }
 }
@@ -404,6 +405,7 @@ impl State {
             | Event::WaveStart { seat, .. }
             | Event::HeroTurn { seat, .. }
             | Event::TurnLost { seat, .. }
+            | Event::TargetDrawn { seat, .. }
             | Event::Attack { seat, .. }
             | Event::Heal { seat, .. }
             | Event::MaxHpLowered { seat, .. }
