@@ -286,3 +286,77 @@ fn check_and_gauntlet_pick_the_mode_up() {
         assert!(text.contains(builtin), "{text}");
     }
 }
+
+/// A person as Player 1 against `builtin:random` on the default map, typing `input`; the
+/// replay.
+fn typed_game(dir: &std::path::Path, input: &str) -> serde_json::Value {
+    let replay = dir.join("conquest.json");
+    let out = crate::arena_with_input(
+        dir,
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            "human",
+            "builtin:random",
+            "--seed",
+            "3",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap()
+}
+
+/// The rejections of seat 0 in `replay`, in order.
+fn rejections(replay: &serde_json::Value) -> Vec<String> {
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "rejected" && e["seat"] == 0)
+        .map(|e| e["reason"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const PLACE: &str = "You must place your newly recruited unit in an unoccupied position next to your home base. Try again.";
+
+#[test]
+fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = typed_game(
+        dir.path(),
+        "S 3 3\nS 3 3\nS 3 3\nS 3 3\nK 2 1\nNO\nNO\nQUIT\n",
+    );
+    assert_eq!(
+        rejections(&replay),
+        vec![format!("recruit Spearman at (3,3): {PLACE}"); 4]
+    );
+    let recruited: Vec<&serde_json::Value> = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"]["type"] == "recruited")
+        .map(|e| &e["event"]["army"])
+        .filter(|army| army["owner"] == 0)
+        .collect();
+    assert_eq!(recruited.len(), 1, "{recruited:?}");
+    assert_eq!(recruited[0]["kind"], "knight");
+    assert_eq!(recruited[0]["pos"], serde_json::json!({"x": 2, "y": 1}));
+}
+
+#[test]
+fn recruit_refusals_follow_the_originals_check_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two scouts spend all six resources: then no kind is affordable, whatever the tile.
+    let replay = typed_game(dir.path(), "T 2 1\nS 3 3\nT 1 2\nS 3 3\nNO\nNO\nQUIT\n");
+    assert_eq!(
+        rejections(&replay),
+        [
+            format!("recruit Spearman at (3,3): {PLACE}"),
+            "recruit Spearman at (3,3): No resources to recruit any armies.".to_owned(),
+        ]
+    );
+}

@@ -287,7 +287,7 @@ fn recruiting_pays_the_documents_price() {
     )
     .unwrap();
     assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
-    // Archer needs 1 wood: none left.
+    // Archer needs 1 wood: none left, and one gold buys no kind.
     let e = s
         .recruit(
             0,
@@ -300,7 +300,7 @@ fn recruiting_pays_the_documents_price() {
         .unwrap_err();
     assert_eq!(
         e,
-        "recruit Archer at (2,1): Insufficient resources. Try again."
+        "recruit Archer at (2,1): No resources to recruit any armies."
     );
     assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
     assert_eq!(s.tally()[0].recruited, [1, 0, 0, 1]);
@@ -381,10 +381,8 @@ fn recruits_go_only_onto_a_free_tile_next_to_ones_own_home() {
             &mut events,
         )
         .unwrap_err();
-    assert_eq!(
-        e,
-        "recruit Spearman at (9,9): Sorry, invalid input. Try again."
-    );
+    // Off the map is not next to the home: the original's placement message.
+    assert_eq!(e, format!("recruit Spearman at (9,9): {place}"));
     assert_eq!(s.resources()[0], Resources::new(2, 1, 1));
 }
 
@@ -659,7 +657,10 @@ fn a_turn_skips_broken_orders_and_stops_at_a_capture() {
     let report = s.play_turn(0, &orders, &mut events);
     assert!(report.captured);
     assert_eq!(report.rejections.len(), 2);
-    assert!(report.rejections[0].contains("Insufficient resources"));
+    assert_eq!(
+        report.rejections[0],
+        "recruit Archer at (2,1): No resources to recruit any armies."
+    );
     assert!(report.rejections[1].starts_with("move (4,4) -> (4,3): Invalid move."));
     // The move after the capture never happened.
     assert_eq!(
@@ -668,17 +669,15 @@ fn a_turn_skips_broken_orders_and_stops_at_a_capture() {
     );
 }
 
+fn recruit_at(kind: Kind, x: u8, y: u8) -> Recruit {
+    Recruit { kind, at: p(x, y) }
+}
+
 #[test]
-fn floods_of_orders_are_cut_to_a_limit() {
+fn floods_of_refused_orders_are_cut_at_the_refusal_bound() {
     let mut s = state(SMALL);
     let orders = Orders {
-        recruit: vec![
-            Recruit {
-                kind: Kind::Spearman,
-                at: p(9, 9)
-            };
-            100
-        ],
+        recruit: vec![recruit_at(Kind::Spearman, 9, 9); 300],
         moves: vec![
             Move {
                 from: p(0, 0),
@@ -688,7 +687,93 @@ fn floods_of_orders_are_cut_to_a_limit() {
         ],
     };
     let report = s.play_turn(0, &orders, &mut Vec::new());
-    assert_eq!(report.rejections.len(), 4 + 1 + rules::MAX_MOVE_ORDERS + 1);
+    let bound = rules::MAX_REFUSED_ORDERS;
+    assert_eq!(report.rejections.len(), bound + 1 + bound + 1);
+    assert_eq!(
+        report.rejections[bound],
+        "44 recruit orders skipped: 256 recruit orders refused this turn, the most a turn reads"
+    );
+    assert_eq!(
+        report.rejections.last().unwrap(),
+        "4744 move orders skipped: 256 move orders refused this turn, the most a turn reads"
+    );
+}
+
+#[test]
+fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
+    let mut s = state(SMALL);
+    let mut recruit = vec![recruit_at(Kind::Knight, 3, 3); 4];
+    recruit.push(recruit_at(Kind::Knight, 0, 1));
+    let orders = Orders {
+        recruit,
+        moves: Vec::new(),
+    };
+    let report = s.play_turn(0, &orders, &mut Vec::new());
+    assert_eq!(report.rejections.len(), 4);
+    assert_eq!(
+        s.board().army_at(p(0, 1)).map(|a| a.kind),
+        Some(Kind::Knight)
+    );
+}
+
+#[test]
+fn recruits_past_four_carried_out_are_skipped_as_one_rejection() {
+    let mut s = state(SMALL);
+    s.set_resources(0, Resources::new(9, 9, 9));
+    let recruit = [(0, 1), (1, 0), (2, 1), (1, 2), (0, 1), (1, 0)]
+        .map(|(x, y)| recruit_at(Kind::Spearman, x, y))
+        .to_vec();
+    let orders = Orders {
+        recruit,
+        moves: Vec::new(),
+    };
+    let report = s.play_turn(0, &orders, &mut Vec::new());
+    assert_eq!(s.armies_of(0), 4);
+    assert_eq!(
+        report.rejections,
+        ["2 recruit orders skipped: 4 recruits carried out this turn, the most a turn allows"]
+    );
+}
+
+#[test]
+fn a_player_with_no_affordable_kind_is_told_so_before_the_tile_is_checked() {
+    let mut s = state(SMALL);
+    // One wood: no kind costs wood alone.
+    s.set_resources(0, Resources::new(1, 0, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Scout, 9, 9), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Scout at (9,9): No resources to recruit any armies."
+    );
+}
+
+#[test]
+fn a_full_home_is_reported_even_for_an_unaffordable_kind() {
+    let mut s = state(SMALL);
+    for (x, y) in [(0, 1), (1, 0), (2, 1), (1, 2)] {
+        s.spawn(0, Kind::Knight, p(x, y));
+    }
+    // Spearmen are affordable (1 wood, 1 food), scouts (1 of each) are not.
+    s.set_resources(0, Resources::new(1, 1, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Scout, 0, 1), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(e, "recruit Scout at (0,1): No place to recruit new armies.");
+}
+
+#[test]
+fn an_unaffordable_kind_is_reported_before_a_bad_tile() {
+    let mut s = state(SMALL);
+    s.set_resources(0, Resources::new(1, 1, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Archer, 3, 3), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Archer at (3,3): Insufficient resources. Try again."
+    );
 }
 
 #[test]
