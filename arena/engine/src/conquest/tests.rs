@@ -67,8 +67,8 @@ fn the_default_and_shipped_maps_are_valid_and_point_symmetric() {
 
 #[test]
 fn a_map_needs_exactly_five_lines() {
-    let e = map_error("Frame: 5x5\n\nWater:\nWood:\nFood:\n");
-    assert_eq!(e.line, 6);
+    let e = map_error("Frame: 5x5\nWater:\nWood:\nFood:\n");
+    assert_eq!(e.line, 5);
     assert!(matches!(
         e.kind,
         MapErrorKind::MissingLine {
@@ -125,8 +125,8 @@ fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
         (
             1,
             MapErrorKind::FrameOutOfRange {
-                width: 8,
-                height: 5,
+                width: "8".into(),
+                height: "5".into(),
                 max: 7
             }
         )
@@ -185,16 +185,12 @@ fn positions_must_lie_on_the_map() {
         e.kind,
         MapErrorKind::OffMap {
             label: "Food",
-            x: 0,
-            y: 6,
+            x: "0".into(),
+            y: "6".into(),
             width: 5,
             height: 6
         }
     );
-    assert!(matches!(
-        map_error("Frame: 5x5\nWater: -1 2\nWood:\nFood:\nGold:\n").kind,
-        MapErrorKind::OffMap { x: -1, .. }
-    ));
 }
 
 #[test]
@@ -239,9 +235,206 @@ fn checks_run_line_by_line_in_the_documented_order() {
     // Within a line, a non-number is found before the odd count.
     let e = map_error("Frame: 5x5\nWater: 0 x 1\nWood:\nFood:\nGold:\n");
     assert!(matches!(e.kind, MapErrorKind::NotAnInteger { .. }));
-    // Blank lines are skipped but keep the file's numbering.
-    let e = map_error("\nFrame: 5x5\n\nWater: 1 1\nWood:\nFood:\nGold:\n");
+    // A blank line is found before a wrong label on a later line.
+    let e = map_error("Frame: 5x5\n\nWood:\nWater:\nFood:\nGold:\n");
+    assert_eq!((e.line, e.kind), (2, MapErrorKind::BlankLine));
+}
+
+const BLANK: &str = "Water:\nWood:\nFood:\nGold:\n";
+
+#[test]
+fn a_blank_line_between_lines_is_refused_on_its_line() {
+    for text in [
+        "Frame: 5x5\n\nWater:\nWood:\nFood:\nGold:\n",
+        "\nFrame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
+        "Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n",
+    ] {
+        let e = map_error(text);
+        assert_eq!(e.kind, MapErrorKind::BlankLine, "{text:?}");
+    }
+    assert_eq!(map_error("\nFrame: 5x5\n").line, 1);
+    assert_eq!(
+        map_error("Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n").line,
+        4
+    );
+}
+
+#[test]
+fn empty_lines_after_the_fifth_are_ignored_and_crlf_ends_a_line() {
+    let text = format!("Frame: 5x5\n{BLANK}\n\n");
+    assert_eq!(parse_map(&text, 7).unwrap().width, 5);
+    let crlf = "Frame: 5x5\r\nWater: 0 4\r\nWood:\r\nFood:\r\nGold:\r\n";
+    assert_eq!(parse_map(crlf, 7).unwrap().water, [p(0, 4)]);
+}
+
+#[test]
+fn a_label_starts_its_line_and_is_followed_by_a_space() {
+    let wrong = |text: &str, line, found: &str| {
+        let e = map_error(text);
+        assert_eq!(e.line, line, "{text:?}");
+        assert!(
+            matches!(&e.kind, MapErrorKind::WrongLabel { found: f, .. } if f == found),
+            "{text:?}: {e}"
+        );
+    };
+    wrong(
+        " Frame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
+        1,
+        " Frame: 5x5",
+    );
+    wrong(
+        "Frame: 5x5\n Water: 0 4\nWood:\nFood:\nGold:\n",
+        2,
+        " Water: 0 4",
+    );
+    wrong(
+        "Frame: 5x5\n\tWater: 0 4\nWood:\nFood:\nGold:\n",
+        2,
+        "\\tWater:",
+    );
+    wrong("Frame: 5x5\nWater:0 4\nWood:\nFood:\nGold:\n", 2, "Water:0");
+    wrong(
+        "Frame: 5x5\nWater:\t0 4\nWood:\nFood:\nGold:\n",
+        2,
+        "Water:\\t0",
+    );
+    let e = map_error("Frame: 5x5\nWater:0 0\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        e.to_string(),
+        "line 2: expected a line starting with `Water:` and a space, found `Water:0` (the lines are Frame, Water, Wood, Food, Gold, in this order, each label at the start of its line)"
+    );
+}
+
+#[test]
+fn the_frame_has_one_space_after_its_label_and_nothing_after_it() {
+    for (bad, quoted) in [
+        ("Frame:  5x5", "Frame:  5x5"),
+        ("Frame: 5x5 ", "Frame: 5x5 "),
+        ("Frame:\t5x5", "Frame:\\t5x5"),
+        ("Frame: 5x5\t", "Frame: 5x5\\t"),
+        ("Frame: +5x5", "Frame: +5x5"),
+    ] {
+        let e = map_error(&format!("{bad}\n{BLANK}"));
+        assert_eq!(
+            (e.line, e.kind),
+            (1, MapErrorKind::BadFrame(quoted.into())),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_frame_is_quoted_as_written() {
+    let e = map_error(&format!("Frame: 99999999999999999999999x5\n{BLANK}"));
+    assert_eq!(
+        e.to_string(),
+        "line 1: width and height should range from 5 to 7, this frame is 99999999999999999999999x5"
+    );
+    // Leading zeros are digits like any other: `05x05` is 5x5.
+    assert_eq!(
+        parse_map(&format!("Frame: 05x05\n{BLANK}"), 7)
+            .unwrap()
+            .width,
+        5
+    );
+}
+
+#[test]
+fn numbers_have_no_sign() {
+    for token in ["+4", "-0", "-1"] {
+        let e = map_error(&format!(
+            "Frame: 5x5\nWater: 0 {token}\nWood:\nFood:\nGold:\n"
+        ));
+        assert_eq!(
+            (e.line, e.kind),
+            (
+                2,
+                MapErrorKind::NotAnInteger {
+                    label: "Water",
+                    token: token.into()
+                }
+            ),
+            "{token}"
+        );
+    }
+    let e = map_error("Frame: 5x5\nWater: 0\t4\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        e.to_string(),
+        "line 2: Water contains `0\\t4`, which is not a whole number (digits only, no sign)"
+    );
+}
+
+#[test]
+fn numbers_are_separated_by_single_spaces() {
+    let spacing = |text: &str| map_error(text).to_string();
+    assert_eq!(
+        spacing("Frame: 5x5\nWater: 0  4\nWood:\nFood:\nGold:\n"),
+        "line 2: Water has two spaces in a row at column 10: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater:  0 4\nWood:\nFood:\nGold:\n"),
+        "line 2: Water has two spaces in a row at column 8: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater: 0 4 \nWood:\nFood:\nGold:\n"),
+        "line 2: Water has a space at the end of the line at column 11: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater:\nWood: \nFood:\nGold:\n"),
+        "line 3: Wood has a space at the end of the line at column 6: numbers are separated by single spaces"
+    );
+}
+
+#[test]
+fn a_huge_coordinate_is_quoted_as_written() {
+    let big = "123456789012345678901234567890123456789012345";
+    let e = map_error(&format!(
+        "Frame: 5x5\nWater: {big} 0\nWood:\nFood:\nGold:\n"
+    ));
+    assert_eq!(
+        e.to_string(),
+        format!("line 2: Water contains the position ({big},0), which is out of the 5x5 map")
+            .replace(big, &format!("{}…", &big[..40]))
+    );
+}
+
+#[test]
+fn a_missing_line_is_named_by_the_first_label_not_found() {
+    let e = map_error("Frame: 5x5\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            2,
+            MapErrorKind::MissingLine {
+                expected: "Water:",
+                found: 4
+            }
+        )
+    );
+    let e = map_error("Frame: 5x5\nWater:\nWood:\nGold:\n");
+    assert!(
+        matches!(
+            e.kind,
+            MapErrorKind::MissingLine {
+                expected: "Food:",
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert_eq!(e.line, 4);
+}
+
+#[test]
+fn an_empty_file_or_one_with_a_byte_order_mark_says_so() {
+    for text in ["", "\n\n", "  \n"] {
+        assert_eq!(
+            map_error(text).to_string(),
+            format!("line 1: {}", MapErrorKind::Empty)
+        );
+    }
+    let e = map_error(&format!("\u{feff}Frame: 5x5\n{BLANK}"));
+    assert_eq!((e.line, e.kind), (1, MapErrorKind::ByteOrderMark));
 }
 
 // --- Rules ------------------------------------------------------------------------------
