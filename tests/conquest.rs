@@ -19,9 +19,29 @@ fn every_invalid_map_is_refused_with_its_file_line_and_problem() {
         ("missing-line.map", 5, "missing the `Gold:` line"),
         ("extra-line.map", 6, "extra line"),
         (
+            "missing-water.map",
+            2,
+            "missing the `Water:` line: a map has exactly five lines (Frame, Water, Wood, Food, Gold), this one has 4",
+        ),
+        (
+            "blank-line.map",
+            2,
+            "a blank line: a map has exactly five lines (Frame, Water, Wood, Food, Gold), one after the other",
+        ),
+        (
             "wrong-order.map",
             3,
-            "expected a line starting with `Wood:`, found `Food:`",
+            "expected a line starting with `Wood:` and a space, found `Food:`",
+        ),
+        (
+            "leading-space.map",
+            2,
+            "expected a line starting with `Water:` and a space, found ` Water: 0 4`",
+        ),
+        (
+            "no-space-after-label.map",
+            2,
+            "expected a line starting with `Water:` and a space, found `Water:0`",
         ),
         (
             "bad-frame.map",
@@ -29,14 +49,54 @@ fn every_invalid_map_is_refused_with_its_file_line_and_problem() {
             "the frame should be in the format `Frame: WxH`",
         ),
         (
+            "frame-two-spaces.map",
+            1,
+            "the frame should be in the format `Frame: WxH` (e.g. `Frame: 5x7`, one space, no other), found `Frame:  5x5`",
+        ),
+        (
+            "frame-trailing-space.map",
+            1,
+            "the frame should be in the format `Frame: WxH` (e.g. `Frame: 5x7`, one space, no other), found `Frame: 5x5 `",
+        ),
+        (
             "frame-out-of-range.map",
             1,
             "width and height should range from 5 to 7, this frame is 9x5",
         ),
         (
+            "huge-frame.map",
+            1,
+            "width and height should range from 5 to 7, this frame is 99999999999999999999x5",
+        ),
+        (
             "non-integer.map",
             3,
-            "Wood contains `zero`, which is not a whole number",
+            "Wood contains `zero`, which is not a whole number (digits only, no sign)",
+        ),
+        (
+            "tab.map",
+            2,
+            "Water contains `0\\t4`, which is not a whole number (digits only, no sign)",
+        ),
+        (
+            "plus-sign.map",
+            5,
+            "Gold contains `+4`, which is not a whole number (digits only, no sign)",
+        ),
+        (
+            "minus-zero.map",
+            2,
+            "Water contains `-0`, which is not a whole number (digits only, no sign)",
+        ),
+        (
+            "negative.map",
+            4,
+            "Food contains `-1`, which is not a whole number (digits only, no sign)",
+        ),
+        (
+            "byte-order-mark.map",
+            1,
+            "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one",
         ),
         ("odd-count.map", 4, "Food has an odd number of numbers (3)"),
         (
@@ -91,11 +151,35 @@ fn every_invalid_map_is_refused_with_its_file_line_and_problem() {
         "{}",
         stdout(&out)
     );
-    // Every validation error has its file.
+    // Every validation error has its file (and `empty.map` its own test).
     let files = std::fs::read_dir(root().join("tests/conquest-maps"))
         .unwrap()
         .count();
-    assert_eq!(files, cases.len() + 1);
+    assert_eq!(files, cases.len() + 2);
+}
+
+#[test]
+fn an_empty_map_file_is_answered_in_no_formats_terms_without_a_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = maps("empty.map");
+    let out = arena(dir.path(), &["map", "check", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = stderr(&out);
+    assert!(
+        text.contains(&format!(
+            "{path}: the file is empty: a map file's first line tells which mode it is for (modes grid and conquest take map files)"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("size W H"), "{text}");
+    let out = arena(dir.path(), &["map", "check", "--mode", "conquest", &path]);
+    assert!(
+        stderr(&out).contains(&format!(
+            "{path}: line 1: the file is empty: a map has exactly five lines"
+        )),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -285,4 +369,78 @@ fn check_and_gauntlet_pick_the_mode_up() {
     for builtin in ["conquest/random", "conquest/heuristic", "conquest/strong"] {
         assert!(text.contains(builtin), "{text}");
     }
+}
+
+/// A person as Player 1 against `builtin:random` on the default map, typing `input`; the
+/// replay.
+fn typed_game(dir: &std::path::Path, input: &str) -> serde_json::Value {
+    let replay = dir.join("conquest.json");
+    let out = crate::arena_with_input(
+        dir,
+        &[
+            "play",
+            "--mode",
+            "conquest",
+            "human",
+            "builtin:random",
+            "--seed",
+            "3",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap()
+}
+
+/// The rejections of seat 0 in `replay`, in order.
+fn rejections(replay: &serde_json::Value) -> Vec<String> {
+    replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "rejected" && e["seat"] == 0)
+        .map(|e| e["reason"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const PLACE: &str = "You must place your newly recruited unit in an unoccupied position next to your home base. Try again.";
+
+#[test]
+fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = typed_game(
+        dir.path(),
+        "S 3 3\nS 3 3\nS 3 3\nS 3 3\nK 2 1\nNO\nNO\nQUIT\n",
+    );
+    assert_eq!(
+        rejections(&replay),
+        vec![format!("recruit Spearman at (3,3): {PLACE}"); 4]
+    );
+    let recruited: Vec<&serde_json::Value> = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"]["type"] == "recruited")
+        .map(|e| &e["event"]["army"])
+        .filter(|army| army["owner"] == 0)
+        .collect();
+    assert_eq!(recruited.len(), 1, "{recruited:?}");
+    assert_eq!(recruited[0]["kind"], "knight");
+    assert_eq!(recruited[0]["pos"], serde_json::json!({"x": 2, "y": 1}));
+}
+
+#[test]
+fn recruit_refusals_follow_the_originals_check_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two scouts spend all six resources: then no kind is affordable, whatever the tile.
+    let replay = typed_game(dir.path(), "T 2 1\nS 3 3\nT 1 2\nS 3 3\nNO\nNO\nQUIT\n");
+    assert_eq!(
+        rejections(&replay),
+        [
+            format!("recruit Spearman at (3,3): {PLACE}"),
+            "recruit Spearman at (3,3): No resources to recruit any armies.".to_owned(),
+        ]
+    );
 }

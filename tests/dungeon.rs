@@ -173,3 +173,89 @@ fn check_and_gauntlet_pick_up_dungeon() {
     }
     assert!(text.contains("dungeon — dungeon_starter"), "{text}");
 }
+
+/// A game of `builtin:random` against itself, seed 1 (trolls regenerate, clerics heal
+/// themselves), kept in `dir`; its replay's path.
+fn random_game(dir: &std::path::Path) -> std::path::PathBuf {
+    let replay = dir.join("dungeon.json");
+    let out = arena(
+        dir,
+        &[
+            "play",
+            "--mode",
+            "dungeon",
+            "builtin:random",
+            "builtin:random",
+            "--seed",
+            "1",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    replay
+}
+
+#[test]
+fn a_regenerating_trolls_target_roll_is_in_the_replay_before_its_heal() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = random_game(dir.path());
+    let value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let events: Vec<&serde_json::Value> = value["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|entry| entry.get("event"))
+        .collect();
+    let mut drawn = 0;
+    for (k, event) in events.iter().enumerate() {
+        if event["type"] == "target_drawn" {
+            drawn += 1;
+            let heal = events[k + 1];
+            assert_eq!(heal["type"], "heal", "{heal}");
+            assert_eq!(heal["ability"], "regenerate", "{heal}");
+            assert_eq!(heal["by"], serde_json::json!({"monster": event["monster"]}));
+            assert!(event["hero"].as_u64().unwrap() < 4, "{event}");
+        }
+    }
+    let regenerations = events
+        .iter()
+        .filter(|e| e["type"] == "heal" && e["ability"] == "regenerate")
+        .count();
+    assert!(drawn > 0, "seed 1 has regenerating trolls");
+    assert_eq!(drawn, regenerations);
+    let verify = arena(dir.path(), &["replay", "verify", replay.to_str().unwrap()]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+}
+
+#[test]
+fn replay_show_prints_a_drawn_target_only_with_rolls() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = random_game(dir.path());
+    let path = replay.to_str().unwrap();
+    let plain = stdout(&arena(dir.path(), &["replay", "show", path]));
+    assert!(!plain.contains("as its target"), "{plain}");
+    let rolls = stdout(&arena(dir.path(), &["replay", "show", "--rolls", path]));
+    let line = rolls
+        .lines()
+        .position(|l| l.contains(" draws ") && l.ends_with(" as its target"))
+        .expect("a drawn target");
+    let next = rolls.lines().nth(line + 1).unwrap();
+    assert!(next.contains(" hp with regenerate!"), "{next}");
+}
+
+#[test]
+fn a_cleric_healing_itself_is_shown_in_the_documents_heal_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = random_game(dir.path());
+    let text = stdout(&arena(
+        dir.path(),
+        &["replay", "show", replay.to_str().unwrap()],
+    ));
+    assert!(
+        text.contains("Cleric2 heals Cleric2 with heal for 13!"),
+        "{text}"
+    );
+    assert!(!text.contains("hp with heal!"), "{text}");
+}

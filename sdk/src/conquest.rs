@@ -454,7 +454,9 @@ pub struct Move {
 
 /// A bot's answer on its turn: the recruit stage's orders, then the move stage's, each
 /// carried out in order. An order that breaks a rule is skipped (and reported back in the
-/// next observation's `last_rejected`); the others still happen. `{}` passes; an unknown
+/// next observation's `last_rejected`); the others still happen. A refused order costs
+/// nothing: a turn carries out up to 4 recruits and 1 024 moves, and reads up to 256
+/// refused orders of each stage besides (docs/rules/conquest.md). `{}` passes; an unknown
 /// field is a malformed answer (a `wrong_shape` fault), not a pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -479,14 +481,19 @@ pub enum Terrain {
     Home(Seat),
 }
 
-/// Why a recruit order is skipped; the text is the original game's answer.
+/// Why a recruit order is skipped; the text is the original game's answer. The checks come
+/// in the original's order ([`Board::check_recruit`]): whether any kind is affordable and
+/// any tile next to the home is free — both asked before the kind or the tile is — then
+/// the kind's price, then the tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RecruitError {
-    /// The tile is off the map.
-    OffMap,
-    /// The player cannot pay the price.
+    /// The player cannot pay for any kind.
+    NoResources,
+    /// Every tile next to the player's home holds an army.
+    NoPlace,
+    /// The player cannot pay the price of this kind.
     Insufficient,
-    /// The tile is not next to the player's home, or is occupied.
+    /// The tile is not a free tile next to the player's home (off the map included).
     BadPlace,
 }
 
@@ -494,7 +501,8 @@ impl RecruitError {
     /// The original game's message.
     pub const fn message(self) -> &'static str {
         match self {
-            RecruitError::OffMap => "Sorry, invalid input. Try again.",
+            RecruitError::NoResources => "No resources to recruit any armies.",
+            RecruitError::NoPlace => "No place to recruit new armies.",
             RecruitError::Insufficient => "Insufficient resources. Try again.",
             RecruitError::BadPlace => {
                 "You must place your newly recruited unit in an unoccupied position next to your home base. Try again."
@@ -1051,7 +1059,8 @@ impl Board {
         spots
     }
 
-    /// Whether `seat` may recruit `kind` onto `at` with `stock`.
+    /// Whether `seat` may recruit `kind` onto `at` with `stock`, checked in the original
+    /// game's order (see [`RecruitError`]).
     pub fn check_recruit(
         &self,
         seat: Seat,
@@ -1059,13 +1068,17 @@ impl Board {
         kind: Kind,
         at: Pos,
     ) -> Result<(), RecruitError> {
-        if self.index(at).is_none() {
-            return Err(RecruitError::OffMap);
+        if !Kind::ALL.iter().any(|k| stock.covers(k.price())) {
+            return Err(RecruitError::NoResources);
+        }
+        let spots = self.recruit_spots(seat);
+        if spots.is_empty() {
+            return Err(RecruitError::NoPlace);
         }
         if !stock.covers(kind.price()) {
             return Err(RecruitError::Insufficient);
         }
-        if !self.recruit_spots(seat).contains(&at) {
+        if !spots.contains(&at) {
             return Err(RecruitError::BadPlace);
         }
         Ok(())

@@ -135,7 +135,9 @@ impl RulesArgs {
         if let Some(path) = &self.map {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read map {}", path.display()))?;
-            if game::map_mode(&text) != mode {
+            let claimed =
+                game::map_mode(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            if claimed != mode {
                 only.map = None;
             }
         }
@@ -206,7 +208,10 @@ pub fn read_map(
 ) -> Result<(String, Mode, game::MapSummary)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read map {}", path.display()))?;
-    let mode = mode.unwrap_or_else(|| game::map_mode(&text));
+    let mode = match mode {
+        Some(mode) => mode,
+        None => game::map_mode(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+    };
     let summary = game::check_map(mode, &text, rules)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok((text, mode, summary))

@@ -14,15 +14,34 @@ use arena_sandbox::Sandbox;
 use arena_sdk::{Mode, Seat};
 
 /// Which map format `text` is in when no mode is given: the map mode whose format claims
-/// it (its first line), else the first map mode (whose check then says what is wrong).
-pub fn map_mode(text: &str) -> Mode {
+/// it (its first line; after a byte-order mark, whose own check then refuses it), else the
+/// first map mode (whose check then says what is wrong). An empty file, or one that only
+/// a byte-order mark keeps from being claimed, is claimed by no format: the error says so
+/// rather than answering in one format's terms.
+pub fn map_mode(text: &str) -> Result<Mode, String> {
     let modes = crate::modes::map_modes();
-    modes
-        .iter()
-        .copied()
-        .find(|m| crate::modes::maps_of(*m).is_some_and(|f| (f.claims)(text)))
-        .or_else(|| modes.first().copied())
-        .expect("some mode takes map files")
+    let claimed = |text: &str| {
+        modes
+            .iter()
+            .copied()
+            .find(|m| crate::modes::maps_of(*m).is_some_and(|f| (f.claims)(text)))
+    };
+    let bare = text.strip_prefix('\u{feff}');
+    if let Some(mode) = claimed(text).or_else(|| bare.and_then(claimed)) {
+        return Ok(mode);
+    }
+    let formats = crate::modes::in_words(&modes);
+    if bare.unwrap_or(text).trim().is_empty() {
+        return Err(format!(
+            "the file is empty: a map file's first line tells which mode it is for ({formats} take map files); write the map, or give --mode"
+        ));
+    }
+    if bare.is_some() {
+        return Err(format!(
+            "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one, or give --mode ({formats} take map files)"
+        ));
+    }
+    Ok(modes.first().copied().expect("some mode takes map files"))
 }
 
 pub use arena_engine::MapSummary;

@@ -107,9 +107,29 @@ mod tests {
     #[test]
     fn a_map_without_a_mode_goes_to_the_mode_its_first_line_names() {
         let map_mode = crate::game::map_mode;
-        assert_eq!(map_mode("; grid\nsize 3 2\na.b\n...\n"), Mode::Grid);
-        assert_eq!(map_mode("\n; a comment\nFrame: 5x7\n"), Mode::Conquest);
+        assert_eq!(map_mode("; grid\nsize 3 2\na.b\n...\n"), Ok(Mode::Grid));
+        assert_eq!(map_mode("\n; a comment\nFrame: 5x7\n"), Ok(Mode::Conquest));
         // Neither: the first map mode's check says what is wrong.
-        assert_eq!(map_mode("nonsense"), Mode::Grid);
+        assert_eq!(map_mode("nonsense"), Ok(Mode::Grid));
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_hide_a_maps_mode() {
+        let map_mode = crate::game::map_mode;
+        assert_eq!(map_mode("\u{feff}Frame: 5x5\n"), Ok(Mode::Conquest));
+        let e = map_mode("\u{feff}nonsense\n").unwrap_err();
+        assert!(
+            e.starts_with("the file starts with a byte-order mark"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_empty_map_file_is_claimed_by_no_format() {
+        for text in ["", "\n \n", "\u{feff}"] {
+            let e = crate::game::map_mode(text).unwrap_err();
+            assert!(e.starts_with("the file is empty: "), "{text:?}: {e}");
+            assert!(e.contains("modes grid and conquest take map files"), "{e}");
+        }
     }
 }

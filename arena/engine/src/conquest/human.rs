@@ -4,7 +4,8 @@
 use super::view::battlefield;
 use crate::human::{Dialogue, Interactive, Step};
 use arena_sdk::conquest::{
-    Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, SetupChoice, SetupRequest,
+    Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, RecruitError, SetupChoice,
+    SetupRequest,
 };
 
 fn prices(obs: &Observation) -> String {
@@ -116,12 +117,17 @@ impl Dialogue<Orders> for Stages<'_> {
                 let kind = Kind::ALL
                     .iter()
                     .find(|kind| k.eq_ignore_ascii_case(&kind.letter().to_string()));
+                let whole = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
                 match (kind, pos(x, y, self.obs)) {
                     (Some(&kind), Ok(at)) => {
                         self.orders.recruit.push(Recruit { kind, at });
                         return self.ask(Vec::new());
                     }
                     (None, _) => Some("Sorry, invalid input. Try again.".to_owned()),
+                    // Whole numbers off the map: not next to the home, as the original says.
+                    (_, Err(_)) if whole(x) && whole(y) => {
+                        Some(RecruitError::BadPlace.message().to_owned())
+                    }
                     (_, Err(e)) => Some(e),
                 }
             }
@@ -181,7 +187,8 @@ mod tests {
             }]
         );
         let count = |text: &str| said.iter().filter(|l| *l == text).count();
-        assert_eq!(count("Sorry, invalid input. Try again."), 2);
+        assert_eq!(count("Sorry, invalid input. Try again."), 1);
+        assert_eq!(count(RecruitError::BadPlace.message()), 1);
         assert_eq!(count("Invalid move. Try again."), 1);
         // The battlefield at the start and once more for DIS.
         assert_eq!(count(&Conquest::show(&obs, Some(&setup))), 2);

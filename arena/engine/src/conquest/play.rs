@@ -5,7 +5,7 @@
 //! player forfeits, or the last year is over.
 
 use super::rules::{
-    self, COLLECT_AMOUNT, FIRST_YEAR, MAX_MOVE_ORDERS, MAX_RECRUIT_ORDERS, MoveError,
+    self, COLLECT_AMOUNT, FIRST_YEAR, MAX_MOVES, MAX_RECRUITS, MAX_REFUSED_ORDERS, MoveError,
     START_RESOURCES, Standing, Survivor,
 };
 use super::{Event, Initial, Setup, Tally};
@@ -322,32 +322,26 @@ impl State {
         events: &mut Vec<Event>,
     ) -> TurnReport {
         let mut report = TurnReport::default();
-        for order in orders.recruit.iter().take(MAX_RECRUIT_ORDERS) {
-            if let Err(reason) = self.recruit(seat, *order, events) {
-                report.rejections.push(reason);
+        let mut stage = Stage::new("recruit", MAX_RECRUITS);
+        for (read, order) in orders.recruit.iter().enumerate() {
+            if let Some(skipped) = stage.full(orders.recruit.len() - read) {
+                report.rejections.push(skipped);
+                break;
             }
+            stage.count(self.recruit(seat, *order, events), &mut report);
         }
-        if orders.recruit.len() > MAX_RECRUIT_ORDERS {
-            report.rejections.push(format!(
-                "{} recruit orders past the first {MAX_RECRUIT_ORDERS} skipped: only four positions lie next to a home base",
-                orders.recruit.len() - MAX_RECRUIT_ORDERS
-            ));
-        }
-        for order in orders.moves.iter().take(MAX_MOVE_ORDERS) {
-            match self.move_army(seat, *order, events) {
-                Ok(true) => {
-                    report.captured = true;
-                    return report;
-                }
-                Ok(false) => {}
-                Err(reason) => report.rejections.push(reason),
+        let mut stage = Stage::new("move", MAX_MOVES);
+        for (read, order) in orders.moves.iter().enumerate() {
+            if let Some(skipped) = stage.full(orders.moves.len() - read) {
+                report.rejections.push(skipped);
+                break;
             }
-        }
-        if orders.moves.len() > MAX_MOVE_ORDERS {
-            report.rejections.push(format!(
-                "{} move orders past the first {MAX_MOVE_ORDERS} skipped",
-                orders.moves.len() - MAX_MOVE_ORDERS
-            ));
+            let result = self.move_army(seat, *order, events);
+            if result == Ok(true) {
+                report.captured = true;
+                return report;
+            }
+            stage.count(result.map(|_| ()), &mut report);
         }
         report
     }
@@ -454,6 +448,60 @@ impl State {
         }
         Ok(captured)
     }
+}
+
+/// The bounds of one stage's orders: those carried out toward the rules' limit, those
+/// refused toward [`MAX_REFUSED_ORDERS`].
+struct Stage {
+    name: &'static str,
+    limit: usize,
+    carried_out: usize,
+    refused: usize,
+}
+
+impl Stage {
+    fn new(name: &'static str, limit: usize) -> Stage {
+        Stage {
+            name,
+            limit,
+            carried_out: 0,
+            refused: 0,
+        }
+    }
+
+    /// Count one order's result; a refusal's reason goes to `report`.
+    fn count(&mut self, result: Result<(), String>, report: &mut TurnReport) {
+        match result {
+            Ok(()) => self.carried_out += 1,
+            Err(reason) => {
+                self.refused += 1;
+                report.rejections.push(reason);
+            }
+        }
+    }
+
+    /// With `left` orders still to read: the rejection skipping them all, once a bound is
+    /// reached.
+    fn full(&self, left: usize) -> Option<String> {
+        let (name, limit) = (self.name, self.limit);
+        if self.carried_out >= limit {
+            Some(format!(
+                "{left} {name} order{} skipped: {limit} {name}s carried out this turn, the most a turn allows",
+                plural(left)
+            ))
+        } else if self.refused >= MAX_REFUSED_ORDERS {
+            Some(format!(
+                "{left} {name} order{} skipped: {MAX_REFUSED_ORDERS} {name} orders refused this turn, the most a turn reads",
+                plural(left)
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// Play a match of `setup` at `table` to its end.

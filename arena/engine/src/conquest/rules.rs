@@ -13,13 +13,19 @@ use std::cmp::Ordering;
 /// Longest game a rules config may ask for, in years.
 pub const MAX_YEARS: u32 = 10_000;
 
-/// Recruit orders read per turn: there are only four tiles next to a home, so more can
-/// never all succeed. Orders past the limit are skipped as one rejection.
-pub const MAX_RECRUIT_ORDERS: usize = 4;
+/// Recruits carried out per turn: there are only four tiles next to a home. Refused
+/// orders do not count toward it (the original lets a player try again until `NO`);
+/// orders after it are skipped as one rejection.
+pub const MAX_RECRUITS: usize = 4;
 
-/// Move orders read per turn: one per tile of the largest map is more than a player can
-/// have armies.
-pub const MAX_MOVE_ORDERS: usize = (LARGEST_FRAME as usize) * (LARGEST_FRAME as usize);
+/// Moves carried out per turn: one per tile of the largest map is more than a player can
+/// have armies. Refused orders do not count toward it.
+pub const MAX_MOVES: usize = (LARGEST_FRAME as usize) * (LARGEST_FRAME as usize);
+
+/// Refused orders read per stage (recruit, move), on top of those carried out: far more
+/// than a bot that tries again needs, few enough to keep a turn's work and its replay
+/// small. Orders after it are skipped as one rejection.
+pub const MAX_REFUSED_ORDERS: usize = 256;
 
 /// The statistics keys of `conquest`, per player.
 pub const STAT_KEYS: [&str; 14] = [

@@ -67,8 +67,8 @@ fn the_default_and_shipped_maps_are_valid_and_point_symmetric() {
 
 #[test]
 fn a_map_needs_exactly_five_lines() {
-    let e = map_error("Frame: 5x5\n\nWater:\nWood:\nFood:\n");
-    assert_eq!(e.line, 6);
+    let e = map_error("Frame: 5x5\nWater:\nWood:\nFood:\n");
+    assert_eq!(e.line, 5);
     assert!(matches!(
         e.kind,
         MapErrorKind::MissingLine {
@@ -125,8 +125,8 @@ fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
         (
             1,
             MapErrorKind::FrameOutOfRange {
-                width: 8,
-                height: 5,
+                width: "8".into(),
+                height: "5".into(),
                 max: 7
             }
         )
@@ -185,16 +185,12 @@ fn positions_must_lie_on_the_map() {
         e.kind,
         MapErrorKind::OffMap {
             label: "Food",
-            x: 0,
-            y: 6,
+            x: "0".into(),
+            y: "6".into(),
             width: 5,
             height: 6
         }
     );
-    assert!(matches!(
-        map_error("Frame: 5x5\nWater: -1 2\nWood:\nFood:\nGold:\n").kind,
-        MapErrorKind::OffMap { x: -1, .. }
-    ));
 }
 
 #[test]
@@ -239,9 +235,206 @@ fn checks_run_line_by_line_in_the_documented_order() {
     // Within a line, a non-number is found before the odd count.
     let e = map_error("Frame: 5x5\nWater: 0 x 1\nWood:\nFood:\nGold:\n");
     assert!(matches!(e.kind, MapErrorKind::NotAnInteger { .. }));
-    // Blank lines are skipped but keep the file's numbering.
-    let e = map_error("\nFrame: 5x5\n\nWater: 1 1\nWood:\nFood:\nGold:\n");
+    // A blank line is found before a wrong label on a later line.
+    let e = map_error("Frame: 5x5\n\nWood:\nWater:\nFood:\nGold:\n");
+    assert_eq!((e.line, e.kind), (2, MapErrorKind::BlankLine));
+}
+
+const BLANK: &str = "Water:\nWood:\nFood:\nGold:\n";
+
+#[test]
+fn a_blank_line_between_lines_is_refused_on_its_line() {
+    for text in [
+        "Frame: 5x5\n\nWater:\nWood:\nFood:\nGold:\n",
+        "\nFrame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
+        "Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n",
+    ] {
+        let e = map_error(text);
+        assert_eq!(e.kind, MapErrorKind::BlankLine, "{text:?}");
+    }
+    assert_eq!(map_error("\nFrame: 5x5\n").line, 1);
+    assert_eq!(
+        map_error("Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n").line,
+        4
+    );
+}
+
+#[test]
+fn empty_lines_after_the_fifth_are_ignored_and_crlf_ends_a_line() {
+    let text = format!("Frame: 5x5\n{BLANK}\n\n");
+    assert_eq!(parse_map(&text, 7).unwrap().width, 5);
+    let crlf = "Frame: 5x5\r\nWater: 0 4\r\nWood:\r\nFood:\r\nGold:\r\n";
+    assert_eq!(parse_map(crlf, 7).unwrap().water, [p(0, 4)]);
+}
+
+#[test]
+fn a_label_starts_its_line_and_is_followed_by_a_space() {
+    let wrong = |text: &str, line, found: &str| {
+        let e = map_error(text);
+        assert_eq!(e.line, line, "{text:?}");
+        assert!(
+            matches!(&e.kind, MapErrorKind::WrongLabel { found: f, .. } if f == found),
+            "{text:?}: {e}"
+        );
+    };
+    wrong(
+        " Frame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
+        1,
+        " Frame: 5x5",
+    );
+    wrong(
+        "Frame: 5x5\n Water: 0 4\nWood:\nFood:\nGold:\n",
+        2,
+        " Water: 0 4",
+    );
+    wrong(
+        "Frame: 5x5\n\tWater: 0 4\nWood:\nFood:\nGold:\n",
+        2,
+        "\\tWater:",
+    );
+    wrong("Frame: 5x5\nWater:0 4\nWood:\nFood:\nGold:\n", 2, "Water:0");
+    wrong(
+        "Frame: 5x5\nWater:\t0 4\nWood:\nFood:\nGold:\n",
+        2,
+        "Water:\\t0",
+    );
+    let e = map_error("Frame: 5x5\nWater:0 0\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        e.to_string(),
+        "line 2: expected a line starting with `Water:` and a space, found `Water:0` (the lines are Frame, Water, Wood, Food, Gold, in this order, each label at the start of its line)"
+    );
+}
+
+#[test]
+fn the_frame_has_one_space_after_its_label_and_nothing_after_it() {
+    for (bad, quoted) in [
+        ("Frame:  5x5", "Frame:  5x5"),
+        ("Frame: 5x5 ", "Frame: 5x5 "),
+        ("Frame:\t5x5", "Frame:\\t5x5"),
+        ("Frame: 5x5\t", "Frame: 5x5\\t"),
+        ("Frame: +5x5", "Frame: +5x5"),
+    ] {
+        let e = map_error(&format!("{bad}\n{BLANK}"));
+        assert_eq!(
+            (e.line, e.kind),
+            (1, MapErrorKind::BadFrame(quoted.into())),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_frame_is_quoted_as_written() {
+    let e = map_error(&format!("Frame: 99999999999999999999999x5\n{BLANK}"));
+    assert_eq!(
+        e.to_string(),
+        "line 1: width and height should range from 5 to 7, this frame is 99999999999999999999999x5"
+    );
+    // Leading zeros are digits like any other: `05x05` is 5x5.
+    assert_eq!(
+        parse_map(&format!("Frame: 05x05\n{BLANK}"), 7)
+            .unwrap()
+            .width,
+        5
+    );
+}
+
+#[test]
+fn numbers_have_no_sign() {
+    for token in ["+4", "-0", "-1"] {
+        let e = map_error(&format!(
+            "Frame: 5x5\nWater: 0 {token}\nWood:\nFood:\nGold:\n"
+        ));
+        assert_eq!(
+            (e.line, e.kind),
+            (
+                2,
+                MapErrorKind::NotAnInteger {
+                    label: "Water",
+                    token: token.into()
+                }
+            ),
+            "{token}"
+        );
+    }
+    let e = map_error("Frame: 5x5\nWater: 0\t4\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        e.to_string(),
+        "line 2: Water contains `0\\t4`, which is not a whole number (digits only, no sign)"
+    );
+}
+
+#[test]
+fn numbers_are_separated_by_single_spaces() {
+    let spacing = |text: &str| map_error(text).to_string();
+    assert_eq!(
+        spacing("Frame: 5x5\nWater: 0  4\nWood:\nFood:\nGold:\n"),
+        "line 2: Water has two spaces in a row at column 10: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater:  0 4\nWood:\nFood:\nGold:\n"),
+        "line 2: Water has two spaces in a row at column 8: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater: 0 4 \nWood:\nFood:\nGold:\n"),
+        "line 2: Water has a space at the end of the line at column 11: numbers are separated by single spaces"
+    );
+    assert_eq!(
+        spacing("Frame: 5x5\nWater:\nWood: \nFood:\nGold:\n"),
+        "line 3: Wood has a space at the end of the line at column 6: numbers are separated by single spaces"
+    );
+}
+
+#[test]
+fn a_huge_coordinate_is_quoted_as_written() {
+    let big = "123456789012345678901234567890123456789012345";
+    let e = map_error(&format!(
+        "Frame: 5x5\nWater: {big} 0\nWood:\nFood:\nGold:\n"
+    ));
+    assert_eq!(
+        e.to_string(),
+        format!("line 2: Water contains the position ({big},0), which is out of the 5x5 map")
+            .replace(big, &format!("{}…", &big[..40]))
+    );
+}
+
+#[test]
+fn a_missing_line_is_named_by_the_first_label_not_found() {
+    let e = map_error("Frame: 5x5\nWood:\nFood:\nGold:\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            2,
+            MapErrorKind::MissingLine {
+                expected: "Water:",
+                found: 4
+            }
+        )
+    );
+    let e = map_error("Frame: 5x5\nWater:\nWood:\nGold:\n");
+    assert!(
+        matches!(
+            e.kind,
+            MapErrorKind::MissingLine {
+                expected: "Food:",
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert_eq!(e.line, 4);
+}
+
+#[test]
+fn an_empty_file_or_one_with_a_byte_order_mark_says_so() {
+    for text in ["", "\n\n", "  \n"] {
+        assert_eq!(
+            map_error(text).to_string(),
+            format!("line 1: {}", MapErrorKind::Empty)
+        );
+    }
+    let e = map_error(&format!("\u{feff}Frame: 5x5\n{BLANK}"));
+    assert_eq!((e.line, e.kind), (1, MapErrorKind::ByteOrderMark));
 }
 
 // --- Rules ------------------------------------------------------------------------------
@@ -287,7 +480,7 @@ fn recruiting_pays_the_documents_price() {
     )
     .unwrap();
     assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
-    // Archer needs 1 wood: none left.
+    // Archer needs 1 wood: none left, and one gold buys no kind.
     let e = s
         .recruit(
             0,
@@ -300,7 +493,7 @@ fn recruiting_pays_the_documents_price() {
         .unwrap_err();
     assert_eq!(
         e,
-        "recruit Archer at (2,1): Insufficient resources. Try again."
+        "recruit Archer at (2,1): No resources to recruit any armies."
     );
     assert_eq!(s.resources()[0], Resources::new(0, 0, 1));
     assert_eq!(s.tally()[0].recruited, [1, 0, 0, 1]);
@@ -381,10 +574,8 @@ fn recruits_go_only_onto_a_free_tile_next_to_ones_own_home() {
             &mut events,
         )
         .unwrap_err();
-    assert_eq!(
-        e,
-        "recruit Spearman at (9,9): Sorry, invalid input. Try again."
-    );
+    // Off the map is not next to the home: the original's placement message.
+    assert_eq!(e, format!("recruit Spearman at (9,9): {place}"));
     assert_eq!(s.resources()[0], Resources::new(2, 1, 1));
 }
 
@@ -659,7 +850,10 @@ fn a_turn_skips_broken_orders_and_stops_at_a_capture() {
     let report = s.play_turn(0, &orders, &mut events);
     assert!(report.captured);
     assert_eq!(report.rejections.len(), 2);
-    assert!(report.rejections[0].contains("Insufficient resources"));
+    assert_eq!(
+        report.rejections[0],
+        "recruit Archer at (2,1): No resources to recruit any armies."
+    );
     assert!(report.rejections[1].starts_with("move (4,4) -> (4,3): Invalid move."));
     // The move after the capture never happened.
     assert_eq!(
@@ -668,17 +862,15 @@ fn a_turn_skips_broken_orders_and_stops_at_a_capture() {
     );
 }
 
+fn recruit_at(kind: Kind, x: u8, y: u8) -> Recruit {
+    Recruit { kind, at: p(x, y) }
+}
+
 #[test]
-fn floods_of_orders_are_cut_to_a_limit() {
+fn floods_of_refused_orders_are_cut_at_the_refusal_bound() {
     let mut s = state(SMALL);
     let orders = Orders {
-        recruit: vec![
-            Recruit {
-                kind: Kind::Spearman,
-                at: p(9, 9)
-            };
-            100
-        ],
+        recruit: vec![recruit_at(Kind::Spearman, 9, 9); 300],
         moves: vec![
             Move {
                 from: p(0, 0),
@@ -688,7 +880,93 @@ fn floods_of_orders_are_cut_to_a_limit() {
         ],
     };
     let report = s.play_turn(0, &orders, &mut Vec::new());
-    assert_eq!(report.rejections.len(), 4 + 1 + rules::MAX_MOVE_ORDERS + 1);
+    let bound = rules::MAX_REFUSED_ORDERS;
+    assert_eq!(report.rejections.len(), bound + 1 + bound + 1);
+    assert_eq!(
+        report.rejections[bound],
+        "44 recruit orders skipped: 256 recruit orders refused this turn, the most a turn reads"
+    );
+    assert_eq!(
+        report.rejections.last().unwrap(),
+        "4744 move orders skipped: 256 move orders refused this turn, the most a turn reads"
+    );
+}
+
+#[test]
+fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
+    let mut s = state(SMALL);
+    let mut recruit = vec![recruit_at(Kind::Knight, 3, 3); 4];
+    recruit.push(recruit_at(Kind::Knight, 0, 1));
+    let orders = Orders {
+        recruit,
+        moves: Vec::new(),
+    };
+    let report = s.play_turn(0, &orders, &mut Vec::new());
+    assert_eq!(report.rejections.len(), 4);
+    assert_eq!(
+        s.board().army_at(p(0, 1)).map(|a| a.kind),
+        Some(Kind::Knight)
+    );
+}
+
+#[test]
+fn recruits_past_four_carried_out_are_skipped_as_one_rejection() {
+    let mut s = state(SMALL);
+    s.set_resources(0, Resources::new(9, 9, 9));
+    let recruit = [(0, 1), (1, 0), (2, 1), (1, 2), (0, 1), (1, 0)]
+        .map(|(x, y)| recruit_at(Kind::Spearman, x, y))
+        .to_vec();
+    let orders = Orders {
+        recruit,
+        moves: Vec::new(),
+    };
+    let report = s.play_turn(0, &orders, &mut Vec::new());
+    assert_eq!(s.armies_of(0), 4);
+    assert_eq!(
+        report.rejections,
+        ["2 recruit orders skipped: 4 recruits carried out this turn, the most a turn allows"]
+    );
+}
+
+#[test]
+fn a_player_with_no_affordable_kind_is_told_so_before_the_tile_is_checked() {
+    let mut s = state(SMALL);
+    // One wood: no kind costs wood alone.
+    s.set_resources(0, Resources::new(1, 0, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Scout, 9, 9), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Scout at (9,9): No resources to recruit any armies."
+    );
+}
+
+#[test]
+fn a_full_home_is_reported_even_for_an_unaffordable_kind() {
+    let mut s = state(SMALL);
+    for (x, y) in [(0, 1), (1, 0), (2, 1), (1, 2)] {
+        s.spawn(0, Kind::Knight, p(x, y));
+    }
+    // Spearmen are affordable (1 wood, 1 food), scouts (1 of each) are not.
+    s.set_resources(0, Resources::new(1, 1, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Scout, 0, 1), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(e, "recruit Scout at (0,1): No place to recruit new armies.");
+}
+
+#[test]
+fn an_unaffordable_kind_is_reported_before_a_bad_tile() {
+    let mut s = state(SMALL);
+    s.set_resources(0, Resources::new(1, 1, 0));
+    let e = s
+        .recruit(0, recruit_at(Kind::Archer, 3, 3), &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "recruit Archer at (3,3): Insufficient resources. Try again."
+    );
 }
 
 #[test]

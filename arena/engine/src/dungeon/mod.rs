@@ -98,6 +98,21 @@ pub enum Event {
         /// Its name.
         name: String,
     },
+    /// A monster's randomly drawn target when its ability does not name it: `regenerate`
+    /// heals the monster itself, yet its turn rolls a living hero like every monster turn
+    /// ("{monster} draws {hero} as its target"). A roll record: see [`Ruleset::is_roll`].
+    TargetDrawn {
+        /// The bot's seat.
+        seat: Seat,
+        /// The monster.
+        monster: u8,
+        /// Its name.
+        name: String,
+        /// The hero drawn.
+        hero: u8,
+        /// Its name.
+        hero_name: String,
+    },
     /// The hero's command was rejected, or the bot did not answer: the turn is lost.
     TurnLost {
         /// The bot's seat.
@@ -257,6 +272,7 @@ impl Event {
             | Event::WaveStart { seat, .. }
             | Event::HeroTurn { seat, .. }
             | Event::TurnLost { seat, .. }
+            | Event::TargetDrawn { seat, .. }
             | Event::Attack { seat, .. }
             | Event::Heal { seat, .. }
             | Event::MaxHpLowered { seat, .. }
@@ -450,6 +466,10 @@ impl Ruleset for Dungeon {
 
     fn is_end(event: &Event) -> bool {
         matches!(event, Event::GameEnd { .. })
+    }
+
+    fn is_roll(event: &Event) -> bool {
+        matches!(event, Event::TargetDrawn { .. })
     }
 
     fn validate(rules: &Rules) -> Result<(), String> {

@@ -140,7 +140,10 @@ impl Run {
     /// Apply `event` to the state and keep it for the table and the bot.
     fn emit(&mut self, event: Event) {
         self.state.apply(&event);
-        self.unseen.push(super::describe_event(&event));
+        // Roll records stay out of the bot's lines, as out of `replay show`'s.
+        if !<super::Dungeon as crate::Ruleset>::is_roll(&event) {
+            self.unseen.push(super::describe_event(&event));
+        }
         self.events.push(event);
     }
 
@@ -292,6 +295,16 @@ impl Run {
         let Some(&target) = living.get(self.rng.random_range(0..living.len().max(1))) else {
             return;
         };
+        if ability == Ability::Regenerate {
+            // The hero drawn is named by no event that follows: record the draw.
+            self.emit(Event::TargetDrawn {
+                seat: self.seat,
+                monster: id,
+                name: self.name(Target::Monster(id)),
+                hero: target,
+                hero_name: self.name(Target::Hero(target)),
+            });
+        }
         self.resolve(Target::Monster(id), ability, Target::Hero(target));
     }
 

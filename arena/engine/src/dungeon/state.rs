@@ -317,7 +317,8 @@ impl RunState {
                     self.ended = RunEnd::of_reason(reason);
                 }
             }
-            Event::GameEnd { .. } => {}
+            // A roll record: the heal that follows is the turn.
+            Event::TargetDrawn { .. } | Event::GameEnd { .. } => {}
         }
     }
 }

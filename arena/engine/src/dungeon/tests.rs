@@ -545,6 +545,64 @@ fn initiative_is_a_stable_sort_by_speed_heroes_first_on_ties() {
 }
 
 #[test]
+fn a_cleric_healing_itself_gets_heals_line() {
+    let mut run = battle(&[Class::Cleric], &[(MonsterKind::Orc, 1)]);
+    run.hero_mut(0).hp = 90;
+    run.resolve(Target::Hero(0), Ability::Heal, Target::Hero(0));
+    assert_eq!(lines(&mut run), ["Cleric1 heals Cleric1 with heal for 7!"]);
+    assert_eq!(run.party()[0].hp, 97);
+}
+
+#[test]
+fn a_regenerating_troll_records_the_hero_it_drew() {
+    // The troll (speed 8) acts before the warriors (speed 5), its queue turned to
+    // `regenerate`; the seeded roll picks one of three living heroes.
+    let mut run = battle(
+        &[Class::Warrior, Class::Warrior, Class::Warrior],
+        &[(MonsterKind::Troll, 1)],
+    );
+    run.monster_mut(0).queue = vec![Ability::Regenerate, Ability::Slash, Ability::Fight];
+    run.monster_mut(0).hp = 5;
+    assert_eq!(run.advance(), Step::Hero(0));
+    let events = run.take_events();
+    let drawn: Vec<u8> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TargetDrawn {
+                monster: 0, hero, ..
+            } => Some(*hero),
+            _ => None,
+        })
+        .collect();
+    // The same draw as an attacking monster's: the first of the stream seeded with 1.
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let expected = u8::try_from(rand::Rng::random_range(&mut rng, 0..3usize)).unwrap();
+    assert_eq!(drawn, [expected]);
+    assert!(events.iter().filter(|e| Dungeon::is_roll(e)).count() == 1);
+    assert_eq!(
+        events.iter().map(describe_event).collect::<Vec<_>>(),
+        [
+            format!("Troll1 draws Warrior{} as its target", expected + 1),
+            "Troll1 recovers 12 hp with regenerate!".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn a_drawn_target_is_a_roll_record_the_bot_is_not_shown() {
+    let mut run = battle(&[Class::Warrior], &[(MonsterKind::Troll, 1)]);
+    run.monster_mut(0).queue = vec![Ability::Regenerate];
+    run.monster_mut(0).hp = 5;
+    assert_eq!(run.advance(), Step::Hero(0));
+    let observation = run.observation(0, None);
+    assert_eq!(
+        observation.events.last().map(String::as_str),
+        Some("Troll1 recovers 12 hp with regenerate!")
+    );
+    assert!(!observation.events.iter().any(|l| l.contains("draws")));
+}
+
+#[test]
 fn monsters_act_until_a_heros_turn_and_use_their_queue_in_rotation() {
     // A green dragon (speed 12) acts before a warrior (speed 5): poison_breath, tail_swipe,
     // fight, poison_breath…

@@ -35,6 +35,9 @@ pub fn describe_event(event: &Event) -> String {
         ),
         Event::HeroTurn { name, .. } => format!("{name}'s turn!"),
         Event::TurnLost { name, reason, .. } => format!("{name} loses the turn: {reason}"),
+        Event::TargetDrawn {
+            name, hero_name, ..
+        } => format!("{name} draws {hero_name} as its target"),
         Event::Attack {
             by_name,
             target_name,
@@ -58,7 +61,9 @@ pub fn describe_event(event: &Event) -> String {
             amount,
             ..
         } => {
-            if by == target {
+            // A cleric healing itself is still `heal`'s line; the monsters' self-heals
+            // (life drain, bite, regenerate) have their own.
+            if by == target && *ability != Ability::Heal {
                 format!("{by_name} recovers {amount} hp with {ability}!")
             } else {
                 format!("{by_name} heals {target_name} with {ability} for {amount}!")
