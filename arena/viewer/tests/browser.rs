@@ -628,3 +628,454 @@ async fn every_mode_plays_in_a_real_browser() {
 
     client.close().await.unwrap();
 }
+
+/// Save a screenshot of the page as `$TMPDIR/arena-viewer-screenshots/NAME.png`.
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    let dir = std::env::temp_dir().join("arena-viewer-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = dir.join(format!("{name}.png"));
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+}
+
+/// One browser at a time for the tests below (each starts its own): the machine's cores
+/// are shared.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A browser session, or `None` (the test passes) when Chromium is missing and not
+/// required.
+struct Session {
+    client: Client,
+    _driver: chromium::Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+    dir: tempfile::TempDir,
+}
+
+async fn session() -> Option<Session> {
+    let turn = ONE_BROWSER.lock().await;
+    let driver = match driver() {
+        Ok(driver) => driver,
+        Err(why) => {
+            assert!(
+                std::env::var("ARENA_REQUIRE_BROWSER").as_deref() != Ok("1"),
+                "ARENA_REQUIRE_BROWSER=1 but the browser tests cannot run: {why}"
+            );
+            eprintln!("SKIPPED: the viewer's browser tests need Chromium: {why}");
+            return None;
+        }
+    };
+    let client = browser(&driver).await;
+    Some(Session {
+        client,
+        _driver: driver,
+        _turn: turn,
+        dir: tempfile::tempdir().unwrap(),
+    })
+}
+
+impl Session {
+    /// Write `replay`'s page and open it.
+    async fn open<G: Ruleset>(&self, replay: &Replay<G>) {
+        let file = write_page(self.dir.path(), replay);
+        self.client
+            .goto(&format!("file://{}", file.display()))
+            .await
+            .unwrap();
+        no_errors(&self.client).await;
+    }
+
+    async fn close(self) {
+        no_errors(&self.client).await;
+        self.client.clone().close().await.unwrap();
+    }
+}
+
+/// The steps at which the current step's first shown log line is not inside the log's
+/// visible box, over every step of the open page.
+const STEPS_WITH_THE_LOG_ELSEWHERE: &str = "
+    const log = document.getElementById('log'), out = [];
+    for (let i = 0; i <= Arena.player.last; i++) {
+      Arena.player.show(i);
+      const shown = [...log.querySelectorAll('li.current')].filter(li => li.getClientRects().length);
+      if (!shown.length) continue;
+      const box = log.getBoundingClientRect(), line = shown[0].getBoundingClientRect();
+      if (line.top < box.top || line.bottom > box.bottom) out.push(i);
+    }
+    return out;";
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_log_shows_the_current_step_at_every_step() {
+    let Some(s) = session().await else { return };
+    let d = s.dir.path();
+    let pages = [
+        (
+            "battle",
+            write_page(d, &game::<Battle>("strong", "strong", 15)),
+        ),
+        ("tcg", write_page(d, &game::<Tcg>("planner", "greedy", 4))),
+        (
+            "grid",
+            write_page(d, &game::<Grid>("commander", "random-walker", 4)),
+        ),
+        (
+            "dungeon",
+            write_page(d, &game::<Dungeon>("strong", "heuristic", 4)),
+        ),
+        ("conquest", write_page(d, &conquest_with_an_idle_seat())),
+    ];
+    for (mode, file) in pages {
+        let url = format!("file://{}", file.display());
+        s.client.goto(&url).await.unwrap();
+        let steps = js(&s.client, "return Arena.player.last;").await;
+        assert!(steps.as_u64().unwrap() > 20, "{mode}: a long game");
+        let elsewhere = js(&s.client, STEPS_WITH_THE_LOG_ELSEWHERE).await;
+        assert_eq!(elsewhere, json!([]), "{mode}, default filters");
+        // With answers and bot logs hidden, a step's first line is often one of them.
+        for filter in ["show-answers", "show-logs"] {
+            s.client
+                .find(Locator::Id(filter))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+        }
+        let elsewhere = js(&s.client, STEPS_WITH_THE_LOG_ELSEWHERE).await;
+        assert_eq!(elsewhere, json!([]), "{mode}, answers and logs hidden");
+    }
+    s.close().await;
+}
+
+/// Every integer of `value` (a path in it, and its decimal text).
+fn integers(value: &Value, path: String, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Number(n) if n.is_u64() || n.is_i64() => out.push((path, n.to_string())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                integers(item, format!("{path}/{i}"), out);
+            }
+        }
+        Value::Object(fields) => {
+            for (key, item) in fields {
+                integers(item, format!("{path}/{key}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_integer_of_the_data_reaches_the_page_exactly() {
+    let Some(s) = session().await else { return };
+    let mut replay = game::<Battle>("strong", "random", 18_446_744_073_709_406_446);
+    replay.seed = 18_446_744_073_709_406_446;
+    let options = Options {
+        fuel_per_turn: Some((1 << 53) + 1),
+    };
+    let file = s.dir.path().join("big.html");
+    std::fs::write(&file, page(&replay, &options).unwrap()).unwrap();
+    s.client
+        .goto(&format!("file://{}", file.display()))
+        .await
+        .unwrap();
+    let mut expected = Vec::new();
+    let data = serde_json::to_value(arena_viewer::data(&replay, &options).unwrap()).unwrap();
+    integers(&data, String::new(), &mut expected);
+    // The page's parsed data, each integer (or string) at its path as the page prints it.
+    let seen = js(
+        &s.client,
+        "const out = {};
+         const walk = (v, path) => {
+           if (v !== null && typeof v === 'object') {
+             for (const k of Object.keys(v)) walk(v[k], path + '/' + k);
+           } else out[path] = String(v);
+         };
+         walk(Arena.data, '');
+         return out;",
+    )
+    .await;
+    let wrong: Vec<_> = expected
+        .iter()
+        .filter(|(path, n)| seen[path.as_str()] != json!(n))
+        .collect();
+    assert!(expected.len() > 100, "{}", expected.len());
+    assert_eq!(wrong, Vec::<&(String, String)>::new());
+    let title = texts(&s.client, "#title").await;
+    assert_eq!(title, ["battle · seed 18446744073709406446"]);
+    s.close().await;
+}
+
+/// Over every step of the open page: the drawn elements whose painted fill is not the
+/// colour their `fill` attribute asks for (a stylesheet rule winning over it).
+const FILLS_NOT_PAINTED: &str = "
+    const probe = document.createElement('span');
+    document.body.appendChild(probe);
+    const rgb = colour => { probe.style.color = ''; probe.style.color = colour; return probe.style.color ? getComputedStyle(probe).color : null; };
+    const wrong = new Set();
+    for (let i = 0; i <= Arena.player.last; i++) {
+      Arena.player.show(i);
+      for (const el of document.querySelectorAll('#picture [fill]')) {
+        const wanted = rgb(el.getAttribute('fill'));
+        if (wanted && getComputedStyle(el).fill !== wanted) {
+          wrong.add(el.tagName + ' ' + (el.getAttribute('class') || '') + ' ' + el.getAttribute('fill') + ' painted ' + getComputedStyle(el).fill + ': ' + el.textContent.slice(0, 20));
+        }
+      }
+    }
+    probe.remove();
+    return [...wrong];";
+
+#[tokio::test(flavor = "current_thread")]
+async fn battle_and_tcg_paint_the_colours_they_draw() {
+    let Some(s) = session().await else { return };
+    let battle = game::<Battle>("strong", "strong", 15);
+    s.open(&battle).await;
+    // The colours that were lost: damage, repairs, "acting", skills and the seat names.
+    let drawn = js(
+        &s.client,
+        "const fills = new Set();
+         for (let i = 0; i <= Arena.player.last; i++) {
+           Arena.player.show(i);
+           document.querySelectorAll('#picture text.label[fill]').forEach(t => fills.add(t.getAttribute('fill')));
+         }
+         return [...fills].sort();",
+    )
+    .await;
+    for colour in ["#dc2626", "#16a34a", "#a16207", "#7c3aed", "#2563eb"] {
+        assert!(
+            drawn.as_array().unwrap().contains(&json!(colour)),
+            "{colour} in {drawn}"
+        );
+    }
+    assert_eq!(js(&s.client, FILLS_NOT_PAINTED).await, json!([]), "battle");
+    s.open(&game::<Tcg>("planner", "greedy", 4)).await;
+    assert_eq!(js(&s.client, FILLS_NOT_PAINTED).await, json!([]), "tcg");
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn battle_effect_badges_stay_inside_their_card() {
+    let Some(s) = session().await else { return };
+    // Strong against strong, seed 15: a unit carries seven effects at once.
+    let replay = game::<Battle>("strong", "strong", 15);
+    s.open(&replay).await;
+    let result = js(
+        &s.client,
+        "const svg = document.getElementById('picture').getBoundingClientRect(), out = [];
+         let most = 0;
+         const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+         for (let i = 0; i <= Arena.player.last; i++) {
+           Arena.player.show(i);
+           Arena.data.steps[i].state.units.forEach(u => { most = Math.max(most, u.effects.length); });
+           for (const unit of document.querySelectorAll('#layer .unit')) {
+             const card = unit.querySelector('rect').getBoundingClientRect();
+             for (const badge of unit.querySelectorAll('.effect')) {
+               const box = badge.getBoundingClientRect();
+               if (!inside(box, card) || !inside(box, svg)) out.push(i + ': unit ' + unit.dataset.id + ' ' + badge.textContent);
+             }
+           }
+         }
+         return [most, out];",
+    )
+    .await;
+    assert!(result[0].as_u64().unwrap() >= 7, "{result}");
+    assert_eq!(result[1], json!([]));
+    // What does not fit is counted in a last badge, not dropped.
+    let shown = js(
+        &s.client,
+        "for (let i = 0; i <= Arena.player.last; i++) {
+           Arena.player.show(i);
+           const units = Arena.data.steps[i].state.units;
+           for (const unit of document.querySelectorAll('#layer .unit')) {
+             const effects = units[Number(unit.dataset.id)].effects.length;
+             const badges = [...unit.querySelectorAll('.effect')];
+             const more = badges.filter(b => b.classList.contains('more'));
+             const counted = badges.length - more.length + more.reduce((n, b) => n + Number(b.querySelector('text').textContent.slice(1)), 0);
+             if (counted !== effects) return [i, unit.dataset.id, effects, counted];
+           }
+         }
+         return null;",
+    )
+    .await;
+    assert_eq!(shown, Value::Null);
+    js(
+        &s.client,
+        "const most = Arena.data.steps.map(s => Math.max(...s.state.units.map(u => u.effects.length))); \
+         Arena.player.show(most.indexOf(Math.max(...most))); return null;",
+    )
+    .await;
+    screenshot(&s.client, "battle-effects").await;
+    s.close().await;
+}
+
+/// Conquest where seat 1 never gives an order: every one of its turns has an answer and no
+/// event of its own.
+fn conquest_with_an_idle_seat() -> Replay<Conquest> {
+    struct Idle;
+    impl Player<Conquest> for Idle {
+        fn start(&mut self, _: &arena_sdk::MatchStart<Conquest>) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn setup(
+            &mut self,
+            _: &arena_sdk::conquest::SetupRequest,
+        ) -> Result<arena_sdk::conquest::SetupChoice, Fault> {
+            Ok(Default::default())
+        }
+        fn act(
+            &mut self,
+            _: &arena_sdk::conquest::Observation,
+        ) -> Result<arena_sdk::conquest::Orders, Fault> {
+            Ok(Default::default())
+        }
+        fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+    }
+    let mut p0: Box<dyn Player<Conquest>> =
+        Box::new(NativePlayer::new(Conquest::create("random").unwrap()));
+    run_match(
+        &MatchConfig::new(Default::default(), 3),
+        [p0.as_mut(), &mut Idle],
+    )
+    .replay
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn conquest_answers_are_shown_in_their_own_seats_step() {
+    let Some(s) = session().await else { return };
+    s.open(&conquest_with_an_idle_seat()).await;
+    // At each step: whose turn it is, and the seats of the answers "This step" shows.
+    let misplaced = js(
+        &s.client,
+        "const out = [];
+         for (let i = 1; i <= Arena.player.last; i++) {
+           Arena.player.show(i);
+           const seat = Arena.data.steps[i].state.seat;
+           for (const call of document.querySelectorAll('#calls .call.answer')) {
+             if (!call.classList.contains('seat' + seat)) out.push(i + ': ' + call.textContent);
+           }
+         }
+         return out;",
+    )
+    .await;
+    assert_eq!(misplaced, json!([]));
+    let answered = js(
+        &s.client,
+        "Arena.player.show(2); return [Arena.data.steps[2].state.seat, document.querySelectorAll('#calls .call.answer').length];",
+    )
+    .await;
+    assert_eq!(
+        answered,
+        json!([1, 1]),
+        "the idle seat's step shows its answer"
+    );
+    s.close().await;
+}
+
+/// Replace the page's clock and timers by virtual ones: `run(ms)` plays the callbacks due
+/// in the next `ms` milliseconds, each taking 20 ms of drawing (a slow page), and
+/// animation frames come at 60 per second.
+const VIRTUAL_TIME: &str = "
+    let now = 0, queue = [];
+    const at = (due, f) => { queue.push({ due, f }); return queue.length; };
+    const cancel = id => { if (queue[id - 1]) queue[id - 1].f = null; };
+    performance.now = () => now;
+    window.setTimeout = (f, ms) => at(now + (ms || 0), f);
+    window.clearTimeout = cancel;
+    window.requestAnimationFrame = f => at(Math.floor(now / (1000 / 60) + 1) * (1000 / 60), f);
+    window.cancelAnimationFrame = cancel;
+    window.virtualRun = ms => {
+      const end = now + ms;
+      for (;;) {
+        let next = null;
+        queue.forEach(e => { if (e.f && e.due <= end && (!next || e.due < next.due)) next = e; });
+        if (!next) break;
+        const f = next.f;
+        next.f = null;
+        now = Math.max(now, next.due);
+        f(now);
+        now += 20;
+      }
+      now = end;
+    };
+    return null;";
+
+#[tokio::test(flavor = "current_thread")]
+async fn each_speed_plays_its_steps_per_second() {
+    let Some(s) = session().await else { return };
+    s.open(&game::<Grid>("commander", "random-walker", 4)).await;
+    js(&s.client, VIRTUAL_TIME).await;
+    let speed = s.client.find(Locator::Id("speed")).await.unwrap();
+    for rate in [1u64, 4, 16, 64] {
+        speed
+            .clone()
+            .select_by_value(&rate.to_string())
+            .await
+            .unwrap();
+        let played = js(
+            &s.client,
+            "Arena.player.pause(); Arena.player.show(0); Arena.player.play(); virtualRun(2000); \
+             const at = Arena.player.current(); Arena.player.pause(); return at;",
+        )
+        .await
+        .as_u64()
+        .unwrap();
+        // Two seconds: the steps due by the last frame before them.
+        assert!(
+            (2 * rate - rate / 8 - 1..=2 * rate).contains(&played),
+            "{rate}x played {played} steps in 2 s"
+        );
+    }
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_timeline_click_while_playing_jumps_there() {
+    let Some(s) = session().await else { return };
+    s.open(&game::<Grid>("commander", "random-walker", 4)).await;
+    // Time stands still, so the play loop does not move on by itself.
+    js(&s.client, VIRTUAL_TIME).await;
+    js(&s.client, "Arena.player.play(); return null;").await;
+    let scrub = s.client.find(Locator::Id("scrub")).await.unwrap();
+    scrub.click().await.unwrap();
+    let after = js(
+        &s.client,
+        "return [Arena.player.current(), Arena.player.last, Number(document.getElementById('scrub').value)];",
+    )
+    .await;
+    let (at, last) = (after[0].as_u64().unwrap(), after[1].as_u64().unwrap());
+    // A click in the middle of the slider: the middle step, give or take the thumb.
+    assert!(at.abs_diff(last / 2) <= last / 20, "{after}");
+    assert_eq!(after[2], after[0], "{after}");
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_keys_work_after_any_control_is_used() {
+    let Some(s) = session().await else { return };
+    s.open(&game::<Grid>("commander", "random-walker", 4)).await;
+    let c = &s.client;
+    let right = async || {
+        let before = position(c).await.0;
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&Key::Right.to_string())
+            .await
+            .unwrap();
+        position(c).await.0 - before
+    };
+    let speed = c.find(Locator::Id("speed")).await.unwrap();
+    speed.click().await.unwrap();
+    speed.select_by_value("16").await.unwrap();
+    assert_eq!(right().await, 1, "after the speed menu");
+    for id in ["show-answers", "show-logs", "show-rolls", "next", "scrub"] {
+        c.find(Locator::Id(id))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert_eq!(right().await, 1, "after #{id}");
+    }
+    s.close().await;
+}

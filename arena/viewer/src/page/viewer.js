@@ -52,6 +52,9 @@ var Arena = { modes: {} };
     return Arena.svg(parent, 'line', a);
   };
 
+  // The playback clock, in milliseconds (the browser tests replace it to run time virtually).
+  Arena.now = function () { return window.performance.now(); };
+
   Arena.thousands = function (n) {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   };
@@ -83,8 +86,21 @@ var Arena = { modes: {} };
     return String(n);
   }
 
+  // The page's data, with every integer exact: JSON numbers are doubles in JavaScript, so
+  // an integer beyond 2^53 (a fuel limit, a statistic) is kept as its decimal text, which
+  // prints the same and still compares as a number. The seed is a string in the data.
+  Arena.parse = function (text) {
+    return JSON.parse(text, function (key, value, context) {
+      if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) &&
+          context && typeof context.source === 'string') {
+        return context.source;
+      }
+      return value;
+    });
+  };
+
   Arena.start = function () {
-    var data = JSON.parse(document.getElementById('replay-data').textContent);
+    var data = Arena.data = Arena.parse(document.getElementById('replay-data').textContent);
     var mode = Arena.modes[data.mode];
     if (!mode) throw new Error('no drawing module for mode ' + data.mode);
     var steps = data.steps, last = steps.length - 1;
@@ -127,11 +143,20 @@ var Arena = { modes: {} };
       byStep[line.step].push(index);
       return li;
     });
-    $('show-answers').addEventListener('change', function (e) { log.classList.toggle('hide-answers', !e.target.checked); });
-    $('show-logs').addEventListener('change', function (e) { log.classList.toggle('hide-logs', !e.target.checked); });
+    // A filter shows or hides a kind of line; the current step's lines stay in view. The box
+    // gives the focus back, so that the keys keep working (space would tick it again).
+    var filter = function (id, hidden) {
+      $(id).addEventListener('change', function (e) {
+        log.classList.toggle(hidden, !e.target.checked);
+        e.target.blur();
+        if (current >= 0) keepInView(current);
+      });
+    };
+    filter('show-answers', 'hide-answers');
+    filter('show-logs', 'hide-logs');
     // Roll records (the random draws behind the events) are off by default, as in
     // `arena replay show` without --rolls.
-    $('show-rolls').addEventListener('change', function (e) { log.classList.toggle('hide-rolls', !e.target.checked); });
+    filter('show-rolls', 'hide-rolls');
 
     // Timeline marks: faults and rejected answers.
     var marks = $('marks');
@@ -150,7 +175,10 @@ var Arena = { modes: {} };
     });
     var scrub = $('scrub');
     scrub.max = last;
-    scrub.addEventListener('input', function () { pause(); show(Number(scrub.value)); });
+    // The value is read before pausing: pausing redraws the current step and moves the
+    // slider back to it.
+    scrub.addEventListener('input', function () { var to = Number(scrub.value); pause(); show(to); });
+    scrub.addEventListener('change', function () { scrub.blur(); });
 
     // Fuel charts: turn calls per seat, log scale, the limit drawn.
     var fuelCursors = [], fuelCaptions = [];
@@ -205,8 +233,12 @@ var Arena = { modes: {} };
       Arena.html(speed, 'option', { value: s }, s + '×');
     });
     speed.value = '4';
+    speed.addEventListener('change', function () { speed.blur(); restartClock(); });
 
-    var current = -1, timer = null;
+    // `playing` while playing: the step and the time playback (re)started from; each
+    // animation frame shows the step due by then, skipping steps when drawing is slower
+    // than the rate, so that 64x is 64 steps a second.
+    var current = -1, playing = null;
 
     function show(i) {
       i = Math.max(0, Math.min(last, Math.round(i)));
@@ -220,12 +252,7 @@ var Arena = { modes: {} };
       result.hidden = i !== last;
       if (previous >= 0) byStep[previous].forEach(function (n) { items[n].classList.remove('current'); });
       byStep[i].forEach(function (n) { items[n].classList.add('current'); });
-      var first = byStep[i].length ? items[byStep[i][0]] : null;
-      if (first) {
-        // Scroll the log only, never the page.
-        var top = first.offsetTop - log.offsetTop;
-        if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 20) log.scrollTop = top - 40;
-      }
+      keepInView(i);
       showCalls(i);
       fuelCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
       [0, 1].forEach(function (seat) {
@@ -235,8 +262,25 @@ var Arena = { modes: {} };
           ? 'this step: ' + now.map(function (l) { return Arena.thousands(l.fuel); }).join(', ') + ' fuel'
           : 'this step: no call';
       });
-      if (!timer) {
+      if (!playing) {
         try { history.replaceState(null, '', '#turn=' + steps[i].turn); } catch (e) { /* file: URLs may refuse */ }
+      }
+    }
+
+    // Scroll the log (only the log, never the page) so that step i's first shown line is in
+    // view. Hidden lines (rolls, or answers and bot logs when unticked) have no box: a step
+    // may start with one.
+    function keepInView(i) {
+      var first = null;
+      for (var k = 0; k < byStep[i].length && !first; k++) {
+        var li = items[byStep[i][k]];
+        if (li.getClientRects().length) first = li;
+      }
+      if (!first) return;
+      var box = log.getBoundingClientRect(), line = first.getBoundingClientRect();
+      var top = line.top - box.top - log.clientTop + log.scrollTop;
+      if (top < log.scrollTop || top + line.height > log.scrollTop + log.clientHeight) {
+        log.scrollTop = Math.max(0, top - Math.min(40, log.clientHeight / 4));
       }
     }
 
@@ -260,22 +304,31 @@ var Arena = { modes: {} };
     }
 
     function play() {
-      if (timer) return;
+      if (playing) return;
       if (current >= last) show(0);
       $('play').textContent = '\u275A\u275A';
       $('play').setAttribute('aria-label', 'pause');
-      var tick = function () {
-        if (current >= last) { pause(); return; }
-        show(current + 1);
-        timer = setTimeout(tick, 1000 / Number(speed.value));
-      };
-      timer = setTimeout(tick, 1000 / Number(speed.value));
+      playing = { step: current, since: Arena.now(), frame: null };
+      playing.frame = window.requestAnimationFrame(tick);
+    }
+
+    function tick() {
+      if (!playing) return;
+      var due = playing.step + Math.floor((Arena.now() - playing.since) * Number(speed.value) / 1000);
+      if (due > current) show(Math.min(last, due));
+      if (current >= last) { pause(); return; }
+      playing.frame = window.requestAnimationFrame(tick);
+    }
+
+    // A new rate counts from now and the current step.
+    function restartClock() {
+      if (playing) { playing.step = current; playing.since = Arena.now(); }
     }
 
     function pause() {
-      if (!timer) return;
-      clearTimeout(timer);
-      timer = null;
+      if (!playing) return;
+      window.cancelAnimationFrame(playing.frame);
+      playing = null;
       $('play').textContent = '\u25B6';
       $('play').setAttribute('aria-label', 'play');
       show(current);
@@ -284,6 +337,7 @@ var Arena = { modes: {} };
     function changeSpeed(delta) {
       var at = SPEEDS.indexOf(Number(speed.value)) + delta;
       speed.value = String(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at))]);
+      restartClock();
     }
 
     // `#turn=57` (first step of that turn, or the nearest after it) or `#step=12`.
@@ -305,17 +359,19 @@ var Arena = { modes: {} };
     button('prev', function () { pause(); show(current - 1); });
     button('next', function () { pause(); show(current + 1); });
     button('last', function () { pause(); show(last); });
-    button('play', function () { if (timer) pause(); else play(); });
+    button('play', function () { if (playing) pause(); else play(); });
     window.addEventListener('hashchange', function () {
       var i = fromHash();
       if (i !== null && i !== current) { pause(); show(i); }
     });
+    // The keys work wherever the focus is (a control just used keeps it): the page has no
+    // field to type into, and the speed menu and the slider would otherwise take the
+    // arrows and space for themselves.
     document.addEventListener('keydown', function (e) {
-      if (e.target && (e.target.tagName === 'SELECT' || (e.target.tagName === 'INPUT' && e.target.type !== 'range'))) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       var jump = e.shiftKey ? 10 : 1;
       switch (e.key) {
-        case ' ': case 'k': if (timer) pause(); else play(); break;
+        case ' ': case 'k': if (playing) pause(); else play(); break;
         case 'ArrowRight': case 'l': pause(); show(current + jump); break;
         case 'ArrowLeft': case 'j': pause(); show(current - jump); break;
         case 'Home': pause(); show(0); break;
@@ -329,6 +385,7 @@ var Arena = { modes: {} };
 
     var start = fromHash();
     show(start === null ? 0 : start);
-    Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last };
+    Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last,
+      playing: function () { return playing !== null; } };
   };
 })();
