@@ -112,6 +112,27 @@ async fn no_errors(client: &Client) {
     assert_eq!(errors, json!([]), "JavaScript errors");
 }
 
+/// Grid: the commander against a random walker (off the board at times: rejected
+/// answers) that faults once and logs markup on every call.
+fn flaky_grid() -> Replay<Grid> {
+    let mut p0: Box<dyn Player<Grid>> =
+        Box::new(NativePlayer::new(Grid::create("commander").unwrap()));
+    let mut p1: Box<dyn Player<Grid>> = Box::new(Flaky {
+        inner: Box::new(NativePlayer::new(Grid::create("random-walker").unwrap())),
+        turns: 0,
+    });
+    let mut replay = run_match(
+        &MatchConfig::new(Default::default(), 4),
+        [p0.as_mut(), p1.as_mut()],
+    )
+    .replay;
+    replay.bots = [0, 1].map(|seat| arena_engine::replay::BotInfo {
+        name: ["builtin:commander", "<b>flaky</b>"][seat].to_owned(),
+        sha256: None,
+    });
+    replay
+}
+
 /// Open the page, check the drawing at the start (`first`), step forward with the button
 /// and the keyboard, scrub to the end and check the drawing there (`last`), follow a
 /// `#turn=` link, and save a screenshot of `shot_step`.
@@ -396,21 +417,7 @@ async fn every_mode_plays_in_a_real_browser() {
     // grid: every hero at 100 on its tile; at the end the living heroes and the diamonds.
     // Seat 1 walks at random (off the board at times: rejected answers), faults once and
     // logs markup on every call.
-    let mut p0: Box<dyn Player<Grid>> =
-        Box::new(NativePlayer::new(Grid::create("commander").unwrap()));
-    let mut p1: Box<dyn Player<Grid>> = Box::new(Flaky {
-        inner: Box::new(NativePlayer::new(Grid::create("random-walker").unwrap())),
-        turns: 0,
-    });
-    let mut replay = run_match(
-        &MatchConfig::new(Default::default(), 4),
-        [p0.as_mut(), p1.as_mut()],
-    )
-    .replay;
-    replay.bots = [0, 1].map(|seat| arena_engine::replay::BotInfo {
-        name: ["builtin:commander", "<b>flaky</b>"][seat].to_owned(),
-        sha256: None,
-    });
+    let replay = flaky_grid();
     let (faults, rejected) = replay.log.iter().fold((0, 0), |(f, r), entry| match entry {
         Entry::Answer {
             answer: arena_engine::Answer::Fault(_),
@@ -1077,5 +1084,161 @@ async fn the_keys_work_after_any_control_is_used() {
             .unwrap();
         assert_eq!(right().await, 1, "after #{id}");
     }
+    s.close().await;
+}
+
+/// The steps (after the start) holding an event `wanted` picks, in order.
+fn steps_of_events<G: Ruleset>(replay: &Replay<G>, wanted: impl Fn(&G::Event) -> bool) -> Vec<u64> {
+    let events: Vec<G::Event> = replay.events().cloned().collect();
+    let frames = G::frames(replay.initial.as_ref().unwrap(), &events).unwrap();
+    let starts: Vec<usize> = frames.steps.iter().map(|s| s.first_event).collect();
+    let mut steps: Vec<u64> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| wanted(e))
+        .map(|(i, _)| (starts.partition_point(|&first| first <= i) - 1) as u64)
+        .filter(|&step| step > 0)
+        .collect();
+    steps.dedup();
+    steps
+}
+
+/// The steps `key` visits, pressed from the start (or, for a shifted key, from the end)
+/// until it stays put.
+async fn visited(client: &Client, key: char) -> Vec<u64> {
+    let from = if key.is_uppercase() {
+        "Arena.player.last"
+    } else {
+        "0"
+    };
+    js(client, &format!("Arena.player.show({from}); return null;")).await;
+    let mut steps = Vec::new();
+    loop {
+        client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys(&key.to_string())
+            .await
+            .unwrap();
+        let at = position(client).await.0;
+        if steps.last().copied().unwrap_or(u64::MAX) == at || steps.len() > 10_000 {
+            break;
+        }
+        steps.push(at);
+    }
+    if key.is_uppercase() {
+        steps.reverse();
+    }
+    // Pressed once more past the last one, the key stays put and says so.
+    let said = texts(client, "#position").await;
+    assert!(said[0].contains(" · no "), "{said:?}");
+    steps
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_event_keys_visit_the_steps_of_their_events() {
+    let Some(s) = session().await else { return };
+    use arena_engine::{battle, conquest, grid};
+    let battle = game::<Battle>("strong", "random", 4);
+    s.open(&battle).await;
+    let kills = steps_of_events(&battle, |e| matches!(e, battle::Event::Destroyed { .. }));
+    assert!(kills.len() >= 3, "{kills:?}");
+    assert_eq!(visited(&s.client, 'x').await, kills, "battle kills");
+    // Backwards from the end: every kill before it.
+    let last = position(&s.client).await.1;
+    let before_last: Vec<u64> = kills.iter().copied().filter(|&k| k < last).collect();
+    assert_eq!(
+        visited(&s.client, 'X').await,
+        before_last,
+        "battle kills, backwards"
+    );
+
+    let grid = flaky_grid();
+    s.open(&grid).await;
+    let data = arena_viewer::data(&grid, &Options::default()).unwrap();
+    let lines = |kind| {
+        let mut steps: Vec<u64> = data
+            .lines
+            .iter()
+            .filter(|l| l.kind == kind)
+            .map(|l| l.step as u64)
+            .collect();
+        steps.dedup();
+        steps
+    };
+    let (faults, rejected) = (
+        lines(arena_viewer::LineKind::Fault),
+        lines(arena_viewer::LineKind::Rejected),
+    );
+    assert_eq!(faults.len(), 1);
+    assert!(rejected.len() > 1);
+    assert_eq!(visited(&s.client, 'f').await, faults, "grid faults");
+    assert_eq!(visited(&s.client, 'r').await, rejected, "grid rejections");
+    let captures = steps_of_events(&grid, |e| matches!(e, grid::Event::MineCaptured { .. }));
+    assert!(captures.len() > 1);
+    assert_eq!(
+        visited(&s.client, 'c').await,
+        captures,
+        "grid mines captured"
+    );
+    let deaths = steps_of_events(&grid, |e| matches!(e, grid::Event::Death { .. }));
+    assert_eq!(visited(&s.client, 'x').await, deaths, "grid deaths");
+
+    let conquest = game::<Conquest>("strong", "heuristic", 4);
+    s.open(&conquest).await;
+    let captured = steps_of_events(&conquest, |e| matches!(e, conquest::Event::Captured { .. }));
+    assert_eq!(captured.len(), 1);
+    assert_eq!(
+        visited(&s.client, 'c').await,
+        captured,
+        "conquest home captured"
+    );
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn question_mark_shows_the_keys_until_escape() {
+    let Some(s) = session().await else { return };
+    s.open(&game::<Battle>("strong", "random", 4)).await;
+    let hidden = "return document.getElementById('help').hidden;";
+    assert_eq!(js(&s.client, hidden).await, true);
+    let press = async |key: &str| {
+        s.client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys(key)
+            .await
+            .unwrap();
+    };
+    press("?").await;
+    assert_eq!(js(&s.client, hidden).await, false);
+    let keys = texts(&s.client, "#help kbd").await;
+    for key in ["space", "x", "f", "r", "c", "?"] {
+        assert!(keys.iter().any(|k| k == key), "{key} in {keys:?}");
+    }
+    screenshot(&s.client, "help").await;
+    // While it is open, the other keys do nothing.
+    press(&Key::Right.to_string()).await;
+    assert_eq!(position(&s.client).await.0, 0);
+    press(&Key::Escape.to_string()).await;
+    assert_eq!(js(&s.client, hidden).await, true);
+    s.client
+        .find(Locator::Id("help-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(js(&s.client, hidden).await, false);
+    s.client
+        .find(Locator::Id("help-close"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(js(&s.client, hidden).await, true);
     s.close().await;
 }

@@ -119,5 +119,16 @@ Arena.modes.battle = (function () {
     });
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a unit destroyed in the step.
+  function moments(data) {
+    var kill = [];
+    data.steps.forEach(function (s, i) {
+      if (i > 0 && s.state.units.some(function (u, id) { return u.destroyed && !data.steps[i - 1].state.units[id].destroyed; })) {
+        kill.push(i);
+      }
+    });
+    return { kill: kill };
+  }
+
+  return { setup: setup, draw: draw, moments: moments };
 })();

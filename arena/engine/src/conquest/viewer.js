@@ -86,5 +86,19 @@ Arena.modes.conquest = (function () {
       'font-weight': 700 }, 'year ' + state.year + ' of ' + f.first_year + '–' + f.last_year + ' · ' + what);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a side with fewer armies than before the step (a fight lost, a drowning); a
+  // capture: a home base taken.
+  function moments(data) {
+    var kill = [], capture = [];
+    var count = function (state, seat) { return state.armies.filter(function (a) { return a[3] === seat; }).length; };
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      if ([0, 1].some(function (seat) { return count(s.state, seat) < count(before, seat); })) kill.push(i);
+      if (s.state.captured !== null) capture.push(i);
+    });
+    return { kill: kill, capture: capture };
+  }
+
+  return { setup: setup, draw: draw, moments: moments };
 })();

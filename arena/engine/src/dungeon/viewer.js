@@ -103,5 +103,22 @@ Arena.modes.dungeon = (function () {
       step === 0 ? 'start' : 'hero turn ' + data.steps[step].turn);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a hero or monster of the same run and wave dying in the step.
+  function moments(data) {
+    var kill = [];
+    var died = function (now, then) {
+      return now.some(function (u, id) { return u.dead && then[id] && !then[id].dead; });
+    };
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state, state = s.state;
+      if (state.seat !== before.seat) return;
+      if (died(state.heroes, before.heroes) || (state.wave === before.wave && died(state.monsters, before.monsters))) {
+        kill.push(i);
+      }
+    });
+    return { kill: kill };
+  }
+
+  return { setup: setup, draw: draw, moments: moments };
 })();

@@ -101,5 +101,17 @@ Arena.modes.grid = (function () {
       step === 0 ? 'start' : 'hero turn ' + data.steps[step].turn + ' of ' + f.turn_limit);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a hero's health reaching 0; a capture: a mine changing hands.
+  function moments(data) {
+    var kill = [], capture = [];
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      if (s.state.heroes.some(function (h, id) { return h[2] === 0 && before.heroes[id][2] > 0; })) kill.push(i);
+      if (s.state.mines.some(function (owner, id) { return owner !== null && owner !== before.mines[id]; })) capture.push(i);
+    });
+    return { kill: kill, capture: capture };
+  }
+
+  return { setup: setup, draw: draw, moments: moments };
 })();

@@ -118,5 +118,20 @@ Arena.modes.tcg = (function () {
     });
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a minion gone from the board, or a hero's health reaching 0.
+  function moments(data) {
+    var kill = [];
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      var alive = {};
+      s.state.board.forEach(function (m) { alive[m.id] = true; });
+      var lost = before.board.some(function (m) { return !alive[m.id]; }) ||
+        [0, 1].some(function (seat) { return s.state.heroes[seat].health <= 0 && before.heroes[seat].health > 0; });
+      if (lost) kill.push(i);
+    });
+    return { kill: kill };
+  }
+
+  return { setup: setup, draw: draw, moments: moments };
 })();

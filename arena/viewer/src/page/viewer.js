@@ -6,6 +6,9 @@
 //                               a context object handed back to draw
 //   draw(layer, state, data, i, context)
 //                               draw step i's state into the emptied <g> layer
+//   moments(data)               optional: { kill: [step], capture: [step] }, the steps
+//                               (sorted) where something was lost or taken, for the keys
+//                               and the timeline
 // Every text that comes from a bot (names, log lines, answers) is set with textContent,
 // never parsed as HTML.
 'use strict';
@@ -167,6 +170,22 @@ var Arena = { modes: {} };
       var mark = Arena.svg(marks, 'rect', { x: xOf(line.step) - 2, y: 0, width: 4, height: 10,
         class: 'mark ' + line.kind, fill: line.kind === 'fault' ? '#dc2626' : '#ea980c' });
       Arena.svg(mark, 'title', {}, line.text);
+    });
+    // The moments the keys jump to: faults and rejections from the log, kills and captures
+    // from the mode's drawing (which alone knows what its states mean), each a sorted list
+    // of steps.
+    var found = mode.moments ? mode.moments(data) : {};
+    var moments = { fault: [], rejected: [], kill: found.kill || [], capture: found.capture || [] };
+    data.lines.forEach(function (line) {
+      var list = moments[line.kind];
+      if (list && list[list.length - 1] !== line.step) list.push(line.step);
+    });
+    ['kill', 'capture'].forEach(function (kind) {
+      moments[kind].forEach(function (step) {
+        var mark = Arena.svg(marks, 'rect', { x: xOf(step) - 1.5, y: 5, width: 3, height: 5, class: 'mark ' + kind,
+          fill: kind === 'kill' ? '#111827' : '#7c3aed' });
+        Arena.svg(mark, 'title', {}, kind + ' at step ' + step);
+      });
     });
     marks.addEventListener('click', function (e) {
       var box = marks.getBoundingClientRect();
@@ -334,6 +353,31 @@ var Arena = { modes: {} };
       show(current);
     }
 
+    // The next (or previous) step with a moment of `kind` after the current one.
+    function seek(kind, forward) {
+      var list = moments[kind], to = null;
+      for (var k = 0; k < list.length; k++) {
+        if (forward && list[k] > current) { to = list[k]; break; }
+        if (!forward && list[k] < current) to = list[k];
+      }
+      if (to === null) {
+        $('position').textContent = 'step ' + current + '/' + last + ' · turn ' + steps[current].turn + ' · no ' +
+          (forward ? 'later ' : 'earlier ') + kind;
+        return;
+      }
+      pause();
+      show(to);
+    }
+
+    var help = $('help');
+    function toggleHelp(open) {
+      help.hidden = !open;
+      if (open) $('help-close').focus();
+    }
+    $('help-button').addEventListener('click', function () { toggleHelp(help.hidden); $('help-button').blur(); });
+    $('help-close').addEventListener('click', function () { toggleHelp(false); });
+    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
+
     function changeSpeed(delta) {
       var at = SPEEDS.indexOf(Number(speed.value)) + delta;
       speed.value = String(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at))]);
@@ -370,7 +414,16 @@ var Arena = { modes: {} };
     document.addEventListener('keydown', function (e) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       var jump = e.shiftKey ? 10 : 1;
+      if (!help.hidden) {
+        if (e.key === 'Escape' || e.key === '?') { toggleHelp(false); e.preventDefault(); }
+        return;
+      }
       switch (e.key) {
+        case '?': toggleHelp(true); break;
+        case 'x': case 'X': seek('kill', e.key === 'x'); break;
+        case 'f': case 'F': seek('fault', e.key === 'f'); break;
+        case 'r': case 'R': seek('rejected', e.key === 'r'); break;
+        case 'c': case 'C': seek('capture', e.key === 'c'); break;
         case ' ': case 'k': if (playing) pause(); else play(); break;
         case 'ArrowRight': case 'l': pause(); show(current + jump); break;
         case 'ArrowLeft': case 'j': pause(); show(current - jump); break;
@@ -386,6 +439,7 @@ var Arena = { modes: {} };
     var start = fromHash();
     show(start === null ? 0 : start);
     Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last,
+      moments: moments,
       playing: function () { return playing !== null; } };
   };
 })();
