@@ -1242,3 +1242,86 @@ async fn question_mark_shows_the_keys_until_escape() {
     assert_eq!(js(&s.client, hidden).await, true);
     s.close().await;
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_score_chart_is_the_diamonds_over_time() {
+    let Some(s) = session().await else { return };
+    let replay = flaky_grid();
+    s.open(&replay).await;
+    let diamonds = replay
+        .events()
+        .find_map(|e| match e {
+            arena_engine::grid::Event::GameEnd { diamonds, .. } => Some(*diamonds),
+            _ => None,
+        })
+        .unwrap();
+    let charts = js(
+        &s.client,
+        "return [...document.querySelectorAll('.scorechart')].map(c => [c.dataset.name, \
+         c.querySelectorAll('polyline')[0].points.length]);",
+    )
+    .await;
+    let (_, last) = position(&s.client).await;
+    assert_eq!(charts, json!([["diamonds per team", last + 1]]));
+    js(
+        &s.client,
+        "Arena.player.show(Arena.player.last); return null;",
+    )
+    .await;
+    assert_eq!(
+        texts(&s.client, ".scorechart .now").await,
+        [format!(
+            "this step: seat 0 {} · seat 1 {}",
+            diamonds[0], diamonds[1]
+        )]
+    );
+    screenshot(&s.client, "grid-end").await;
+    // A click on the chart jumps to the step under it.
+    s.client
+        .find(Locator::Css(".scorechart svg"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let at = position(&s.client).await.0;
+    assert!(at.abs_diff(last / 2) <= 1, "{at} of {last}");
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_end_of_game_statistics_show_at_the_last_step() {
+    let Some(s) = session().await else { return };
+    let replay = game::<Conquest>("strong", "heuristic", 4);
+    s.open(&replay).await;
+    let hidden = "return document.getElementById('stats').hidden;";
+    assert_eq!(js(&s.client, hidden).await, true);
+    js(
+        &s.client,
+        "Arena.player.show(Arena.player.last); return null;",
+    )
+    .await;
+    assert_eq!(js(&s.client, hidden).await, false);
+    let rows = js(
+        &s.client,
+        "return Object.fromEntries([...document.querySelectorAll('#stats tr[data-stat]')].map(r => \
+         [r.dataset.stat, [...r.querySelectorAll('td')].slice(1).map(td => td.textContent)]));",
+    )
+    .await;
+    let seats = &replay.outcome.seats;
+    assert!(!seats[0].stats.is_empty());
+    for (key, value) in &seats[0].stats {
+        let shown = &rows[key.replace('_', " ").as_str()];
+        assert_eq!(
+            shown,
+            &json!([value.to_string(), seats[1].stats[key].to_string()]),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        rows["faults"],
+        json!([seats[0].faults.to_string(), seats[1].faults.to_string()])
+    );
+    screenshot(&s.client, "conquest-end").await;
+    s.close().await;
+}

@@ -130,5 +130,14 @@ Arena.modes.battle = (function () {
     return { kill: kill };
   }
 
-  return { setup: setup, draw: draw, moments: moments };
+  // Each team's integrity left.
+  function scores(data) {
+    return [{ name: 'integrity per team', values: data.steps.map(function (s) {
+      var sum = [0, 0];
+      s.state.units.forEach(function (u, id) { sum[data.fixed.units[id].owner] += Math.max(0, u.hp); });
+      return sum;
+    }) }];
+  }
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores };
 })();

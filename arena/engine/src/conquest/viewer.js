@@ -100,5 +100,15 @@ Arena.modes.conquest = (function () {
     return { kill: kill, capture: capture };
   }
 
-  return { setup: setup, draw: draw, moments: moments };
+  function scores(data) {
+    var count = function (state, seat) { return state.armies.filter(function (a) { return a[3] === seat; }).length; };
+    return [
+      { name: 'armies', values: data.steps.map(function (s) { return [count(s.state, 0), count(s.state, 1)]; }) },
+      { name: 'resources (wood + food + gold)', values: data.steps.map(function (s) {
+        return s.state.resources.map(function (r) { return r[0] + r[1] + r[2]; });
+      }) }
+    ];
+  }
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores };
 })();

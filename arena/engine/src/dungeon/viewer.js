@@ -120,5 +120,19 @@ Arena.modes.dungeon = (function () {
     return { kill: kill };
   }
 
-  return { setup: setup, draw: draw, moments: moments };
+  // Each seat's run: the waves cleared so far (the waves before the current one, and the
+  // current one once its monsters are all dead), kept when the other seat's run starts.
+  function scores(data) {
+    var cleared = [0, 0];
+    return [{ name: 'waves cleared', values: data.steps.map(function (s) {
+      var st = s.state;
+      if (st.wave > 0) {
+        var all = st.monsters.length > 0 && st.monsters.every(function (m) { return m.dead; });
+        cleared[st.seat] = st.wave - 1 + (all ? 1 : 0);
+      }
+      return cleared.slice();
+    }) }];
+  }
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores };
 })();

@@ -113,5 +113,11 @@ Arena.modes.grid = (function () {
     return { kill: kill, capture: capture };
   }
 
-  return { setup: setup, draw: draw, moments: moments };
+  function scores(data) {
+    return [{ name: 'diamonds per team', values: data.steps.map(function (s) {
+      return [s.state.diamonds[0], s.state.diamonds[1]];
+    }) }];
+  }
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores };
 })();

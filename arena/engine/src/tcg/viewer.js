@@ -133,5 +133,11 @@ Arena.modes.tcg = (function () {
     return { kill: kill };
   }
 
-  return { setup: setup, draw: draw, moments: moments };
+  function scores(data) {
+    return [{ name: 'hero health', values: data.steps.map(function (s) {
+      return [s.state.heroes[0].health, s.state.heroes[1].health];
+    }) }];
+  }
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores };
 })();

@@ -6,6 +6,8 @@
 //                               a context object handed back to draw
 //   draw(layer, state, data, i, context)
 //                               draw step i's state into the emptied <g> layer
+//   scores(data)                optional: [{ name, values: [[seat 0, seat 1] per step] }],
+//                               what the score charts plot
 //   moments(data)               optional: { kill: [step], capture: [step] }, the steps
 //                               (sorted) where something was lost or taken, for the keys
 //                               and the timeline
@@ -246,6 +248,57 @@ var Arena = { modes: {} };
       fuelCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
     });
 
+    // Score charts: each series the mode gives, both seats, over the steps.
+    var scoreCursors = [], scoreCaptions = [];
+    var series = mode.scores ? mode.scores(data) : [];
+    series.forEach(function (one, n) {
+      var box = Arena.html($('scores'), 'div', { class: 'scorechart', 'data-name': one.name });
+      var W = 1000, H = 70, top = 1, bottom = 0;
+      one.values.forEach(function (v) { top = Math.max(top, v[0], v[1]); bottom = Math.min(bottom, v[0], v[1]); });
+      var yOf = function (v) { return H - 4 - (v - bottom) / (top - bottom) * (H - 8); };
+      var chart = Arena.svg(box, 'svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none',
+        'aria-label': one.name + ' over the game' });
+      [0, 1].forEach(function (seat) {
+        var points = one.values.map(function (v, i) { return xOf(i).toFixed(1) + ',' + yOf(v[seat]).toFixed(1); });
+        Arena.svg(chart, 'polyline', { points: points.join(' '), fill: 'none', stroke: Arena.seatColor(seat),
+          'stroke-width': 2, 'vector-effect': 'non-scaling-stroke', class: 'score seat' + seat });
+      });
+      scoreCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: '#ca8a04', 'stroke-width': 2,
+        'vector-effect': 'non-scaling-stroke' }));
+      chart.addEventListener('click', function (e) {
+        var r = chart.getBoundingClientRect();
+        pause();
+        show(Math.round((e.clientX - r.left) / r.width * last));
+      });
+      Arena.html(box, 'div', { class: 'caption' }, one.name + ' (max ' + top + ')');
+      scoreCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
+    });
+
+    // The end-of-game statistics, shown at the last step with the result.
+    (function () {
+      var box = $('stats');
+      var table = Arena.html(box, 'table');
+      Arena.html(table, 'caption', {}, 'End of game');
+      var head = Arena.html(Arena.html(table, 'thead'), 'tr');
+      Arena.html(head, 'th', {}, '');
+      [0, 1].forEach(function (seat) { Arena.html(head, 'th', { class: 'seat' + seat }, 'seat ' + seat); });
+      var body = Arena.html(table, 'tbody');
+      var seats = data.outcome.seats;
+      var keys = Object.keys(seats[0].stats);
+      Object.keys(seats[1].stats).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); });
+      var rows = keys.sort().map(function (k) {
+        return [k.replace(/_/g, ' '), seats.map(function (s) { return s.stats[k]; })];
+      });
+      rows.push(['faults', seats.map(function (s) { return s.faults; })]);
+      rows.push(['rejected answers', seats.map(function (s) { return s.invalid_actions; })]);
+      rows.push(['fuel', seats.map(function (s) { return Arena.thousands(s.fuel); })]);
+      rows.forEach(function (row) {
+        var tr = Arena.html(body, 'tr', { 'data-stat': row[0] });
+        Arena.html(tr, 'td', {}, row[0]);
+        row[1].forEach(function (v) { Arena.html(tr, 'td', {}, v === undefined ? '–' : String(v)); });
+      });
+    })();
+
     // Speed choices.
     var speed = $('speed');
     SPEEDS.forEach(function (s) {
@@ -274,6 +327,11 @@ var Arena = { modes: {} };
       keepInView(i);
       showCalls(i);
       fuelCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
+      scoreCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
+      series.forEach(function (one, n) {
+        scoreCaptions[n].textContent = 'this step: seat 0 ' + one.values[i][0] + ' · seat 1 ' + one.values[i][1];
+      });
+      $('stats').hidden = i !== last;
       [0, 1].forEach(function (seat) {
         var now = byStep[i].map(function (n) { return data.lines[n]; })
           .filter(function (l) { return l.seat === seat && l.fuel !== undefined; });
