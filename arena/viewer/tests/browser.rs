@@ -148,6 +148,8 @@ async fn exercise(
     client.goto(&url).await.unwrap();
     no_errors(client).await;
     assert_eq!(position(client).await.0, 0);
+    // Every mode says what its colours mean.
+    assert!(texts(client, "#legend .item").await.len() >= 4);
     first(client).await;
     // The result is not given away before the end.
     assert_eq!(
@@ -1323,5 +1325,125 @@ async fn the_end_of_game_statistics_show_at_the_last_step() {
         json!([seats[0].faults.to_string(), seats[1].faults.to_string()])
     );
     screenshot(&s.client, "conquest-end").await;
+    s.close().await;
+}
+
+/// The rows of the inspection box: `[[field, value]]`, and its title.
+async fn inspected(client: &Client) -> Value {
+    js(
+        client,
+        "const t = document.querySelector('#inspect .title'); \
+         return [t ? t.firstChild.textContent : null, [...document.querySelectorAll('#inspect tr')].map(r => [...r.children].map(td => td.textContent))];",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_clicked_unit_shows_its_state_at_every_step() {
+    let Some(s) = session().await else { return };
+    let replay = game::<Battle>("strong", "strong", 15);
+    s.open(&replay).await;
+    // The step where a unit carries the most effects, and that unit.
+    let (step, unit) = {
+        let v = js(
+            &s.client,
+            "let best = [0, 0, -1]; Arena.data.steps.forEach((s, i) => s.state.units.forEach((u, id) => { \
+               if (u.effects.length > best[2]) best = [i, id, u.effects.length]; })); return best;",
+        )
+        .await;
+        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+    };
+    js(
+        &s.client,
+        &format!("Arena.player.show({step}); return null;"),
+    )
+    .await;
+    s.client
+        .find(Locator::Css(&format!(
+            "#layer .unit[data-id=\"{unit}\"] > text"
+        )))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    for at in [step, step + 1] {
+        js(&s.client, &format!("Arena.player.show({at}); return null;")).await;
+        let expected = js(
+            &s.client,
+            &format!(
+                "const u = Arena.data.steps[{at}].state.units[{unit}], f = Arena.data.fixed.units[{unit}]; \
+                 return [u.hp + ' / ' + f.max, u.effects.length ? u.effects.map(e => e[0] + ' (' + e[1] + ' turn' + (e[1] === 1 ? '' : 's') + ' left)').join(', ') : 'none', f.kind];"
+            ),
+        )
+        .await;
+        let shown = inspected(&s.client).await;
+        let title = shown[0].as_str().unwrap();
+        assert!(
+            title.starts_with(&format!("#{unit} {}", expected[2].as_str().unwrap())),
+            "{shown}"
+        );
+        let field = |name: &str| {
+            shown[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r[0] == name)
+                .map(|r| r[1].clone())
+        };
+        assert_eq!(
+            field("integrity"),
+            Some(expected[0].clone()),
+            "step {at}: {shown}"
+        );
+        assert_eq!(
+            field("effects"),
+            Some(expected[1].clone()),
+            "step {at}: {shown}"
+        );
+    }
+    screenshot(&s.client, "battle-inspect").await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn grid_and_conquest_boards_are_numbered() {
+    let Some(s) = session().await else { return };
+    let grid = flaky_grid();
+    s.open(&grid).await;
+    let initial = grid.initial.clone().unwrap();
+    let numbers = texts(&s.client, "#picture .coord").await;
+    let expected: Vec<String> = (0..initial.width)
+        .chain(0..initial.height)
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(numbers, expected);
+    // A hero's inspected place is where the numbers put it.
+    let hero = s.client.find(Locator::Css("#layer .hero")).await.unwrap();
+    hero.click().await.unwrap();
+    let shown = inspected(&s.client).await;
+    let at = shown[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == "at")
+        .unwrap()[1]
+        .clone();
+    let id: usize = hero
+        .attr("data-id")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let place = js(&s.client, &format!("const h = Arena.data.steps[0].state.heroes[{id}]; return '(' + h[0] + ', ' + h[1] + ')';")).await;
+    assert_eq!(at, place);
+    let conquest = game::<Conquest>("strong", "heuristic", 4);
+    s.open(&conquest).await;
+    let initial = conquest.initial.clone().unwrap();
+    assert_eq!(
+        texts(&s.client, "#picture .coord").await.len(),
+        usize::from(initial.width) + usize::from(initial.height)
+    );
     s.close().await;
 }

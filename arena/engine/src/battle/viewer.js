@@ -71,6 +71,15 @@ Arena.modes.battle = (function () {
       var g = Arena.svg(layer, 'g', { class: 'unit' + (u.destroyed ? ' dead' : ''), 'data-id': id,
         'data-hp': u.hp, 'data-destroyed': u.destroyed ? 1 : 0, transform: 'translate(' + p.x + ',' + p.y + ')' });
       var acting = state.acting === id;
+      Arena.inspectable(g, 'unit ' + id, '#' + id + ' ' + info.kind + ' (seat ' + info.owner + ')', [
+        ['owner', 'seat ' + info.owner + ' · ' + data.bots[info.owner]],
+        ['integrity', u.hp + ' / ' + info.max],
+        ['skill', info.skill === null ? 'none' : info.skill + (u.cooldown === 0 ? ' (ready)' : ' (in ' + u.cooldown + ')')],
+        ['effects', u.effects.length ? u.effects.map(function (e) {
+          return e[0] + ' (' + e[1] + ' turn' + (e[1] === 1 ? '' : 's') + ' left)';
+        }).join(', ') : 'none'],
+        ['state', u.destroyed ? 'destroyed' : acting ? 'acting' : 'waiting']
+      ]);
       Arena.svg(g, 'rect', { width: CARD_W, height: CARD_H, rx: 8, fill: '#fff',
         stroke: acting ? '#ca8a04' : Arena.seatColor(info.owner), 'stroke-width': acting ? 4 : 1.5 });
       Arena.svg(g, 'text', { x: 12, y: 22, class: 'label', 'font-weight': 600 }, '#' + id + ' ' + info.kind);
@@ -139,5 +148,12 @@ Arena.modes.battle = (function () {
     }) }];
   }
 
-  return { setup: setup, draw: draw, moments: moments, scores: scores };
+  var legend = [
+    { colour: Arena.seatColor(0), text: 'seat 0' }, { colour: Arena.seatColor(1), text: 'seat 1' },
+    { colour: '#ca8a04', text: 'acting unit' }, { colour: '#ede9fe', text: 'effect (turns left)', square: true },
+    { colour: '#111827', text: 'attack (dashed violet: counter)' }, { colour: '#dc2626', text: 'damage' },
+    { colour: '#16a34a', text: 'repair' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

@@ -53,6 +53,10 @@ Arena.modes.dungeon = (function () {
       var g = card(layer, 'hero', id, c.x, c.y, h.dead, state.acting === id);
       g.setAttribute('data-hp', h.hp);
       g.setAttribute('data-level', h.level);
+      Arena.inspectable(g, 'hero ' + id, h.name + ' (seat ' + state.seat + '\'s party)', [
+        ['class', h.class], ['level', h.level + ' (' + h.xp + ' xp)'], ['hp', h.hp + ' / ' + h.max_hp],
+        ['mp', h.mp + ' / ' + h.max_mp], ['state', h.dead ? 'dead' : state.acting === id ? 'acting' : 'waiting']
+      ]);
       Arena.svg(g, 'text', { class: 'name', x: c.x + 8, y: c.y + 17, 'font-weight': 700, 'font-size': 13,
         fill: h.dead ? '#6b7280' : '#1e3a8a' }, h.name);
       Arena.svg(g, 'text', { class: 'class', x: c.x + CARD_W - 8, y: c.y + 17, 'text-anchor': 'end',
@@ -64,6 +68,10 @@ Arena.modes.dungeon = (function () {
       var c = cardOf('m' + id);
       var g = card(layer, 'monster', id, c.x, c.y, m.dead, false);
       g.setAttribute('data-hp', m.hp);
+      Arena.inspectable(g, 'monster ' + id, m.name + ' (wave ' + state.wave + ')', [
+        ['family', m.family], ['kind', m.kind], ['level', m.level], ['hp', m.hp + ' / ' + m.max_hp],
+        ['next', m.dead ? '—' : m.next], ['state', m.dead ? 'dead' : 'alive']
+      ]);
       Arena.svg(g, 'text', { class: 'name', x: c.x + 8, y: c.y + 17, 'font-weight': 700, 'font-size': 13,
         fill: m.dead ? '#6b7280' : '#7f1d1d' }, m.name);
       Arena.svg(g, 'text', { class: 'kind', x: c.x + CARD_W - 8, y: c.y + 17, 'text-anchor': 'end',
@@ -134,5 +142,12 @@ Arena.modes.dungeon = (function () {
     }) }];
   }
 
-  return { setup: setup, draw: draw, moments: moments, scores: scores };
+  var legend = [
+    { colour: '#eff6ff', text: 'hero (the party of the seat playing)', square: true },
+    { colour: '#fef2f2', text: 'monster (the current wave)', square: true },
+    { colour: '#ca8a04', text: 'acting hero' }, { colour: '#2563eb', text: 'mp' },
+    { colour: '#dc2626', text: 'attack' }, { colour: '#16a34a', text: 'heal' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

@@ -60,6 +60,14 @@ var Arena = { modes: {} };
   // The playback clock, in milliseconds (the browser tests replace it to run time virtually).
   Arena.now = function () { return window.performance.now(); };
 
+  // Make a drawn element inspectable: `key` names the thing across steps ("unit 3"),
+  // `fields` is [[name, value]] of its full state at this step.
+  Arena.inspectable = function (el, key, title, fields) {
+    el.setAttribute('data-key', key);
+    el.setAttribute('data-inspect', JSON.stringify({ title: title, fields: fields }));
+    return el;
+  };
+
   Arena.thousands = function (n) {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   };
@@ -133,6 +141,51 @@ var Arena = { modes: {} };
     Arena.svg(marker, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' });
     var context = mode.setup(svg, data);
     var layer = Arena.svg(svg, 'g', { id: 'layer' });
+
+    // The legend: what the drawing's colours and letters mean.
+    (mode.legend || []).forEach(function (item) {
+      var span = Arena.html($('legend'), 'span', { class: 'item' });
+      Arena.html(span, 'span', { class: 'swatch' + (item.square ? ' square' : ''), style: 'background:' + item.colour });
+      span.appendChild(document.createTextNode(item.text));
+    });
+
+    // Inspection: hovering shows a drawn thing's state; a click keeps it shown (its key is
+    // looked up again at every step) until a click elsewhere on the picture.
+    var pinned = null;
+    function inspect(el) {
+      var box = $('inspect');
+      while (box.firstChild) box.removeChild(box.firstChild);
+      if (!el) {
+        Arena.html(box, 'div', { class: 'hint' }, pinned ? pinned + ' is not on the board at this step'
+          : 'hover over a unit, hero, card, mine, army or tile to see its state; click to keep it shown');
+        return;
+      }
+      var what = JSON.parse(el.getAttribute('data-inspect'));
+      var title = Arena.html(box, 'div', { class: 'title' }, what.title);
+      if (pinned) Arena.html(title, 'span', { class: 'pinned' }, ' (kept: click elsewhere to let go)');
+      var table = Arena.html(box, 'table');
+      what.fields.forEach(function (f) {
+        var tr = Arena.html(table, 'tr', { 'data-field': f[0] });
+        Arena.html(tr, 'td', {}, f[0]);
+        Arena.html(tr, 'td', {}, String(f[1]));
+      });
+    }
+    var inspectedAt = function (target) { return target && target.closest ? target.closest('[data-inspect]') : null; };
+    svg.addEventListener('mouseover', function (e) {
+      var el = inspectedAt(e.target);
+      if (el && !pinned) inspect(el);
+    });
+    svg.addEventListener('click', function (e) {
+      var el = inspectedAt(e.target);
+      pinned = el ? el.getAttribute('data-key') : null;
+      inspect(el);
+    });
+    var reinspect = function () {
+      if (!pinned) return;
+      var found = null;
+      svg.querySelectorAll('[data-key]').forEach(function (el) { if (el.getAttribute('data-key') === pinned) found = el; });
+      inspect(found);
+    };
 
     // Lines of the log, and which lines belong to each step.
     var log = $('log');
@@ -326,6 +379,7 @@ var Arena = { modes: {} };
       byStep[i].forEach(function (n) { items[n].classList.add('current'); });
       keepInView(i);
       showCalls(i);
+      reinspect();
       fuelCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
       scoreCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
       series.forEach(function (one, n) {
