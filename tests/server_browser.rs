@@ -128,7 +128,7 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         assert!(steps[1].as_u64().unwrap() > 1, "the game has steps: {steps}");
         // The seat swatches' style attributes (set by the viewer's script) apply.
         let swatch = js(&client, "var s = document.querySelector('.swatch'); return s ? getComputedStyle(s).backgroundColor : null;").await;
-        assert_eq!(swatch, "rgb(37, 99, 235)", "seat 0's swatch");
+        assert_eq!(swatch, "rgb(0, 114, 178)", "seat 0's swatch");
         let errors = js(&client, "return window.arenaErrors;").await;
         assert_eq!(errors, serde_json::json!([]), "JavaScript errors in the viewer");
         client.close().await.unwrap();

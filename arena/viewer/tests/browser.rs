@@ -850,7 +850,9 @@ async fn battle_and_tcg_paint_the_colours_they_draw() {
          return [...fills].sort();",
     )
     .await;
-    for colour in ["#dc2626", "#16a34a", "#a16207", "#7c3aed", "#2563eb"] {
+    for colour in [
+        "#dc2626", "#16a34a", "#a16207", "#7c3aed", "#0072b2", "#d55e00",
+    ] {
         assert!(
             drawn.as_array().unwrap().contains(&json!(colour)),
             "{colour} in {drawn}"
@@ -1445,5 +1447,47 @@ async fn grid_and_conquest_boards_are_numbered() {
         texts(&s.client, "#picture .coord").await.len(),
         usize::from(initial.width) + usize::from(initial.height)
     );
+    s.close().await;
+}
+
+/// At the current window size, over a few steps of the open page: how far the page is
+/// wider than the window, and the texts drawn under 11 px (HTML or SVG, as rendered).
+const NARROW_PROBLEMS: &str = "
+    const small = new Set();
+    for (const i of [0, Math.floor(Arena.player.last / 2), Arena.player.last]) {
+      Arena.player.show(i);
+      for (const el of document.querySelectorAll('body *')) {
+        if (!el.getClientRects().length || el.closest('[hidden]')) continue;
+        const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+        if (!own) continue;
+        let size = parseFloat(getComputedStyle(el).fontSize);
+        if (el instanceof SVGElement) size *= el.getScreenCTM().a;
+        if (size < 10.99) small.add(el.tagName + ' ' + (el.getAttribute('class') || '') + ' ' + size.toFixed(1) + 'px: ' + el.textContent.slice(0, 16));
+      }
+    }
+    return [Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth), [...small]];";
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_mode_fits_360_px_with_no_text_under_11_px() {
+    let Some(s) = session().await else { return };
+    s.client.set_window_size(360, 740).await.unwrap();
+    let d = s.dir.path();
+    let pages = [
+        write_page(d, &game::<Battle>("strong", "strong", 15)),
+        write_page(d, &game::<Tcg>("planner", "greedy", 4)),
+        write_page(d, &flaky_grid()),
+        write_page(d, &game::<Dungeon>("strong", "heuristic", 4)),
+        write_page(d, &game::<Conquest>("strong", "heuristic", 4)),
+    ];
+    for file in pages {
+        s.client
+            .goto(&format!("file://{}", file.display()))
+            .await
+            .unwrap();
+        let problems = js(&s.client, NARROW_PROBLEMS).await;
+        assert_eq!(problems, json!([0, []]), "{}", file.display());
+    }
+    js(&s.client, "Arena.player.show(5); return null;").await;
+    screenshot(&s.client, "conquest-360").await;
     s.close().await;
 }

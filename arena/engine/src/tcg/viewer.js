@@ -65,7 +65,7 @@ Arena.modes.tcg = (function () {
       Arena.svg(g, 'rect', { width: CARD_W, height: CARD_H, rx: 6, fill: '#fefce8', stroke: '#a16207' });
       Arena.svg(g, 'circle', { cx: 12, cy: 12, r: 9, fill: '#3b82f6' });
       Arena.svg(g, 'text', { x: 12, y: 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#fff' }, card ? card.cost : '?');
-      Arena.svg(g, 'text', { x: CARD_W / 2, y: 42, 'text-anchor': 'middle', 'font-size': 10 }, id.slice(0, 10));
+      Arena.svg(g, 'text', { x: CARD_W / 2, y: 42, 'text-anchor': 'middle', 'font-size': 11 }, id.slice(0, 8));
       Arena.svg(g, 'text', { x: CARD_W / 2, y: 64, 'text-anchor': 'middle', class: 'small' }, cardText(card));
     });
   }

@@ -20,6 +20,9 @@ var Arena = { modes: {} };
 (function () {
   var SVG_NS = 'http://www.w3.org/2000/svg';
   var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64];
+  // The smallest text drawn, in the picture's units; on a narrow screen the picture is not
+  // drawn smaller than its units (it scrolls sideways instead), so no text is under 11 px.
+  var MIN_TEXT = 11;
 
   // An SVG element with attributes (and text), appended to parent.
   Arena.svg = function (parent, tag, attrs, text) {
@@ -27,6 +30,7 @@ var Arena = { modes: {} };
     for (var key in attrs || {}) {
       if (attrs[key] !== undefined && attrs[key] !== null) el.setAttribute(key, attrs[key]);
     }
+    if (tag === 'text' && attrs && Number(attrs['font-size']) < MIN_TEXT) el.setAttribute('font-size', MIN_TEXT);
     if (text !== undefined && text !== null) el.textContent = String(text);
     if (parent) parent.appendChild(el);
     return el;
@@ -43,8 +47,9 @@ var Arena = { modes: {} };
     return el;
   };
 
+  // Blue and vermillion (Okabe and Ito's palette): told apart with any colour vision.
   Arena.seatColor = function (seat) {
-    return seat === 0 ? '#2563eb' : '#dc2626';
+    return seat === 0 ? '#0072b2' : '#d55e00';
   };
 
   // An arrow from (x1, y1) to (x2, y2), stopping `gap` short of both ends.
@@ -140,6 +145,8 @@ var Arena = { modes: {} };
       markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' });
     Arena.svg(marker, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' });
     var context = mode.setup(svg, data);
+    var viewBox = (svg.getAttribute('viewBox') || '0 0 0 0').split(/\s+/).map(Number);
+    svg.style.setProperty('--picture-width', viewBox[2] + 'px');
     var layer = Arena.svg(svg, 'g', { id: 'layer' });
 
     // The legend: what the drawing's colours and letters mean.
