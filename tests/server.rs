@@ -593,6 +593,19 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     let (status, svg) = server.get(&format!("/tournaments/{id}/report.svg"));
     assert_eq!(status, 200);
     assert!(svg.starts_with("<svg"), "{svg}");
+    // Listed on /tournaments, with its game list: every planned game, one row each.
+    let (status, list) = server.get("/tournaments");
+    assert_eq!(status, 200);
+    assert!(
+        list.contains(&format!("<a href=\"/tournaments/{id}\">cup</a>"))
+            && list.contains(&format!("/tournaments/{id}/games")),
+        "{list}"
+    );
+    let (status, games) = server.get(&format!("/tournaments/{id}/games"));
+    assert_eq!(status, 200);
+    assert_eq!(games.matches("<tr data-game=").count(), 6, "{games}");
+    assert_eq!(games.matches("<td class=\"bot\">").count(), 3, "{games}");
+    assert_eq!(server.get("/tournaments/999/games").0, 404);
 
     // The same from the command line, on the same database.
     let path = dir.path().join("cup.toml");

@@ -95,6 +95,22 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         // viewer's scripts run (its policy allows them by hash).
         let header = js(&client, "return getComputedStyle(document.querySelector('header')).backgroundColor;").await;
         assert_eq!(header, "rgb(36, 41, 47)", "style.css applies");
+        // At any width the page is no wider than the window (its tables scroll by
+        // themselves) and the viewer gets the window's height.
+        for (width, height) in [(400, 800), (1400, 1000)] {
+            client.set_window_size(width, height).await.unwrap();
+            let fit = js(
+                &client,
+                "const f = document.querySelector('iframe.viewer').getBoundingClientRect(); \
+                 return [document.documentElement.scrollWidth, innerWidth, f.width, f.height, innerHeight];",
+            )
+            .await;
+            let [page_width, window_width, frame_width, frame_height, window_height] =
+                [0, 1, 2, 3, 4].map(|i| fit[i].as_f64().unwrap());
+            assert!(page_width <= window_width, "{width} px wide: {fit}");
+            assert!(frame_width <= window_width, "{width} px wide: {fit}");
+            assert!((frame_height - window_height).abs() <= 1.0, "{width} px wide: {fit}");
+        }
         let mut framed = Value::Null;
         for _ in 0..100 {
             framed = js(&client, "var f = document.querySelector('iframe.viewer'); return !!(f.contentWindow && f.contentWindow.Arena && f.contentWindow.Arena.player);").await;
@@ -112,7 +128,7 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         assert!(steps[1].as_u64().unwrap() > 1, "the game has steps: {steps}");
         // The seat swatches' style attributes (set by the viewer's script) apply.
         let swatch = js(&client, "var s = document.querySelector('.swatch'); return s ? getComputedStyle(s).backgroundColor : null;").await;
-        assert_eq!(swatch, "rgb(37, 99, 235)", "seat 0's swatch");
+        assert_eq!(swatch, "rgb(0, 114, 178)", "seat 0's swatch");
         let errors = js(&client, "return window.arenaErrors;").await;
         assert_eq!(errors, serde_json::json!([]), "JavaScript errors in the viewer");
         client.close().await.unwrap();

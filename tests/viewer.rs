@@ -283,3 +283,63 @@ fn a_conquest_page_has_one_step_per_turn_ending_in_the_game_s_end() {
         assert_eq!(serde_json::json!(armies), end["armies"][seat]);
     }
 }
+
+#[test]
+fn a_tournament_with_pages_writes_an_index_linking_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        "name = \"cup-1\"\nseed = 2\n[modes.grid]\n[[bots]]\nname = \"a\"\nbot = \"builtin:random-walker\"\n\
+         [[bots]]\nname = \"b\"\nbot = \"builtin:commander\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("results");
+    let run = arena(
+        dir.path(),
+        &[
+            "tournament",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replays",
+            "--html",
+            "--quiet",
+        ],
+    );
+    ok(&run);
+    let index_path = out.join("replays").join("index.html");
+    assert!(
+        stderr(&run).contains(&format!("tournament index: {}", index_path.display())),
+        "{}",
+        stderr(&run)
+    );
+    let index = std::fs::read_to_string(&index_path).unwrap();
+    assert!(index.contains("<h1>cup-1</h1>"));
+    let games = std::fs::read_dir(out.join("replays"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .count();
+    assert!(games > 1);
+    assert_eq!(index.matches("<tr data-game=").count(), games);
+    // Every game links its page, which is there.
+    let links: Vec<&str> = index
+        .split("<a href=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    assert_eq!(links.len(), games);
+    for link in links {
+        assert!(out.join("replays").join(link).is_file(), "{link}");
+    }
+    // The standings (both bots) and the matrix of the mode.
+    assert_eq!(index.matches("<td class=\"bot\">").count(), 2);
+    assert!(index.contains("<table class=\"matrix\" data-mode=\"grid\">"));
+}

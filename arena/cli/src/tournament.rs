@@ -431,6 +431,8 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
             "{pages} replay pages written in {}",
             out.join("replays").display()
         );
+        let index = write_index(&out)?;
+        errln!("tournament index: {}", index.display());
     }
     errln!(
         "{}: this run played {} games; {} were finished earlier; {} of the {} games of this {} are done; results in {}",
@@ -490,6 +492,29 @@ fn write_pages(dir: &Path, fuel_per_turn: u64, just_played: &[PathBuf]) -> Resul
         written += 1;
     }
     Ok(written)
+}
+
+/// `replays/index.html`: the standings, the matrix and every game of the results in
+/// `out` so far, each linked to its page where it has one. Returns its path.
+fn write_index(out: &Path) -> Result<PathBuf> {
+    let saved = results::read_plan(out)
+        .with_context(|| format!("{} is not a results directory", out.display()))?;
+    let games: Vec<_> = results::read_results(out, &saved.plan.fingerprint)?
+        .into_values()
+        .collect();
+    let planned: Vec<u32> = saved.plan.games.iter().map(|g| g.game).collect();
+    let report = report::build(&saved.name, &planned, &games);
+    let replays = out.join("replays");
+    let link = |game: &results::GameLine| {
+        let page = arena_tournament::run::replay_path(out, game.game).with_extension("html");
+        page.exists()
+            .then(|| page.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .flatten()
+    };
+    let path = replays.join("index.html");
+    std::fs::write(&path, arena_tournament::index::page(&report, &games, &link))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
 }
 
 fn default_jobs() -> usize {

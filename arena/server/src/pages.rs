@@ -54,7 +54,9 @@ pub fn router() -> Router<Arc<App>> {
         .route("/bots/{id}", get(bot))
         .route("/games/{id}", get(game))
         .route("/games/{id}/viewer", get(viewer))
+        .route("/tournaments", get(tournaments))
         .route("/tournaments/{id}", get(tournament))
+        .route("/tournaments/{id}/games", get(tournament_games))
         .route("/tournaments/{id}/report.svg", get(tournament_svg))
         .route(
             "/style.css",
@@ -97,6 +99,7 @@ fn layout(title: &str, body: &str) -> String {
     for mode in Mode::ALL {
         let _ = write!(nav, r#"<a href="/leaderboard/{mode}">{mode}</a> "#);
     }
+    nav += r#"<a href="/tournaments">tournaments</a>"#;
     format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -588,7 +591,74 @@ async fn tournament(State(app): State<Arc<App>>, Id(id): Id) -> Response {
         if let Some(tables) = &row.tables {
             let _ = write!(body, "<pre class=\"report\">{}</pre>", escape(tables));
         }
+        let _ = write!(
+            body,
+            "<p><a href=\"/tournaments/{id}/games\">every game</a> · <a href=\"/tournaments\">all tournaments</a></p>"
+        );
         Ok(layout(&format!("Tournament: {}", row.name), &body))
+    })
+    .await
+}
+
+/// `/tournaments`: every tournament, newest first, with its status.
+async fn tournaments(State(app): State<Arc<App>>) -> Response {
+    blocking_page(move || {
+        let tournaments = app.store().tournaments().map_err(|e| from_api(e.into()))?;
+        let mut body = String::new();
+        if tournaments.is_empty() {
+            body += "<p>No tournament has been run yet.</p>";
+        } else {
+            body += "<table class=\"tournaments\"><thead><tr><th>#</th><th>name</th><th>status</th><th>games</th></tr></thead><tbody>";
+            for (id, name, status) in tournaments {
+                let _ = write!(
+                    body,
+                    "<tr><td>{id}</td><td><a href=\"/tournaments/{id}\">{}</a></td><td>{}</td><td><a href=\"/tournaments/{id}/games\">games</a></td></tr>",
+                    escape(&name),
+                    escape(&status)
+                );
+            }
+            body += "</tbody></table>";
+        }
+        Ok(layout("Tournaments", &body))
+    })
+    .await
+}
+
+/// `/tournaments/{id}/games`: the standings, the matrix and every game played so far, read
+/// from the tournament's results directory (the CLI's run writes it; a running tournament
+/// shows the games it has finished). Server tournaments keep no replays, so no game links
+/// a viewer.
+async fn tournament_games(State(app): State<Arc<App>>, Id(id): Id) -> Response {
+    blocking_page(move || {
+        let row = app
+            .store()
+            .tournament(id)
+            .map_err(|e| from_api(e.into()))?
+            .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such tournament"))?;
+        let results = app
+            .config
+            .data_dir()
+            .join("tournaments")
+            .join(id.to_string())
+            .join("results");
+        let mut body = format!(
+            "<p>Status: <b class=\"status\">{}</b>. <a href=\"/tournaments/{id}\">report</a></p>",
+            escape(&row.status)
+        );
+        match arena_tournament::results::read_plan(&results) {
+            Err(_) => body += "<p>No game has been played yet.</p>",
+            Ok(saved) => {
+                let games: Vec<_> =
+                    arena_tournament::results::read_results(&results, &saved.plan.fingerprint)
+                        .map_err(|e| internal_page(&e))?
+                        .into_values()
+                        .collect();
+                let planned: Vec<u32> = saved.plan.games.iter().map(|g| g.game).collect();
+                let report = arena_tournament::report::build(&saved.name, &planned, &games);
+                body += &arena_tournament::index::body(&report, &games, &|_| None);
+            }
+        }
+        Ok(layout(&format!("Tournament: {} — games", row.name), &body))
     })
     .await
 }

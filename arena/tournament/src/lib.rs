@@ -26,6 +26,7 @@ pub mod check;
 pub mod config;
 pub mod game;
 pub mod golang;
+pub mod index;
 pub mod javascript;
 pub mod modes;
 pub mod plan;

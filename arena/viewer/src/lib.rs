@@ -49,7 +49,9 @@ pub struct Data {
     pub mode: String,
     /// The bots' names, by seat.
     pub bots: [String; 2],
-    /// The match seed.
+    /// The match seed, as a decimal string: a JavaScript number would round a 64-bit seed,
+    /// and the seed is what a reader copies into `--seed`.
+    #[serde(serialize_with = "decimal")]
     pub seed: u64,
     /// The engine that played it.
     pub engine_version: String,
@@ -122,7 +124,10 @@ pub struct Line {
 
 /// The page's data for `replay`: the mode's frames plus the log cut into the same steps.
 /// A log entry that is not an event belongs to the step of the next event (the answer
-/// comes before what it causes); entries before the first event belong to the start.
+/// comes before what it causes), except when that event starts a step of another turn
+/// than the entry's while the step before is of the entry's turn: then the step was
+/// announced before the seat was asked, and the answer caused no event (a conquest seat
+/// giving no orders). Entries before the first event belong to the start.
 pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, ViewerError> {
     let initial = replay
         .initial
@@ -134,17 +139,35 @@ pub fn data<G: Ruleset>(replay: &Replay<G>, options: &Options) -> Result<Data, V
         .filter(|_| G::DRAWING.is_some())
         .ok_or_else(|| ViewerError::NoDrawing(mode.clone()))?;
     let starts: Vec<usize> = frames.steps.iter().map(|s| s.first_event).collect();
+    let turns: Vec<u32> = frames.steps.iter().map(|s| s.turn).collect();
     // The step holding event `i`: the last one starting at or before it (starts[0] is 0).
     let step_of = |event: usize| starts.partition_point(|&first| first <= event) - 1;
+    // The step of a call (or rejection) of `turn` made before event `next` (0 < next <
+    // events.len()).
+    let step_of_call = |next: usize, turn: u32| {
+        let step = step_of(next);
+        let announced = step > 0 && starts[step] == next && turns[step] != turn;
+        if announced && turns[step - 1] == turn {
+            step - 1
+        } else {
+            step
+        }
+    };
 
     let mut lines = Vec::with_capacity(replay.log.len());
     let mut next_event = 0;
     for entry in &replay.log {
-        let step = match next_event {
-            0 => 0,
-            n if n >= events.len() => starts.len() - 1,
-            n => step_of(n),
+        let turn = match entry {
+            Entry::Answer { turn, .. } | Entry::Rejected { turn, .. } => Some(*turn),
+            Entry::Event { .. } => None,
         };
+        let step = match (next_event, turn) {
+            (0, _) => 0,
+            (n, _) if n >= events.len() => starts.len() - 1,
+            (n, Some(turn)) => step_of_call(n, turn),
+            (n, None) => step_of(n),
+        };
+
         let line = |kind, seat: Option<u8>, fuel, text: String| Line {
             step,
             kind,
@@ -295,6 +318,10 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+fn decimal<S: serde::Serializer>(n: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(n)
 }
 
 fn compact(value: &impl Serialize) -> String {

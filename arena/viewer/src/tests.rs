@@ -1,6 +1,9 @@
 use super::*;
 use arena_builtins::Builtins;
 use arena_engine::{MatchConfig, NativePlayer, Player, run_match};
+use arena_sdk::battle::Battle;
+use arena_sdk::conquest::Conquest;
+use arena_sdk::dungeon::Dungeon;
 use arena_sdk::grid::Grid;
 use arena_sdk::tcg::Tcg;
 
@@ -297,4 +300,81 @@ fn a_rejected_answer_marks_no_choice() {
         marked_lines(&before).len() - 1,
         "only that answer lost its mark"
     );
+}
+
+/// For every answer and rejection after the first event: the turn of its step, and its own.
+fn call_turns<G: Ruleset>(replay: &Replay<G>) -> Vec<(u32, u32)> {
+    let data = data(replay, &Options::default()).unwrap();
+    let mut calls = replay.log.iter().filter_map(|e| match e {
+        Entry::Answer { turn, .. } | Entry::Rejected { turn, .. } => Some(*turn),
+        Entry::Event { .. } => None,
+    });
+    data.lines
+        .iter()
+        .filter(|l| {
+            matches!(
+                l.kind,
+                LineKind::Answer | LineKind::Fault | LineKind::Rejected
+            )
+        })
+        .map(|l| (l, calls.next().unwrap()))
+        .filter(|(l, _)| l.step > 0)
+        .map(|(l, turn)| (data.steps[l.step].turn, turn))
+        .collect()
+}
+
+/// A conquest seat that never gives an order.
+struct Idle;
+
+impl Player<Conquest> for Idle {
+    fn start(&mut self, _: &arena_sdk::MatchStart<Conquest>) -> Result<(), arena_engine::Fault> {
+        Ok(())
+    }
+    fn setup(
+        &mut self,
+        _: &arena_sdk::conquest::SetupRequest,
+    ) -> Result<arena_sdk::conquest::SetupChoice, arena_engine::Fault> {
+        Ok(Default::default())
+    }
+    fn act(
+        &mut self,
+        _: &arena_sdk::conquest::Observation,
+    ) -> Result<arena_sdk::conquest::Orders, arena_engine::Fault> {
+        Ok(Default::default())
+    }
+    fn end(&mut self, _: &arena_sdk::MatchEnd) {}
+}
+
+#[test]
+fn a_conquest_seat_without_orders_answers_in_its_own_step() {
+    let mut p0: Box<dyn Player<Conquest>> =
+        Box::new(NativePlayer::new(Conquest::create("random").unwrap()));
+    let replay = run_match(
+        &MatchConfig::new(Default::default(), 3),
+        [p0.as_mut(), &mut Idle],
+    )
+    .replay;
+    let turns = call_turns(&replay);
+    assert!(turns.len() > 40, "{}", turns.len());
+    let misplaced: Vec<_> = turns.iter().filter(|(step, call)| step != call).collect();
+    assert_eq!(misplaced, Vec::<&(u32, u32)>::new());
+}
+
+#[test]
+fn every_call_of_the_other_modes_is_in_a_step_of_its_turn() {
+    for (mode, turns) in [
+        ("battle", call_turns(&game::<Battle>("strong", "random", 4))),
+        ("tcg", call_turns(&game::<Tcg>("planner", "greedy", 4))),
+        (
+            "grid",
+            call_turns(&game::<Grid>("commander", "random-walker", 4)),
+        ),
+        (
+            "dungeon",
+            call_turns(&game::<Dungeon>("strong", "heuristic", 4)),
+        ),
+    ] {
+        assert!(turns.len() > 10, "{mode}");
+        assert!(turns.iter().all(|(step, call)| step == call), "{mode}");
+    }
 }

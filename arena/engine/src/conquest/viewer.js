@@ -6,17 +6,27 @@
 'use strict';
 
 Arena.modes.conquest = (function () {
-  var PAD = 12, BAR = 44;
+  // BAR on top holds the scores, the year and the column numbers; COORD on the left the
+  // row numbers.
+  var PAD = 12, BAR = 56, COORD = 20;
+  var KINDS = { S: 'spearman', A: 'archer', K: 'knight', T: 'scout' };
   var RESOURCE = { wood: ['#a16207', '#fef3c7', 'W'], food: ['#15803d', '#dcfce7', 'F'], gold: ['#ca8a04', '#fef9c3', 'G'] };
 
   function setup(svg, data) {
     var f = data.fixed;
     var T = Math.max(14, Math.min(48, Math.floor(720 / Math.max(f.width, f.height, 1))));
-    var W = Math.max(f.width * T + 2 * PAD, 420), H = f.height * T + BAR + PAD;
+    var W = Math.max(f.width * T + 2 * PAD + 2 * COORD, 420), H = f.height * T + BAR + PAD;
     var left = (W - f.width * T) / 2;
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     var at = function (p) { return { x: left + p[0] * T, y: BAR + p[1] * T }; };
     var board = Arena.svg(svg, 'g', { class: 'board' });
+    // Board coordinates, as the orders and the log give them: (x, y) from the top left.
+    for (var cx = 0; cx < f.width; cx++) {
+      Arena.svg(board, 'text', { class: 'coord', x: left + cx * T + T / 2, y: BAR - 4, 'text-anchor': 'middle' }, cx);
+    }
+    for (var cy = 0; cy < f.height; cy++) {
+      Arena.svg(board, 'text', { class: 'coord', x: left - 4, y: BAR + cy * T + T / 2 + 4, 'text-anchor': 'end' }, cy);
+    }
     for (var y = 0; y < f.height; y++) {
       for (var x = 0; x < f.width; x++) {
         Arena.svg(board, 'rect', { x: left + x * T, y: BAR + y * T, width: T, height: T,
@@ -25,7 +35,8 @@ Arena.modes.conquest = (function () {
     }
     f.water.forEach(function (p) {
       var c = at(p);
-      Arena.svg(board, 'rect', { class: 'water', x: c.x, y: c.y, width: T, height: T, fill: '#60a5fa' });
+      Arena.inspectable(Arena.svg(board, 'rect', { class: 'water', x: c.x, y: c.y, width: T, height: T, fill: '#60a5fa' }),
+        'water ' + p[0] + ',' + p[1], 'water', [['at', '(' + p[0] + ', ' + p[1] + ')'], ['rule', 'an army that ends here drowns']]);
       Arena.svg(board, 'text', { x: c.x + T / 2, y: c.y + T * 0.62, 'text-anchor': 'middle', 'font-size': T * 0.4,
         fill: '#eff6ff' }, '~~');
     });
@@ -47,6 +58,8 @@ Arena.modes.conquest = (function () {
       state[name].forEach(function (p) {
         var c = at(p);
         var g = Arena.svg(layer, 'g', { class: 'resource ' + name });
+        Arena.inspectable(g, name + ' ' + p[0] + ',' + p[1], name, [['at', '(' + p[0] + ', ' + p[1] + ')'],
+          ['state', 'not yet collected']]);
         Arena.svg(g, 'rect', { x: c.x + T * 0.12, y: c.y + T * 0.12, width: T * 0.76, height: T * 0.76, rx: T * 0.15,
           fill: look[1], stroke: look[0], 'stroke-width': 2 });
         Arena.svg(g, 'text', { x: c.x + T / 2, y: c.y + T * 0.64, 'text-anchor': 'middle', 'font-size': T * 0.4,
@@ -64,6 +77,11 @@ Arena.modes.conquest = (function () {
       counts[owner]++;
       var g = Arena.svg(layer, 'g', { class: 'army', 'data-kind': a[2], 'data-owner': owner,
         'data-x': a[0], 'data-y': a[1] });
+      Arena.inspectable(g, 'army ' + a[0] + ',' + a[1], (KINDS[a[2]] || a[2]) + ' of P' + (owner + 1), [
+        ['owner', 'P' + (owner + 1) + ' (seat ' + owner + ' · ' + data.bots[owner] + ')'],
+        ['at', '(' + a[0] + ', ' + a[1] + ')'],
+        ['kind', (KINDS[a[2]] || a[2]) + ' (' + a[2] + ')']
+      ]);
       Arena.svg(g, 'circle', { cx: c.x + T / 2, cy: c.y + T / 2, r: T * 0.36, fill: Arena.seatColor(owner),
         stroke: '#111827', 'stroke-width': 1 });
       Arena.svg(g, 'text', { x: c.x + T / 2, y: c.y + T * 0.63, 'text-anchor': 'middle', 'font-size': T * 0.38,
@@ -86,5 +104,37 @@ Arena.modes.conquest = (function () {
       'font-weight': 700 }, 'year ' + state.year + ' of ' + f.first_year + '–' + f.last_year + ' · ' + what);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a side with fewer armies than before the step (a fight lost, a drowning); a
+  // capture: a home base taken.
+  function moments(data) {
+    var kill = [], capture = [];
+    var count = function (state, seat) { return state.armies.filter(function (a) { return a[3] === seat; }).length; };
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      if ([0, 1].some(function (seat) { return count(s.state, seat) < count(before, seat); })) kill.push(i);
+      if (s.state.captured !== null) capture.push(i);
+    });
+    return { kill: kill, capture: capture };
+  }
+
+  function scores(data) {
+    var count = function (state, seat) { return state.armies.filter(function (a) { return a[3] === seat; }).length; };
+    return [
+      { name: 'armies', values: data.steps.map(function (s) { return [count(s.state, 0), count(s.state, 1)]; }) },
+      { name: 'resources (wood + food + gold)', values: data.steps.map(function (s) {
+        return s.state.resources.map(function (r) { return r[0] + r[1] + r[2]; });
+      }) }
+    ];
+  }
+
+  var legend = [
+    { colour: Arena.seatColor(0), text: 'P1 (seat 0)' }, { colour: Arena.seatColor(1), text: 'P2 (seat 1)' },
+    { colour: '#fef3c7', text: 'W wood', square: true }, { colour: '#dcfce7', text: 'F food', square: true },
+    { colour: '#fef9c3', text: 'G gold', square: true }, { colour: '#60a5fa', text: 'water', square: true },
+    { colour: '#ca8a04', text: 'move' }, { colour: '#dc2626', text: 'fight or drowning' },
+    { colour: '#9ca3af', text: 'S spearman · A archer · K knight · T scout · H home' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

@@ -53,6 +53,10 @@ Arena.modes.dungeon = (function () {
       var g = card(layer, 'hero', id, c.x, c.y, h.dead, state.acting === id);
       g.setAttribute('data-hp', h.hp);
       g.setAttribute('data-level', h.level);
+      Arena.inspectable(g, 'hero ' + id, h.name + ' (seat ' + state.seat + '\'s party)', [
+        ['class', h.class], ['level', h.level + ' (' + h.xp + ' xp)'], ['hp', h.hp + ' / ' + h.max_hp],
+        ['mp', h.mp + ' / ' + h.max_mp], ['state', h.dead ? 'dead' : state.acting === id ? 'acting' : 'waiting']
+      ]);
       Arena.svg(g, 'text', { class: 'name', x: c.x + 8, y: c.y + 17, 'font-weight': 700, 'font-size': 13,
         fill: h.dead ? '#6b7280' : '#1e3a8a' }, h.name);
       Arena.svg(g, 'text', { class: 'class', x: c.x + CARD_W - 8, y: c.y + 17, 'text-anchor': 'end',
@@ -64,6 +68,10 @@ Arena.modes.dungeon = (function () {
       var c = cardOf('m' + id);
       var g = card(layer, 'monster', id, c.x, c.y, m.dead, false);
       g.setAttribute('data-hp', m.hp);
+      Arena.inspectable(g, 'monster ' + id, m.name + ' (wave ' + state.wave + ')', [
+        ['family', m.family], ['kind', m.kind], ['level', m.level], ['hp', m.hp + ' / ' + m.max_hp],
+        ['next', m.dead ? '—' : m.next], ['state', m.dead ? 'dead' : 'alive']
+      ]);
       Arena.svg(g, 'text', { class: 'name', x: c.x + 8, y: c.y + 17, 'font-weight': 700, 'font-size': 13,
         fill: m.dead ? '#6b7280' : '#7f1d1d' }, m.name);
       Arena.svg(g, 'text', { class: 'kind', x: c.x + CARD_W - 8, y: c.y + 17, 'text-anchor': 'end',
@@ -103,5 +111,43 @@ Arena.modes.dungeon = (function () {
       step === 0 ? 'start' : 'hero turn ' + data.steps[step].turn);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a hero or monster of the same run and wave dying in the step.
+  function moments(data) {
+    var kill = [];
+    var died = function (now, then) {
+      return now.some(function (u, id) { return u.dead && then[id] && !then[id].dead; });
+    };
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state, state = s.state;
+      if (state.seat !== before.seat) return;
+      if (died(state.heroes, before.heroes) || (state.wave === before.wave && died(state.monsters, before.monsters))) {
+        kill.push(i);
+      }
+    });
+    return { kill: kill };
+  }
+
+  // Each seat's run: the waves cleared so far (the waves before the current one, and the
+  // current one once its monsters are all dead), kept when the other seat's run starts.
+  function scores(data) {
+    var cleared = [0, 0];
+    return [{ name: 'waves cleared', values: data.steps.map(function (s) {
+      var st = s.state;
+      if (st.wave > 0) {
+        var all = st.monsters.length > 0 && st.monsters.every(function (m) { return m.dead; });
+        cleared[st.seat] = st.wave - 1 + (all ? 1 : 0);
+      }
+      return cleared.slice();
+    }) }];
+  }
+
+  var legend = [
+    { colour: '#eff6ff', text: 'hero (the party of the seat playing)', square: true },
+    { colour: '#fef2f2', text: 'monster (the current wave)', square: true },
+    { colour: '#ca8a04', text: 'acting hero' }, { colour: '#2563eb', text: 'mp' },
+    { colour: '#dc2626', text: 'attack' }, { colour: '#16a34a', text: 'heal' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

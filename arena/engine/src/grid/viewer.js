@@ -5,7 +5,9 @@
 'use strict';
 
 Arena.modes.grid = (function () {
-  var PAD = 12, BAR = 40;
+  // PAD on the left leaves room for the row numbers, BAR on top for the scores and the
+  // column numbers.
+  var PAD = 24, BAR = 54;
 
   function setup(svg, data) {
     var f = data.fixed;
@@ -14,6 +16,13 @@ Arena.modes.grid = (function () {
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     var at = function (p) { return { x: PAD + p[0] * T, y: BAR + p[1] * T }; };
     var board = Arena.svg(svg, 'g', { class: 'board' });
+    // Board coordinates, as the bots and the log give them: (x, y) from the top left.
+    for (var cx = 0; cx < f.width; cx++) {
+      Arena.svg(board, 'text', { class: 'coord', x: PAD + cx * T + T / 2, y: BAR - 4, 'text-anchor': 'middle' }, cx);
+    }
+    for (var cy = 0; cy < f.height; cy++) {
+      Arena.svg(board, 'text', { class: 'coord', x: PAD - 4, y: BAR + cy * T + T / 2 + 4, 'text-anchor': 'end' }, cy);
+    }
     for (var y = 0; y < f.height; y++) {
       for (var x = 0; x < f.width; x++) {
         Arena.svg(board, 'rect', { x: PAD + x * T, y: BAR + y * T, width: T, height: T,
@@ -46,6 +55,10 @@ Arena.modes.grid = (function () {
       if (team !== null) mines[team]++;
       var cx = c.x + T / 2, cy = c.y + T / 2, r = T * 0.4;
       var g = Arena.svg(layer, 'g', { class: 'mine', 'data-id': id, 'data-owner': owner === null ? '' : owner });
+      Arena.inspectable(g, 'mine ' + id, 'mine #' + id, [
+        ['at', '(' + f.mines[id][0] + ', ' + f.mines[id][1] + ')'],
+        ['owner', owner === null ? 'nobody' : 'hero ' + owner + ' (team ' + teamLetter(team) + ')']
+      ]);
       Arena.svg(g, 'polygon', { points: [cx, cy - r, cx + r, cy, cx, cy + r, cx - r, cy].join(' '),
         fill: team === null ? '#fde68a' : Arena.seatColor(team), stroke: '#a16207', 'stroke-width': 2,
         opacity: team === null ? 1 : 0.85 });
@@ -70,6 +83,14 @@ Arena.modes.grid = (function () {
       var team = f.teams[id], c = at(h);
       alive[team]++;
       var g = Arena.svg(layer, 'g', { class: 'hero', 'data-id': id, 'data-team': team, 'data-hp': h[2] });
+      var owned = state.mines.filter(function (o) { return o === id; }).length;
+      Arena.inspectable(g, 'hero ' + id, 'hero ' + teamLetter(team) + id, [
+        ['team', teamLetter(team) + ' (seat ' + team + ' · ' + data.bots[team] + ')'],
+        ['at', '(' + h[0] + ', ' + h[1] + ')'],
+        ['health', h[2] + ' / 100'],
+        ['mines', owned],
+        ['state', state.acting === id ? 'acting' : 'waiting']
+      ]);
       if (state.acting === id) {
         Arena.svg(g, 'circle', { cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.46, fill: 'none', stroke: '#ca8a04',
           'stroke-width': 3 });
@@ -101,5 +122,30 @@ Arena.modes.grid = (function () {
       step === 0 ? 'start' : 'hero turn ' + data.steps[step].turn + ' of ' + f.turn_limit);
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a hero's health reaching 0; a capture: a mine changing hands.
+  function moments(data) {
+    var kill = [], capture = [];
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      if (s.state.heroes.some(function (h, id) { return h[2] === 0 && before.heroes[id][2] > 0; })) kill.push(i);
+      if (s.state.mines.some(function (owner, id) { return owner !== null && owner !== before.mines[id]; })) capture.push(i);
+    });
+    return { kill: kill, capture: capture };
+  }
+
+  function scores(data) {
+    return [{ name: 'diamonds per team', values: data.steps.map(function (s) {
+      return [s.state.diamonds[0], s.state.diamonds[1]];
+    }) }];
+  }
+
+  var legend = [
+    { colour: Arena.seatColor(0), text: 'team A (seat 0)' }, { colour: Arena.seatColor(1), text: 'team B (seat 1)' },
+    { colour: '#fde68a', text: 'free mine ◆ (owned: the owner\'s id)' }, { colour: '#15803d', text: 'tree' },
+    { colour: '#bae6fd', text: 'well W' }, { colour: '#9ca3af', text: 'grave', square: true },
+    { colour: '#ca8a04', text: 'acting hero, its move' }, { colour: '#dc2626', text: 'stab' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

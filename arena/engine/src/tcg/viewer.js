@@ -29,6 +29,12 @@ Arena.modes.tcg = (function () {
     var y = ROWS[seat].hero, active = state.active === seat;
     var g = Arena.svg(layer, 'g', { class: 'hero', 'data-seat': seat, 'data-health': hero.health,
       transform: 'translate(' + HERO.x + ',' + y + ')' });
+    Arena.inspectable(g, 'hero ' + seat, 'hero of seat ' + seat, [
+      ['bot', data.bots[seat]], ['health', hero.health + ' / ' + data.fixed.max_health],
+      ['mana', hero.mana + ' of ' + hero.slots + ' crystals'], ['deck', hero.deck + ' cards'],
+      ['hand', hero.hand.join(', ') || 'empty'], ['discarded', hero.discarded],
+      ['state', active ? 'to play' : 'waiting']
+    ]);
     Arena.svg(g, 'rect', { width: HERO.w, height: 136, rx: 10, fill: '#fff',
       stroke: active ? '#ca8a04' : Arena.seatColor(seat), 'stroke-width': active ? 4 : 2 });
     Arena.svg(g, 'text', { x: 10, y: 20, class: 'label', 'font-weight': 600, fill: Arena.seatColor(seat) },
@@ -53,10 +59,13 @@ Arena.modes.tcg = (function () {
     hero.hand.forEach(function (id, i) {
       var card = data.fixed.cards[id];
       var g = Arena.svg(layer, 'g', { class: 'card', transform: 'translate(' + (216 + i * (CARD_W + 4)) + ',' + y + ')' });
+      Arena.inspectable(g, 'card ' + seat + ' ' + i, 'card ' + id + ' (seat ' + seat + '\'s hand)',
+        [['cost', card ? card.cost : '?'], ['effect', cardText(card) || '?']].concat(card ? Object.keys(card)
+          .filter(function (k) { return k !== 'cost'; }).map(function (k) { return [k, card[k]]; }) : []));
       Arena.svg(g, 'rect', { width: CARD_W, height: CARD_H, rx: 6, fill: '#fefce8', stroke: '#a16207' });
       Arena.svg(g, 'circle', { cx: 12, cy: 12, r: 9, fill: '#3b82f6' });
       Arena.svg(g, 'text', { x: 12, y: 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#fff' }, card ? card.cost : '?');
-      Arena.svg(g, 'text', { x: CARD_W / 2, y: 42, 'text-anchor': 'middle', 'font-size': 10 }, id.slice(0, 10));
+      Arena.svg(g, 'text', { x: CARD_W / 2, y: 42, 'text-anchor': 'middle', 'font-size': 11 }, id.slice(0, 8));
       Arena.svg(g, 'text', { x: CARD_W / 2, y: 64, 'text-anchor': 'middle', class: 'small' }, cardText(card));
     });
   }
@@ -74,6 +83,10 @@ Arena.modes.tcg = (function () {
         var x = 216 + i * (MINION_W + 8), y = ROWS[seat].board;
         var g = Arena.svg(layer, 'g', { class: 'minion' + (m.attacked ? ' dead' : ''), 'data-id': m.id,
           'data-health': m.health, transform: 'translate(' + x + ',' + y + ')' });
+        Arena.inspectable(g, 'minion ' + m.id, 'minion #' + m.id + ' (' + m.card + ')', [
+          ['owner', 'seat ' + seat + ' · ' + data.bots[seat]], ['attack', m.attack], ['health', m.health],
+          ['state', m.asleep ? 'asleep (summoned this turn)' : m.attacked ? 'has attacked this turn' : 'ready']
+        ]);
         Arena.svg(g, 'rect', { width: MINION_W, height: MINION_H, rx: 10, fill: '#fff', stroke: Arena.seatColor(seat),
           'stroke-width': 2 });
         Arena.svg(g, 'text', { x: MINION_W / 2, y: 22, 'text-anchor': 'middle', 'font-size': 11 }, m.card.slice(0, 11));
@@ -118,5 +131,33 @@ Arena.modes.tcg = (function () {
     });
   }
 
-  return { setup: setup, draw: draw };
+  // A kill: a minion gone from the board, or a hero's health reaching 0.
+  function moments(data) {
+    var kill = [];
+    data.steps.forEach(function (s, i) {
+      if (i === 0) return;
+      var before = data.steps[i - 1].state;
+      var alive = {};
+      s.state.board.forEach(function (m) { alive[m.id] = true; });
+      var lost = before.board.some(function (m) { return !alive[m.id]; }) ||
+        [0, 1].some(function (seat) { return s.state.heroes[seat].health <= 0 && before.heroes[seat].health > 0; });
+      if (lost) kill.push(i);
+    });
+    return { kill: kill };
+  }
+
+  function scores(data) {
+    return [{ name: 'hero health', values: data.steps.map(function (s) {
+      return [s.state.heroes[0].health, s.state.heroes[1].health];
+    }) }];
+  }
+
+  var legend = [
+    { colour: Arena.seatColor(0), text: 'seat 0 (bottom)' }, { colour: Arena.seatColor(1), text: 'seat 1 (top)' },
+    { colour: '#ca8a04', text: 'to play' }, { colour: '#3b82f6', text: 'mana crystal / card cost' },
+    { colour: '#eab308', text: 'minion attack' }, { colour: '#ef4444', text: 'minion health' },
+    { colour: '#dc2626', text: 'damage' }
+  ];
+
+  return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };
 })();

@@ -6,6 +6,11 @@
 //                               a context object handed back to draw
 //   draw(layer, state, data, i, context)
 //                               draw step i's state into the emptied <g> layer
+//   scores(data)                optional: [{ name, values: [[seat 0, seat 1] per step] }],
+//                               what the score charts plot
+//   moments(data)               optional: { kill: [step], capture: [step] }, the steps
+//                               (sorted) where something was lost or taken, for the keys
+//                               and the timeline
 // Every text that comes from a bot (names, log lines, answers) is set with textContent,
 // never parsed as HTML.
 'use strict';
@@ -15,6 +20,9 @@ var Arena = { modes: {} };
 (function () {
   var SVG_NS = 'http://www.w3.org/2000/svg';
   var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32, 64];
+  // The smallest text drawn, in the picture's units; on a narrow screen the picture is not
+  // drawn smaller than its units (it scrolls sideways instead), so no text is under 11 px.
+  var MIN_TEXT = 11;
 
   // An SVG element with attributes (and text), appended to parent.
   Arena.svg = function (parent, tag, attrs, text) {
@@ -22,6 +30,7 @@ var Arena = { modes: {} };
     for (var key in attrs || {}) {
       if (attrs[key] !== undefined && attrs[key] !== null) el.setAttribute(key, attrs[key]);
     }
+    if (tag === 'text' && attrs && Number(attrs['font-size']) < MIN_TEXT) el.setAttribute('font-size', MIN_TEXT);
     if (text !== undefined && text !== null) el.textContent = String(text);
     if (parent) parent.appendChild(el);
     return el;
@@ -38,8 +47,9 @@ var Arena = { modes: {} };
     return el;
   };
 
+  // Blue and vermillion (Okabe and Ito's palette): told apart with any colour vision.
   Arena.seatColor = function (seat) {
-    return seat === 0 ? '#2563eb' : '#dc2626';
+    return seat === 0 ? '#0072b2' : '#d55e00';
   };
 
   // An arrow from (x1, y1) to (x2, y2), stopping `gap` short of both ends.
@@ -50,6 +60,17 @@ var Arena = { modes: {} };
       'marker-end': 'url(#arrowhead)', 'stroke-width': 3, stroke: '#111827' };
     for (var k in attrs || {}) a[k] = attrs[k];
     return Arena.svg(parent, 'line', a);
+  };
+
+  // The playback clock, in milliseconds (the browser tests replace it to run time virtually).
+  Arena.now = function () { return window.performance.now(); };
+
+  // Make a drawn element inspectable: `key` names the thing across steps ("unit 3"),
+  // `fields` is [[name, value]] of its full state at this step.
+  Arena.inspectable = function (el, key, title, fields) {
+    el.setAttribute('data-key', key);
+    el.setAttribute('data-inspect', JSON.stringify({ title: title, fields: fields }));
+    return el;
   };
 
   Arena.thousands = function (n) {
@@ -83,8 +104,21 @@ var Arena = { modes: {} };
     return String(n);
   }
 
+  // The page's data, with every integer exact: JSON numbers are doubles in JavaScript, so
+  // an integer beyond 2^53 (a fuel limit, a statistic) is kept as its decimal text, which
+  // prints the same and still compares as a number. The seed is a string in the data.
+  Arena.parse = function (text) {
+    return JSON.parse(text, function (key, value, context) {
+      if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) &&
+          context && typeof context.source === 'string') {
+        return context.source;
+      }
+      return value;
+    });
+  };
+
   Arena.start = function () {
-    var data = JSON.parse(document.getElementById('replay-data').textContent);
+    var data = Arena.data = Arena.parse(document.getElementById('replay-data').textContent);
     var mode = Arena.modes[data.mode];
     if (!mode) throw new Error('no drawing module for mode ' + data.mode);
     var steps = data.steps, last = steps.length - 1;
@@ -111,7 +145,54 @@ var Arena = { modes: {} };
       markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' });
     Arena.svg(marker, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' });
     var context = mode.setup(svg, data);
+    var viewBox = (svg.getAttribute('viewBox') || '0 0 0 0').split(/\s+/).map(Number);
+    svg.style.setProperty('--picture-width', viewBox[2] + 'px');
     var layer = Arena.svg(svg, 'g', { id: 'layer' });
+
+    // The legend: what the drawing's colours and letters mean.
+    (mode.legend || []).forEach(function (item) {
+      var span = Arena.html($('legend'), 'span', { class: 'item' });
+      Arena.html(span, 'span', { class: 'swatch' + (item.square ? ' square' : ''), style: 'background:' + item.colour });
+      span.appendChild(document.createTextNode(item.text));
+    });
+
+    // Inspection: hovering shows a drawn thing's state; a click keeps it shown (its key is
+    // looked up again at every step) until a click elsewhere on the picture.
+    var pinned = null;
+    function inspect(el) {
+      var box = $('inspect');
+      while (box.firstChild) box.removeChild(box.firstChild);
+      if (!el) {
+        Arena.html(box, 'div', { class: 'hint' }, pinned ? pinned + ' is not on the board at this step'
+          : 'hover over a unit, hero, card, mine, army or tile to see its state; click to keep it shown');
+        return;
+      }
+      var what = JSON.parse(el.getAttribute('data-inspect'));
+      var title = Arena.html(box, 'div', { class: 'title' }, what.title);
+      if (pinned) Arena.html(title, 'span', { class: 'pinned' }, ' (kept: click elsewhere to let go)');
+      var table = Arena.html(box, 'table');
+      what.fields.forEach(function (f) {
+        var tr = Arena.html(table, 'tr', { 'data-field': f[0] });
+        Arena.html(tr, 'td', {}, f[0]);
+        Arena.html(tr, 'td', {}, String(f[1]));
+      });
+    }
+    var inspectedAt = function (target) { return target && target.closest ? target.closest('[data-inspect]') : null; };
+    svg.addEventListener('mouseover', function (e) {
+      var el = inspectedAt(e.target);
+      if (el && !pinned) inspect(el);
+    });
+    svg.addEventListener('click', function (e) {
+      var el = inspectedAt(e.target);
+      pinned = el ? el.getAttribute('data-key') : null;
+      inspect(el);
+    });
+    var reinspect = function () {
+      if (!pinned) return;
+      var found = null;
+      svg.querySelectorAll('[data-key]').forEach(function (el) { if (el.getAttribute('data-key') === pinned) found = el; });
+      inspect(found);
+    };
 
     // Lines of the log, and which lines belong to each step.
     var log = $('log');
@@ -127,11 +208,20 @@ var Arena = { modes: {} };
       byStep[line.step].push(index);
       return li;
     });
-    $('show-answers').addEventListener('change', function (e) { log.classList.toggle('hide-answers', !e.target.checked); });
-    $('show-logs').addEventListener('change', function (e) { log.classList.toggle('hide-logs', !e.target.checked); });
+    // A filter shows or hides a kind of line; the current step's lines stay in view. The box
+    // gives the focus back, so that the keys keep working (space would tick it again).
+    var filter = function (id, hidden) {
+      $(id).addEventListener('change', function (e) {
+        log.classList.toggle(hidden, !e.target.checked);
+        e.target.blur();
+        if (current >= 0) keepInView(current);
+      });
+    };
+    filter('show-answers', 'hide-answers');
+    filter('show-logs', 'hide-logs');
     // Roll records (the random draws behind the events) are off by default, as in
     // `arena replay show` without --rolls.
-    $('show-rolls').addEventListener('change', function (e) { log.classList.toggle('hide-rolls', !e.target.checked); });
+    filter('show-rolls', 'hide-rolls');
 
     // Timeline marks: faults and rejected answers.
     var marks = $('marks');
@@ -143,6 +233,22 @@ var Arena = { modes: {} };
         class: 'mark ' + line.kind, fill: line.kind === 'fault' ? '#dc2626' : '#ea980c' });
       Arena.svg(mark, 'title', {}, line.text);
     });
+    // The moments the keys jump to: faults and rejections from the log, kills and captures
+    // from the mode's drawing (which alone knows what its states mean), each a sorted list
+    // of steps.
+    var found = mode.moments ? mode.moments(data) : {};
+    var moments = { fault: [], rejected: [], kill: found.kill || [], capture: found.capture || [] };
+    data.lines.forEach(function (line) {
+      var list = moments[line.kind];
+      if (list && list[list.length - 1] !== line.step) list.push(line.step);
+    });
+    ['kill', 'capture'].forEach(function (kind) {
+      moments[kind].forEach(function (step) {
+        var mark = Arena.svg(marks, 'rect', { x: xOf(step) - 1.5, y: 5, width: 3, height: 5, class: 'mark ' + kind,
+          fill: kind === 'kill' ? '#111827' : '#7c3aed' });
+        Arena.svg(mark, 'title', {}, kind + ' at step ' + step);
+      });
+    });
     marks.addEventListener('click', function (e) {
       var box = marks.getBoundingClientRect();
       pause();
@@ -150,7 +256,10 @@ var Arena = { modes: {} };
     });
     var scrub = $('scrub');
     scrub.max = last;
-    scrub.addEventListener('input', function () { pause(); show(Number(scrub.value)); });
+    // The value is read before pausing: pausing redraws the current step and moves the
+    // slider back to it.
+    scrub.addEventListener('input', function () { var to = Number(scrub.value); pause(); show(to); });
+    scrub.addEventListener('change', function () { scrub.blur(); });
 
     // Fuel charts: turn calls per seat, log scale, the limit drawn.
     var fuelCursors = [], fuelCaptions = [];
@@ -199,14 +308,69 @@ var Arena = { modes: {} };
       fuelCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
     });
 
+    // Score charts: each series the mode gives, both seats, over the steps.
+    var scoreCursors = [], scoreCaptions = [];
+    var series = mode.scores ? mode.scores(data) : [];
+    series.forEach(function (one, n) {
+      var box = Arena.html($('scores'), 'div', { class: 'scorechart', 'data-name': one.name });
+      var W = 1000, H = 70, top = 1, bottom = 0;
+      one.values.forEach(function (v) { top = Math.max(top, v[0], v[1]); bottom = Math.min(bottom, v[0], v[1]); });
+      var yOf = function (v) { return H - 4 - (v - bottom) / (top - bottom) * (H - 8); };
+      var chart = Arena.svg(box, 'svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none',
+        'aria-label': one.name + ' over the game' });
+      [0, 1].forEach(function (seat) {
+        var points = one.values.map(function (v, i) { return xOf(i).toFixed(1) + ',' + yOf(v[seat]).toFixed(1); });
+        Arena.svg(chart, 'polyline', { points: points.join(' '), fill: 'none', stroke: Arena.seatColor(seat),
+          'stroke-width': 2, 'vector-effect': 'non-scaling-stroke', class: 'score seat' + seat });
+      });
+      scoreCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: '#ca8a04', 'stroke-width': 2,
+        'vector-effect': 'non-scaling-stroke' }));
+      chart.addEventListener('click', function (e) {
+        var r = chart.getBoundingClientRect();
+        pause();
+        show(Math.round((e.clientX - r.left) / r.width * last));
+      });
+      Arena.html(box, 'div', { class: 'caption' }, one.name + ' (max ' + top + ')');
+      scoreCaptions.push(Arena.html(box, 'div', { class: 'caption now' }));
+    });
+
+    // The end-of-game statistics, shown at the last step with the result.
+    (function () {
+      var box = $('stats');
+      var table = Arena.html(box, 'table');
+      Arena.html(table, 'caption', {}, 'End of game');
+      var head = Arena.html(Arena.html(table, 'thead'), 'tr');
+      Arena.html(head, 'th', {}, '');
+      [0, 1].forEach(function (seat) { Arena.html(head, 'th', { class: 'seat' + seat }, 'seat ' + seat); });
+      var body = Arena.html(table, 'tbody');
+      var seats = data.outcome.seats;
+      var keys = Object.keys(seats[0].stats);
+      Object.keys(seats[1].stats).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); });
+      var rows = keys.sort().map(function (k) {
+        return [k.replace(/_/g, ' '), seats.map(function (s) { return s.stats[k]; })];
+      });
+      rows.push(['faults', seats.map(function (s) { return s.faults; })]);
+      rows.push(['rejected answers', seats.map(function (s) { return s.invalid_actions; })]);
+      rows.push(['fuel', seats.map(function (s) { return Arena.thousands(s.fuel); })]);
+      rows.forEach(function (row) {
+        var tr = Arena.html(body, 'tr', { 'data-stat': row[0] });
+        Arena.html(tr, 'td', {}, row[0]);
+        row[1].forEach(function (v) { Arena.html(tr, 'td', {}, v === undefined ? '–' : String(v)); });
+      });
+    })();
+
     // Speed choices.
     var speed = $('speed');
     SPEEDS.forEach(function (s) {
       Arena.html(speed, 'option', { value: s }, s + '×');
     });
     speed.value = '4';
+    speed.addEventListener('change', function () { speed.blur(); restartClock(); });
 
-    var current = -1, timer = null;
+    // `playing` while playing: the step and the time playback (re)started from; each
+    // animation frame shows the step due by then, skipping steps when drawing is slower
+    // than the rate, so that 64x is 64 steps a second.
+    var current = -1, playing = null;
 
     function show(i) {
       i = Math.max(0, Math.min(last, Math.round(i)));
@@ -220,14 +384,15 @@ var Arena = { modes: {} };
       result.hidden = i !== last;
       if (previous >= 0) byStep[previous].forEach(function (n) { items[n].classList.remove('current'); });
       byStep[i].forEach(function (n) { items[n].classList.add('current'); });
-      var first = byStep[i].length ? items[byStep[i][0]] : null;
-      if (first) {
-        // Scroll the log only, never the page.
-        var top = first.offsetTop - log.offsetTop;
-        if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 20) log.scrollTop = top - 40;
-      }
+      keepInView(i);
       showCalls(i);
+      reinspect();
       fuelCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
+      scoreCursors.forEach(function (c) { c.setAttribute('x1', xOf(i)); c.setAttribute('x2', xOf(i)); });
+      series.forEach(function (one, n) {
+        scoreCaptions[n].textContent = 'this step: seat 0 ' + one.values[i][0] + ' · seat 1 ' + one.values[i][1];
+      });
+      $('stats').hidden = i !== last;
       [0, 1].forEach(function (seat) {
         var now = byStep[i].map(function (n) { return data.lines[n]; })
           .filter(function (l) { return l.seat === seat && l.fuel !== undefined; });
@@ -235,8 +400,25 @@ var Arena = { modes: {} };
           ? 'this step: ' + now.map(function (l) { return Arena.thousands(l.fuel); }).join(', ') + ' fuel'
           : 'this step: no call';
       });
-      if (!timer) {
+      if (!playing) {
         try { history.replaceState(null, '', '#turn=' + steps[i].turn); } catch (e) { /* file: URLs may refuse */ }
+      }
+    }
+
+    // Scroll the log (only the log, never the page) so that step i's first shown line is in
+    // view. Hidden lines (rolls, or answers and bot logs when unticked) have no box: a step
+    // may start with one.
+    function keepInView(i) {
+      var first = null;
+      for (var k = 0; k < byStep[i].length && !first; k++) {
+        var li = items[byStep[i][k]];
+        if (li.getClientRects().length) first = li;
+      }
+      if (!first) return;
+      var box = log.getBoundingClientRect(), line = first.getBoundingClientRect();
+      var top = line.top - box.top - log.clientTop + log.scrollTop;
+      if (top < log.scrollTop || top + line.height > log.scrollTop + log.clientHeight) {
+        log.scrollTop = Math.max(0, top - Math.min(40, log.clientHeight / 4));
       }
     }
 
@@ -260,30 +442,65 @@ var Arena = { modes: {} };
     }
 
     function play() {
-      if (timer) return;
+      if (playing) return;
       if (current >= last) show(0);
       $('play').textContent = '\u275A\u275A';
       $('play').setAttribute('aria-label', 'pause');
-      var tick = function () {
-        if (current >= last) { pause(); return; }
-        show(current + 1);
-        timer = setTimeout(tick, 1000 / Number(speed.value));
-      };
-      timer = setTimeout(tick, 1000 / Number(speed.value));
+      playing = { step: current, since: Arena.now(), frame: null };
+      playing.frame = window.requestAnimationFrame(tick);
+    }
+
+    function tick() {
+      if (!playing) return;
+      var due = playing.step + Math.floor((Arena.now() - playing.since) * Number(speed.value) / 1000);
+      if (due > current) show(Math.min(last, due));
+      if (current >= last) { pause(); return; }
+      playing.frame = window.requestAnimationFrame(tick);
+    }
+
+    // A new rate counts from now and the current step.
+    function restartClock() {
+      if (playing) { playing.step = current; playing.since = Arena.now(); }
     }
 
     function pause() {
-      if (!timer) return;
-      clearTimeout(timer);
-      timer = null;
+      if (!playing) return;
+      window.cancelAnimationFrame(playing.frame);
+      playing = null;
       $('play').textContent = '\u25B6';
       $('play').setAttribute('aria-label', 'play');
       show(current);
     }
 
+    // The next (or previous) step with a moment of `kind` after the current one.
+    function seek(kind, forward) {
+      var list = moments[kind], to = null;
+      for (var k = 0; k < list.length; k++) {
+        if (forward && list[k] > current) { to = list[k]; break; }
+        if (!forward && list[k] < current) to = list[k];
+      }
+      if (to === null) {
+        $('position').textContent = 'step ' + current + '/' + last + ' · turn ' + steps[current].turn + ' · no ' +
+          (forward ? 'later ' : 'earlier ') + kind;
+        return;
+      }
+      pause();
+      show(to);
+    }
+
+    var help = $('help');
+    function toggleHelp(open) {
+      help.hidden = !open;
+      if (open) $('help-close').focus();
+    }
+    $('help-button').addEventListener('click', function () { toggleHelp(help.hidden); $('help-button').blur(); });
+    $('help-close').addEventListener('click', function () { toggleHelp(false); });
+    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
+
     function changeSpeed(delta) {
       var at = SPEEDS.indexOf(Number(speed.value)) + delta;
       speed.value = String(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at))]);
+      restartClock();
     }
 
     // `#turn=57` (first step of that turn, or the nearest after it) or `#step=12`.
@@ -305,17 +522,28 @@ var Arena = { modes: {} };
     button('prev', function () { pause(); show(current - 1); });
     button('next', function () { pause(); show(current + 1); });
     button('last', function () { pause(); show(last); });
-    button('play', function () { if (timer) pause(); else play(); });
+    button('play', function () { if (playing) pause(); else play(); });
     window.addEventListener('hashchange', function () {
       var i = fromHash();
       if (i !== null && i !== current) { pause(); show(i); }
     });
+    // The keys work wherever the focus is (a control just used keeps it): the page has no
+    // field to type into, and the speed menu and the slider would otherwise take the
+    // arrows and space for themselves.
     document.addEventListener('keydown', function (e) {
-      if (e.target && (e.target.tagName === 'SELECT' || (e.target.tagName === 'INPUT' && e.target.type !== 'range'))) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       var jump = e.shiftKey ? 10 : 1;
+      if (!help.hidden) {
+        if (e.key === 'Escape' || e.key === '?') { toggleHelp(false); e.preventDefault(); }
+        return;
+      }
       switch (e.key) {
-        case ' ': case 'k': if (timer) pause(); else play(); break;
+        case '?': toggleHelp(true); break;
+        case 'x': case 'X': seek('kill', e.key === 'x'); break;
+        case 'f': case 'F': seek('fault', e.key === 'f'); break;
+        case 'r': case 'R': seek('rejected', e.key === 'r'); break;
+        case 'c': case 'C': seek('capture', e.key === 'c'); break;
+        case ' ': case 'k': if (playing) pause(); else play(); break;
         case 'ArrowRight': case 'l': pause(); show(current + jump); break;
         case 'ArrowLeft': case 'j': pause(); show(current - jump); break;
         case 'Home': pause(); show(0); break;
@@ -329,6 +557,8 @@ var Arena = { modes: {} };
 
     var start = fromHash();
     show(start === null ? 0 : start);
-    Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last };
+    Arena.player = { show: show, play: play, pause: pause, current: function () { return current; }, last: last,
+      moments: moments,
+      playing: function () { return playing !== null; } };
   };
 })();
