@@ -194,6 +194,71 @@ fn arena_check_warns_about_a_refused_cache_entry() {
     assert!(text.contains("compiled:"), "{text}");
 }
 
+/// `arena ARGS` with a private module cache in `cache`, killed if it is still running after
+/// `limit` (a guard against a hang, not a speed check: the limit is far above a normal run).
+fn arena_unless_hung(cache: &Path, args: &[&str], limit: Duration) -> std::process::Output {
+    let child = std::process::Command::new(arena_bin())
+        .args(args)
+        .env("ARENA_CACHE_DIR", cache)
+        .env_remove("ARENA_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, finished) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let output = child.wait_with_output().unwrap();
+        let _ = done.send(());
+        output
+    });
+    if finished.recv_timeout(limit).is_err() {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+        panic!(
+            "`arena {}` still ran after {limit:?}: killed",
+            args.join(" ")
+        );
+    }
+    waiter.join().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_cache_entry_is_refused_without_blocking_and_replaced() {
+    let cache = tempfile::tempdir().unwrap();
+    assert!(
+        arena(cache.path(), &["check", bots::WAT_BOT])
+            .status
+            .success()
+    );
+    let entry = entries(cache.path()).remove(0);
+    std::fs::remove_file(&entry).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}", entry.display());
+
+    let out = arena_unless_hung(
+        cache.path(),
+        &["check", bots::WAT_BOT],
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("warning: refused a module cache entry and recompiled")
+            && text.contains("a FIFO; entries must be regular files"),
+        "{text}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&entry).unwrap().is_file(),
+        "the recompiled entry replaced the FIFO"
+    );
+}
+
 // ---- 2. bounded compilation ----
 
 /// A WAT module with the ABI and `body` inside it.
