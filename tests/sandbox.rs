@@ -609,3 +609,38 @@ fn after_a_trap_the_next_request_gets_a_fresh_instance() {
     );
     assert!(!logs[3].contains(fresh), "{logs:?}");
 }
+
+#[test]
+fn a_rust_bot_that_panics_once_answers_its_next_turn() {
+    let cache = tempfile::tempdir().unwrap();
+    let answers = crate::seat0_answers(
+        cache.path(),
+        ("battle", bots::PANIC_ONCE, "builtin:random"),
+        "1",
+    );
+    let faults = crate::faults(&answers);
+    // One trap, quoting the bot's own panic (not a borrow error of the SDK's state).
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0].0, "trap", "{faults:?}");
+    assert!(
+        faults[0].1.contains("panic-once: turn") && !faults[0].1.contains("RefCell"),
+        "{faults:?}"
+    );
+    let trapped = answers
+        .iter()
+        .position(|a| a["answer"]["fault"].is_object())
+        .unwrap();
+    let next = answers
+        .get(trapped + 1)
+        .expect("the bot has turns after its trap");
+    assert!(
+        next["answer"]["fault"].is_null(),
+        "the next turn is answered: {next}"
+    );
+    assert!(
+        next["log"].as_str().unwrap().starts_with(
+            "[arena: a fresh instance of the bot, started again after the trap of an earlier call]"
+        ),
+        "{next}"
+    );
+}
