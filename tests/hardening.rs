@@ -657,11 +657,15 @@ fn a_second_run_on_the_same_results_refuses() {
     let _held = arena_tournament::results::lock(&out.join("results.jsonl")).unwrap();
     let second = run(dir.path(), &out);
     assert!(!second.status.success());
+    let text = stderr(&second);
     assert!(
-        stderr(&second).contains("another run is writing these results"),
-        "{}",
-        stderr(&second)
+        text.contains(&format!(
+            "another run (pid {}) holds this lock and is writing these results",
+            std::process::id()
+        )),
+        "{text}"
     );
+    assert!(!text.contains("stopped after playing"), "{text}");
     assert!(!out.join("results.jsonl").exists(), "nothing was played");
 }
 

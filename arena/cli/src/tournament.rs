@@ -401,6 +401,9 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         .jobs
         .or(tournament.concurrency)
         .unwrap_or_else(default_jobs);
+    // A results directory another run is writing is refused before bots are built (the
+    // run takes the lock itself; this only says so early).
+    results::check_unlocked(&run::results_file(&out, shard))?;
     let loaded = load_bots(&mut tournament, jobs, sandbox)
         .with_context(|| args.file.display().to_string())?;
     let plan = plan(&tournament);
@@ -413,6 +416,13 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     };
     let (result, played) =
         run_reported(&tournament, &plan, &options, args.rating_interval, &loaded);
+    // A lock taken between the check above and the run's own is still no stopped run.
+    let result = match result {
+        Err(run::RunError::Results(locked @ results::ResultsError::Locked { .. })) => {
+            return Err(locked.into());
+        }
+        result => result,
+    };
     let summary = result.with_context(|| {
         format!(
             "{}: stopped after playing {} games in this run; the results so far are kept in {} (run again to resume)",
