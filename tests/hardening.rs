@@ -701,3 +701,169 @@ fn escape_sequences_from_bots_never_reach_the_terminal() {
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert!(!stdout(&shown).contains('\u{1b}'));
 }
+
+// ---- 7. replay signatures ----
+
+/// `arena replay verify FILE EXTRA…`: whether it succeeded, and what it printed.
+fn verify(cache: &Path, file: &Path, extra: &[&str]) -> (bool, String) {
+    let mut args = vec!["replay", "verify", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = arena(cache, &args);
+    (out.status.success(), stdout(&out) + &stderr(&out))
+}
+
+#[test]
+fn a_server_replay_verifies_as_signed_by_the_servers_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = crate::server::Server::start(dir.path(), "jobs = 1\n[modes.battle]\n");
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [("a", bots::BATTLE_RANDOM), ("b", bots::BATTLE_STARTER)] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    server.wait_for_games(1);
+    let (status, replay) = server.get("/api/games/1/replay");
+    assert_eq!(status, 200);
+    let file = dir.path().join("game1.json");
+    std::fs::write(&file, &replay).unwrap();
+    let key_out = arena(
+        dir.path(),
+        &[
+            "serve",
+            "replay-key",
+            "--db",
+            dir.path().join("arena.db").to_str().unwrap(),
+        ],
+    );
+    assert!(key_out.status.success(), "{}", stderr(&key_out));
+    let key = stdout(&key_out).trim().to_owned();
+    assert_eq!(key.len(), 64, "{key}");
+
+    let (ok, text) = verify(dir.path(), &file, &["--key", &key]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: signed by {key}, the key given (--key)"
+        )),
+        "{text}"
+    );
+    // The public key file beside the database works as --key too.
+    let public = dir.path().join("arena.db.replay-key.pub");
+    let (ok, text) = verify(dir.path(), &file, &["--key", public.to_str().unwrap()]);
+    assert!(ok, "{text}");
+}
+
+#[test]
+fn an_edited_bot_name_in_a_signed_replay_fails_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bots::BATTLE_STARTER,
+            "builtin:random",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let key = arena_tournament::signing::ReplayKey::generate().unwrap();
+    let signed = key.sign(&std::fs::read(&file).unwrap()).unwrap();
+    let edited = String::from_utf8(signed).unwrap().replacen(
+        "\"name\":\"battle_starter\"",
+        "\"name\":\"impostor\"",
+        1,
+    );
+    assert!(edited.contains("impostor"), "the name was edited");
+    std::fs::write(&file, edited).unwrap();
+    let (ok, text) = verify(dir.path(), &file, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: INVALID — its signature by {} does not match",
+            key.public()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unsigned_replay_says_so_and_fails_when_a_key_is_required() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:random",
+            "builtin:strong",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (ok, text) = verify(dir.path(), &file, &[]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("signature: unsigned — nothing vouches"),
+        "{text}"
+    );
+    let key = arena_tournament::signing::ReplayKey::generate()
+        .unwrap()
+        .public()
+        .to_string();
+    let (ok, text) = verify(dir.path(), &file, &["--key", &key]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: unsigned — not signed by the key given ({key})"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_edited_engine_version_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:random",
+            "builtin:strong",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replacen(
+        &format!("\"engine_version\":\"{}\"", arena_engine::ENGINE_VERSION),
+        "\"engine_version\":\"0.0.1\"",
+        1,
+    );
+    assert_ne!(edited, text, "the version was edited");
+    std::fs::write(&file, edited).unwrap();
+    let (_, text) = verify(dir.path(), &file, &[]);
+    assert!(
+        text.contains(&format!(
+            "engine version: differs — the file says 0.0.1, this arena is {}",
+            arena_engine::ENGINE_VERSION
+        )),
+        "{text}"
+    );
+}
