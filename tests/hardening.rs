@@ -867,3 +867,36 @@ fn an_edited_engine_version_is_reported() {
         "{text}"
     );
 }
+
+// ---- 8. bot authors: progress while bot crates build ----
+
+#[test]
+fn tournament_plan_shows_the_progress_of_a_bot_crate_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let starter = arena_tests::root().join("sample-bots/battle-starter");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\nseed = 3\n[modes.battle]\n[[bots]]\nname = \"starter\"\nbot = {:?}\n[[bots]]\nname = \"random\"\nbot = \"builtin:random\"\n",
+            starter.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let out = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stderr(&out);
+    // Off a terminal: a line when the build starts, cargo's lines, and one when it is done.
+    assert!(
+        text.contains(&format!(
+            "building bot `starter` ({}) …",
+            starter.display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("  Finished"), "cargo's own lines: {text}");
+    assert!(
+        text.contains(&format!("built bot `starter` ({}) in ", starter.display())),
+        "{text}"
+    );
+}

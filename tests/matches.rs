@@ -139,3 +139,28 @@ fn a_fixed_match_plays_every_pair_and_reports_interim_results() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn an_sprt_undecided_at_games_says_to_raise_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "match",
+            "builtin:random",
+            "builtin:random",
+            "--mode",
+            "battle",
+            "--games",
+            "4",
+            "--sprt",
+            "elo0=0 elo1=10",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no decision within --games 4: raise it (about --games "),
+        "{text}"
+    );
+}
