@@ -164,3 +164,26 @@ fn an_sprt_undecided_at_games_says_to_raise_games() {
         "{text}"
     );
 }
+
+#[test]
+fn the_wat_starter_beats_random_over_twenty_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = json(&arena(
+        dir.path(),
+        &[
+            "match",
+            bots::WAT_BOT,
+            "builtin:random",
+            "--mode",
+            "battle",
+            "--games",
+            "20",
+            "--json",
+        ],
+    ));
+    let (wins, losses) = (
+        result["wins"].as_u64().unwrap(),
+        result["losses"].as_u64().unwrap(),
+    );
+    assert!(wins > 2 * losses, "{result}");
+}

@@ -50,13 +50,17 @@ fn wat_and_c_bots_pick_the_targets_their_source_says() {
         Player::<Battle>::act(&mut wat, &observation()).unwrap(),
         Action::Attack { target: 3 }
     );
+    let mut ready = observation();
+    ready.skill_ready = true;
+    assert_eq!(
+        Player::<Battle>::act(&mut wat, &ready).unwrap(),
+        Action::Skill
+    );
     let mut c = started(&sandbox, bots::C_BOT);
     assert_eq!(
         Player::<Battle>::act(&mut c, &observation()).unwrap(),
         Action::Attack { target: 5 }
     );
-    let mut ready = observation();
-    ready.skill_ready = true;
     assert_eq!(
         Player::<Battle>::act(&mut c, &ready).unwrap(),
         Action::Skill
