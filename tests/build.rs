@@ -251,7 +251,7 @@ fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang`) to build the C bot from source"
+        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang==0.13.0`) to build the C bot from source"
     );
     root.join("sample-bots/c-bot/bot.wasm")
 }
@@ -283,7 +283,7 @@ fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang` builds the Zig bot from source"
+        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang==0.13.0` builds the Zig bot from source"
     );
     root.join("sample-bots/zig-bot/bot.wasm")
 }
