@@ -888,10 +888,7 @@ fn tournament_plan_shows_the_progress_of_a_bot_crate_build() {
     let text = stderr(&out);
     // Off a terminal: a line when the build starts, cargo's lines, and one when it is done.
     assert!(
-        text.contains(&format!(
-            "building bot `starter` ({}) …",
-            starter.display()
-        )),
+        text.contains(&format!("building bot `starter` ({}) …", starter.display())),
         "{text}"
     );
     assert!(text.contains("  Finished"), "cargo's own lines: {text}");

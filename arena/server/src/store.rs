@@ -763,15 +763,16 @@ impl Store {
 
     // --- games and replays
 
-    /// Commit a finished game in one transaction: its replay (signed with the store's key,
-    /// then content-addressed and deflated), the game row, and for the second game of a
-    /// ladder job the end of the job.
+    /// Commit a finished game in one transaction: its replay (addressed by the SHA-256 of
+    /// the replay as played, so the same game has the same address on every server, then
+    /// signed with the store's key and deflated), the game row, and for the second game of
+    /// a ladder job the end of the job.
     pub fn add_game(&self, game: &NewGame) -> Result<i64, StoreError> {
+        let sha256 = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&game.replay));
         let replay = self.signer.sign(&game.replay).map_err(|error| StoreError {
             what: "sign the replay",
             error: error.into(),
         })?;
-        let sha256 = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&replay));
         let deflated = deflate(&replay);
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(ctx("begin game"))?;
