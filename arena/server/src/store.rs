@@ -1133,6 +1133,7 @@ mod tests {
             Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
         let store = Store {
             conn: Mutex::new(conn),
+            signer: ReplayKey::generate().unwrap(),
         };
         assert_eq!(
             store.schema_version().unwrap(),

@@ -313,8 +313,7 @@ pub fn lock(results: &Path) -> Result<RunLock, ResultsError> {
         Ok(()) => {
             // The holder's pid, for the message of a run refused while this one is going.
             // The lock is what counts: a stale pid in an unlocked file means nothing.
-            (&file)
-                .set_len(0)
+            file.set_len(0)
                 .and_then(|()| write!(&file, "{}", std::process::id()))
                 .map_err(io(&path))?;
             Ok(RunLock { _file: file })

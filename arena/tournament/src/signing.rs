@@ -40,8 +40,8 @@ pub enum SigningError {
         "its signature by {key} does not match: the replay was changed after it was signed (or the signature was not made for it)"
     )]
     Mismatch {
-        /// The key the replay names.
-        key: PublicKey,
+        /// The key the replay names, in hex.
+        key: String,
     },
     /// A key file cannot be read or written.
     #[error("{path}: {message}")]
@@ -242,7 +242,9 @@ pub fn check(replay: &[u8]) -> Result<Signed, SigningError> {
         .ok_or_else(|| malformed("`value` is not an Ed25519 signature (128 hex digits)"))?;
     key.0
         .verify_strict(&signed_message(&value), &Signature::from_bytes(&bytes))
-        .map_err(|_| SigningError::Mismatch { key })?;
+        .map_err(|_| SigningError::Mismatch {
+            key: key.to_string(),
+        })?;
     Ok(Signed::By(key))
 }
 
@@ -308,7 +310,7 @@ mod tests {
         let edited = signed.replace("\"name\":\"a\"", "\"name\":\"b\"");
         assert!(matches!(
             check(edited.as_bytes()),
-            Err(SigningError::Mismatch { key: k }) if k == key.public()
+            Err(SigningError::Mismatch { key: k }) if k == key.public().to_string()
         ));
     }
 
