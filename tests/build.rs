@@ -24,6 +24,7 @@ fn main() {
         "Cargo.toml",
         "sample-bots",
         "tests/bench-bots",
+        "tests/hostile-rust",
         "sdk/src",
         "sdk/c",
         "sdk/go",
@@ -51,9 +52,16 @@ fn main() {
     for (package, _) in &crates {
         build.args(["-p", package]);
     }
-    // The `formats` bench's bot that decodes and answers without deciding, and the
-    // encoding test's bot that logs a digest of every observation.
-    build.args(["-p", "decode-only", "-p", "observation-digest"]);
+    // The `formats` bench's bot that decodes and answers without deciding, the encoding
+    // test's bot that logs a digest of every observation, and a Rust bot that panics once.
+    build.args([
+        "-p",
+        "decode-only",
+        "-p",
+        "observation-digest",
+        "-p",
+        "panic-once",
+    ]);
     build.envs(BOT_PROFILE);
     // The outer build's flags are for the host; the bots get a clean environment.
     for var in [
@@ -89,6 +97,15 @@ fn main() {
             .join(TARGET)
             .join("release")
             .join("observation_digest.wasm")
+            .display()
+            .to_string()
+    );
+    consts += &format!(
+        "/// `tests/hostile-rust/panic-once` built to wasm.\npub const PANIC_ONCE: &str = {:?};\n",
+        target_dir
+            .join(TARGET)
+            .join("release")
+            .join("panic_once.wasm")
             .display()
             .to_string()
     );
@@ -234,7 +251,7 @@ fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang`) to build the C bot from source"
+        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang==0.13.0`) to build the C bot from source"
     );
     root.join("sample-bots/c-bot/bot.wasm")
 }
@@ -266,7 +283,7 @@ fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang` builds the Zig bot from source"
+        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang==0.13.0` builds the Zig bot from source"
     );
     root.join("sample-bots/zig-bot/bot.wasm")
 }

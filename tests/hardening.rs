@@ -194,6 +194,71 @@ fn arena_check_warns_about_a_refused_cache_entry() {
     assert!(text.contains("compiled:"), "{text}");
 }
 
+/// `arena ARGS` with a private module cache in `cache`, killed if it is still running after
+/// `limit` (a guard against a hang, not a speed check: the limit is far above a normal run).
+fn arena_unless_hung(cache: &Path, args: &[&str], limit: Duration) -> std::process::Output {
+    let child = std::process::Command::new(arena_bin())
+        .args(args)
+        .env("ARENA_CACHE_DIR", cache)
+        .env_remove("ARENA_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, finished) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let output = child.wait_with_output().unwrap();
+        let _ = done.send(());
+        output
+    });
+    if finished.recv_timeout(limit).is_err() {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+        panic!(
+            "`arena {}` still ran after {limit:?}: killed",
+            args.join(" ")
+        );
+    }
+    waiter.join().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_cache_entry_is_refused_without_blocking_and_replaced() {
+    let cache = tempfile::tempdir().unwrap();
+    assert!(
+        arena(cache.path(), &["check", bots::WAT_BOT])
+            .status
+            .success()
+    );
+    let entry = entries(cache.path()).remove(0);
+    std::fs::remove_file(&entry).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}", entry.display());
+
+    let out = arena_unless_hung(
+        cache.path(),
+        &["check", bots::WAT_BOT],
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("warning: refused a module cache entry and recompiled")
+            && text.contains("a FIFO; entries must be regular files"),
+        "{text}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&entry).unwrap().is_file(),
+        "the recompiled entry replaced the FIFO"
+    );
+}
+
 // ---- 2. bounded compilation ----
 
 /// A WAT module with the ABI and `body` inside it.
@@ -597,11 +662,15 @@ fn a_second_run_on_the_same_results_refuses() {
     let _held = arena_tournament::results::lock(&out.join("results.jsonl")).unwrap();
     let second = run(dir.path(), &out);
     assert!(!second.status.success());
+    let text = stderr(&second);
     assert!(
-        stderr(&second).contains("another run is writing these results"),
-        "{}",
-        stderr(&second)
+        text.contains(&format!(
+            "another run (pid {}) holds this lock and is writing these results",
+            std::process::id()
+        )),
+        "{text}"
     );
+    assert!(!text.contains("stopped after playing"), "{text}");
     assert!(!out.join("results.jsonl").exists(), "nothing was played");
 }
 
@@ -636,4 +705,200 @@ fn escape_sequences_from_bots_never_reach_the_terminal() {
     let shown = arena(cache.path(), &["replay", "show", replay.to_str().unwrap()]);
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert!(!stdout(&shown).contains('\u{1b}'));
+}
+
+// ---- 7. replay signatures ----
+
+/// `arena replay verify FILE EXTRA…`: whether it succeeded, and what it printed.
+fn verify(cache: &Path, file: &Path, extra: &[&str]) -> (bool, String) {
+    let mut args = vec!["replay", "verify", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = arena(cache, &args);
+    (out.status.success(), stdout(&out) + &stderr(&out))
+}
+
+#[test]
+fn a_server_replay_verifies_as_signed_by_the_servers_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = crate::server::Server::start(dir.path(), "jobs = 1\n[modes.battle]\n");
+    let alice = server.add_user("alice", false);
+    for (name, bot) in [("a", bots::BATTLE_RANDOM), ("b", bots::BATTLE_STARTER)] {
+        let (status, body) = server.upload(Some(&alice), name, &std::fs::read(bot).unwrap());
+        assert_eq!(status, 201, "{body}");
+    }
+    server.wait_for_games(1);
+    let (status, replay) = server.get("/api/games/1/replay");
+    assert_eq!(status, 200);
+    let file = dir.path().join("game1.json");
+    std::fs::write(&file, &replay).unwrap();
+    let key_out = arena(
+        dir.path(),
+        &[
+            "serve",
+            "replay-key",
+            "--db",
+            dir.path().join("arena.db").to_str().unwrap(),
+        ],
+    );
+    assert!(key_out.status.success(), "{}", stderr(&key_out));
+    let key = stdout(&key_out).trim().to_owned();
+    assert_eq!(key.len(), 64, "{key}");
+
+    let (ok, text) = verify(dir.path(), &file, &["--key", &key]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: signed by {key}, the key given (--key)"
+        )),
+        "{text}"
+    );
+    // The public key file beside the database works as --key too.
+    let public = dir.path().join("arena.db.replay-key.pub");
+    let (ok, text) = verify(dir.path(), &file, &["--key", public.to_str().unwrap()]);
+    assert!(ok, "{text}");
+}
+
+#[test]
+fn an_edited_bot_name_in_a_signed_replay_fails_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bots::BATTLE_STARTER,
+            "builtin:random",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let key = arena_tournament::signing::ReplayKey::generate().unwrap();
+    let signed = key.sign(&std::fs::read(&file).unwrap()).unwrap();
+    let edited = String::from_utf8(signed).unwrap().replacen(
+        "\"name\":\"battle_starter\"",
+        "\"name\":\"impostor\"",
+        1,
+    );
+    assert!(edited.contains("impostor"), "the name was edited");
+    std::fs::write(&file, edited).unwrap();
+    let (ok, text) = verify(dir.path(), &file, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: INVALID — its signature by {} does not match",
+            key.public()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unsigned_replay_says_so_and_fails_when_a_key_is_required() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:random",
+            "builtin:strong",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (ok, text) = verify(dir.path(), &file, &[]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("signature: unsigned — nothing vouches"),
+        "{text}"
+    );
+    let key = arena_tournament::signing::ReplayKey::generate()
+        .unwrap()
+        .public()
+        .to_string();
+    let (ok, text) = verify(dir.path(), &file, &["--key", &key]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(&format!(
+            "signature: unsigned — not signed by the key given ({key})"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_edited_engine_version_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            "builtin:random",
+            "builtin:strong",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replacen(
+        &format!("\"engine_version\":\"{}\"", arena_engine::ENGINE_VERSION),
+        "\"engine_version\":\"0.0.1\"",
+        1,
+    );
+    assert_ne!(edited, text, "the version was edited");
+    std::fs::write(&file, edited).unwrap();
+    let (_, text) = verify(dir.path(), &file, &[]);
+    assert!(
+        text.contains(&format!(
+            "engine version: differs — the file says 0.0.1, this arena is {}",
+            arena_engine::ENGINE_VERSION
+        )),
+        "{text}"
+    );
+}
+
+// ---- 8. bot authors: progress while bot crates build ----
+
+#[test]
+fn tournament_plan_shows_the_progress_of_a_bot_crate_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.toml");
+    let starter = arena_tests::root().join("sample-bots/battle-starter");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\nseed = 3\n[modes.battle]\n[[bots]]\nname = \"starter\"\nbot = {:?}\n[[bots]]\nname = \"random\"\nbot = \"builtin:random\"\n",
+            starter.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let out = arena(dir.path(), &["tournament", "plan", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stderr(&out);
+    // Off a terminal: a line when the build starts, cargo's lines, and one when it is done.
+    assert!(
+        text.contains(&format!("building bot `starter` ({}) …", starter.display())),
+        "{text}"
+    );
+    assert!(text.contains("  Finished"), "cargo's own lines: {text}");
+    assert!(
+        text.contains(&format!("built bot `starter` ({}) in ", starter.display())),
+        "{text}"
+    );
 }

@@ -139,3 +139,51 @@ fn a_fixed_match_plays_every_pair_and_reports_interim_results() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn an_sprt_undecided_at_games_says_to_raise_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(
+        dir.path(),
+        &[
+            "match",
+            "builtin:random",
+            "builtin:random",
+            "--mode",
+            "battle",
+            "--games",
+            "4",
+            "--sprt",
+            "elo0=0 elo1=10",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no decision within --games 4: raise it (about --games "),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_wat_starter_beats_random_over_twenty_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = json(&arena(
+        dir.path(),
+        &[
+            "match",
+            bots::WAT_BOT,
+            "builtin:random",
+            "--mode",
+            "battle",
+            "--games",
+            "20",
+            "--json",
+        ],
+    ));
+    let (wins, losses) = (
+        result["wins"].as_u64().unwrap(),
+        result["losses"].as_u64().unwrap(),
+    );
+    assert!(wins > 2 * losses, "{result}");
+}

@@ -162,6 +162,139 @@ fn new_wat_and_c_bots_come_with_their_build_and_play() {
     );
 }
 
+/// A new C project in `dir/NAME` with `edit` applied to its bot.c, built with its README's
+/// command: the module, or `None` when clang with wasm-ld is not installed.
+fn new_c_bot(dir: &Path, name: &str, edit: impl FnOnce(String) -> String) -> Option<String> {
+    let project = dir.join(name);
+    let out = arena(
+        dir,
+        &[
+            "new",
+            project.to_str().unwrap(),
+            "--mode",
+            "battle",
+            "--lang",
+            "c",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let source = project.join("bot.c");
+    let edited = edit(std::fs::read_to_string(&source).unwrap());
+    std::fs::write(&source, edited).unwrap();
+    let command = build_command(&project);
+    let mut words = command.split_whitespace();
+    let clang_here = Command::new(words.next().unwrap())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !clang_here {
+        eprintln!("clang is not installed: the C bot is not built");
+        return None;
+    }
+    let built = Command::new(command.split_whitespace().next().unwrap())
+        .args(command.split_whitespace().skip(1))
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&built.stderr);
+    if text.contains("unable to execute command")
+        || text.contains("wasm-ld") && text.contains("not found")
+    {
+        eprintln!("wasm-ld is not installed: the C bot is not built");
+        return None;
+    }
+    assert!(built.status.success(), "{command}: {text}");
+    Some(project.join("bot.wasm").to_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_new_c_bot_may_zero_initialise_arrays_and_copy_structs_under_nostdlib() {
+    let dir = tempfile::tempdir().unwrap();
+    // Code the compiler turns into memset and memcpy calls, which -nostdlib leaves undefined
+    // unless arena.h provides them.
+    let Some(module) = new_c_bot(dir.path(), "zeroed", |source| {
+        source
+            + "\nstruct scratch { char bytes[300]; };\n\
+               ARENA_EXPORT(\"scratch\") int32_t scratch(int32_t i) {\n\
+               \x20   struct scratch a = {{0}}, b;\n\
+               \x20   a.bytes[i & 255] = 7;\n\
+               \x20   b = a;\n\
+               \x20   return b.bytes[(i + 1) & 255];\n\
+               }\n"
+    }) else {
+        return;
+    };
+    played(dir.path(), "battle", &module);
+}
+
+#[test]
+fn a_new_c_bots_strategy_edited_once_plays_alike_in_both_encodings() {
+    let dir = tempfile::tempdir().unwrap();
+    // Attack the first legal target instead of the last: one edit, in `decide` only.
+    let Some(module) = new_c_bot(dir.path(), "first", |source| {
+        assert!(
+            source.contains("d.target = turn->last;"),
+            "the starter's decide"
+        );
+        source.replace("d.target = turn->last;", "d.target = turn->first;")
+    }) else {
+        return;
+    };
+    let play = |encoding: &str, file: &str| {
+        let file = dir.path().join(file);
+        let out = arena(
+            dir.path(),
+            &[
+                "play",
+                "--mode",
+                "battle",
+                &module,
+                "builtin:random",
+                "--seed",
+                "5",
+                "--encoding",
+                encoding,
+                "--replay",
+                file.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let replay: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        replay["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
+            .map(|e| (e["answer"].clone(), e["offered"]["targets"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let binary = play("fastest", "binary.json");
+    let json = play("json", "json.json");
+    assert_eq!(binary, json, "the same answers in both encodings");
+    // The edit took in both: every attack is on the first legal target, and some turn had
+    // a choice (the unedited starter attacks the last).
+    let attacks: Vec<(u64, Vec<u64>)> = binary
+        .iter()
+        .filter_map(|(answer, targets)| {
+            let target = answer["action"]["attack"]["target"].as_u64()?;
+            let targets = targets
+                .as_array()?
+                .iter()
+                .filter_map(|t| t.as_u64())
+                .collect();
+            Some((target, targets))
+        })
+        .collect();
+    assert!(
+        attacks.iter().any(|(_, targets)| targets.len() > 1),
+        "{attacks:?}"
+    );
+    for (target, targets) in &attacks {
+        assert_eq!(Some(target), targets.first(), "{attacks:?}");
+    }
+}
+
 #[test]
 fn a_new_go_bot_for_every_mode_builds_with_its_readme_command_checks_and_plays() {
     let dir = tempfile::tempdir().unwrap();

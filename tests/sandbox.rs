@@ -50,13 +50,17 @@ fn wat_and_c_bots_pick_the_targets_their_source_says() {
         Player::<Battle>::act(&mut wat, &observation()).unwrap(),
         Action::Attack { target: 3 }
     );
+    let mut ready = observation();
+    ready.skill_ready = true;
+    assert_eq!(
+        Player::<Battle>::act(&mut wat, &ready).unwrap(),
+        Action::Skill
+    );
     let mut c = started(&sandbox, bots::C_BOT);
     assert_eq!(
         Player::<Battle>::act(&mut c, &observation()).unwrap(),
         Action::Attack { target: 5 }
     );
-    let mut ready = observation();
-    ready.skill_ready = true;
     assert_eq!(
         Player::<Battle>::act(&mut c, &ready).unwrap(),
         Action::Skill
@@ -609,4 +613,39 @@ fn after_a_trap_the_next_request_gets_a_fresh_instance() {
         "{logs:?}"
     );
     assert!(!logs[3].contains(fresh), "{logs:?}");
+}
+
+#[test]
+fn a_rust_bot_that_panics_once_answers_its_next_turn() {
+    let cache = tempfile::tempdir().unwrap();
+    let answers = crate::seat0_answers(
+        cache.path(),
+        ("battle", bots::PANIC_ONCE, "builtin:random"),
+        "1",
+    );
+    let faults = crate::faults(&answers);
+    // One trap, quoting the bot's own panic (not a borrow error of the SDK's state).
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0].0, "trap", "{faults:?}");
+    assert!(
+        faults[0].1.contains("panic-once: turn") && !faults[0].1.contains("RefCell"),
+        "{faults:?}"
+    );
+    let trapped = answers
+        .iter()
+        .position(|a| a["answer"]["fault"].is_object())
+        .unwrap();
+    let next = answers
+        .get(trapped + 1)
+        .expect("the bot has turns after its trap");
+    assert!(
+        next["answer"]["fault"].is_null(),
+        "the next turn is answered: {next}"
+    );
+    assert!(
+        next["log"].as_str().unwrap().starts_with(
+            "[arena: a fresh instance of the bot, started again after the trap of an earlier call]"
+        ),
+        "{next}"
+    );
 }

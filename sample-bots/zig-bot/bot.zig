@@ -2,7 +2,7 @@
 //! mode at start. Fields Glass, Stealth and Nurse; uses a unit's skill whenever it is
 //! ready, otherwise attacks the last legal target.
 //!
-//! Build (Zig 0.13; `pip install ziglang` provides it as `python -m ziglang`):
+//! Build (Zig 0.13; `pip install ziglang==0.13.0` provides it as `python -m ziglang`):
 //!
 //!   zig build-exe bot.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall
 //!

@@ -2,6 +2,7 @@
  *
  * Build a bot with:
  *   clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o bot.wasm bot.c
+ * (this header defines the memset, memcpy and memmove such a build needs; see below).
  *
  * A bot defines the three functions below (ARENA_EXPORT makes them wasm exports) and
  * may call arena_log. Requests and responses are JSON; the host writes each request into
@@ -82,6 +83,39 @@ static inline void arena_skip_string(arena_reader *r) {
     if (len > (uint64_t)(r->end - r->at)) r->bad = 1, r->at = r->end;
     else r->at += len;
 }
+
+/* memset, memcpy and memmove, which the compiler calls on its own (zero-initialising an
+ * array, copying a struct) even under -nostdlib, where nothing else defines them. Only
+ * without a libc: a WASI build (--target=wasm32-wasi, __wasi__) links wasi-libc's, and
+ * ARENA_NO_MEM_FUNCTIONS leaves them out for a bot that brings its own. Weak, so a
+ * definition elsewhere wins; `no_builtin` keeps the compiler from turning these very loops
+ * back into calls to themselves. */
+#if !defined(__wasi__) && !defined(ARENA_NO_MEM_FUNCTIONS)
+__attribute__((weak, no_builtin("memset"))) void *memset(void *dst, int c, size_t n) {
+    unsigned char *d = (unsigned char *)dst;
+    while (n--) *d++ = (unsigned char)c;
+    return dst;
+}
+
+__attribute__((weak, no_builtin("memcpy"))) void *memcpy(void *restrict dst,
+                                                          const void *restrict src, size_t n) {
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    while (n--) *d++ = *s++;
+    return dst;
+}
+
+__attribute__((weak, no_builtin("memmove"))) void *memmove(void *dst, const void *src, size_t n) {
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    if (d < s) {
+        while (n--) *d++ = *s++;
+    } else {
+        while (n--) d[n] = s[n];
+    }
+    return dst;
+}
+#endif
 
 /* To be defined by the bot (arena_encoding is optional). */
 int32_t arena_abi_version(void);

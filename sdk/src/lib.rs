@@ -89,6 +89,12 @@ pub use protocol::{
 /// [`Bot::start`] once, [`Bot::setup`] once, [`Bot::act`] for each of its turns and finally
 /// [`Bot::end`]. Everything a bot needs to decide well is in each request: a bot never
 /// needs to remember earlier turns, though it may.
+///
+/// A panic in a wasm bot traps its instance: that turn is a `trap` fault (its log quotes
+/// the panic) and the arena answers the bot's next request with a **fresh instance** — a
+/// new `Default` bot, sent [`Bot::start`] again but not [`Bot::setup`] —, so what the bot
+/// remembered in its fields or statics is gone and it goes on from the next observation
+/// (docs/abi.md, Faults). Keep nothing there that a turn cannot do without.
 pub trait Bot<G: Game> {
     /// The match begins: seat, the bot's own random seed and the rules in force.
     fn start(&mut self, _start: &MatchStart<G>) {}

@@ -308,11 +308,29 @@ fn summary(args: &MatchArgs, names: &[String; 2], tally: &Tally) -> String {
                 " — H0 accepted: {} is at most {} Elo stronger\n",
                 names[0], test.elo0
             ),
-            None if games == args.games => " — no decision within --games\n".to_owned(),
+            None if games == args.games => format!(
+                " — no decision within --games {}: raise it (about --games {} at this rate) to let the test decide\n",
+                args.games,
+                games_to_decide(games, llr, (lower, upper))
+            ),
             None => " — continuing\n".to_owned(),
         };
     }
     out
+}
+
+/// How many games an undecided SPRT would need at the rate its LLR moved so far: the LLR
+/// drifts about linearly with the games, so `games` over the share of the way it went to
+/// the nearer bound, rounded up to a hundred; four times `games` when it did not move.
+fn games_to_decide(games: u32, llr: f64, (lower, upper): (f64, f64)) -> u32 {
+    let share = if llr < 0.0 { llr / lower } else { llr / upper };
+    let needed = if share > 0.05 {
+        f64::from(games) / share
+    } else {
+        4.0 * f64::from(games)
+    };
+    let rounded = (needed / 100.0).ceil() * 100.0;
+    rounded.clamp(f64::from(games) + 100.0, f64::from(u32::MAX)) as u32
 }
 
 fn signed(value: f64) -> String {
@@ -322,5 +340,20 @@ fn signed(value: f64) -> String {
         "+∞".to_owned()
     } else {
         "−∞".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_undecided_test_is_told_the_games_its_rate_needs() {
+        // Half way to the upper bound after 100 games: about 200.
+        assert_eq!(games_to_decide(100, 1.5, (-3.0, 3.0)), 200);
+        // A third of the way to the lower bound: about 300.
+        assert_eq!(games_to_decide(100, -1.0, (-3.0, 3.0)), 300);
+        // Nowhere: four times as many.
+        assert_eq!(games_to_decide(100, 0.0, (-3.0, 3.0)), 400);
     }
 }

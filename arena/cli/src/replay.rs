@@ -3,6 +3,7 @@
 use anyhow::{Context, Result};
 use arena_tournament::bots::{BotMatch, BotSpec};
 use arena_tournament::game;
+use arena_tournament::signing::{self, PublicKey, Signed};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,6 +41,11 @@ pub enum ReplayCommand {
         /// The bot that should have played seat 1, as --bot0.
         #[arg(long, value_name = "BOT")]
         bot1: Option<String>,
+        /// The public key the replay must be signed by (64 hex digits, or a file holding
+        /// them, such as a server's DB.replay-key.pub). Without it a signature is still
+        /// checked against the key it names, and an unsigned replay is reported as such.
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
     },
     /// Write a self-contained HTML page that plays the replay in a browser (docs/replay.md).
     Html {
@@ -52,8 +58,15 @@ pub enum ReplayCommand {
 }
 
 fn read(path: &Path) -> Result<serde_json::Value> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_slice(&bytes).with_context(|| format!("{}: not JSON", path.display()))
+    parse(path, &read_bytes(path)?)
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value> {
+    serde_json::from_slice(bytes).with_context(|| format!("{}: not JSON", path.display()))
 }
 
 pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
@@ -92,17 +105,28 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        ReplayCommand::Verify { file, bot0, bot1 } => {
-            let json = read(&file)?;
-            // Parse the specs before the (possibly long) re-simulation.
+        ReplayCommand::Verify {
+            file,
+            bot0,
+            bot1,
+            key,
+        } => {
+            let bytes = read_bytes(&file)?;
+            let json = parse(&file, &bytes)?;
+            // Parse the specs and the key before the (possibly long) re-simulation.
             let specs = [bot0, bot1].map(|spec| spec.map(|s| s.parse::<BotSpec>()).transpose());
             let [spec0, spec1] = specs;
             let specs = [spec0?, spec1?];
+            let key = key
+                .map(|k| PublicKey::from_arg(&k))
+                .transpose()
+                .context("--key")?;
+            let (signature, signed_as_asked) = signature_line(&bytes, key.as_ref());
             match game::verify_replay(&json) {
                 Ok(verified) => {
-                    let (text, all_match) = report(&file, &verified, &specs)?;
+                    let (text, all_match) = report(&file, &verified, &specs, &signature)?;
                     outln!("{text}")?;
-                    Ok(if all_match {
+                    Ok(if all_match && signed_as_asked {
                         ExitCode::SUCCESS
                     } else {
                         ExitCode::FAILURE
@@ -161,7 +185,12 @@ pub fn write_html(
 /// The text of `arena replay verify`: what was re-simulated and found identical, then the
 /// engine version and each seat's bot, compared where the user gave something to compare
 /// with. The flag is false when a bot the user named differs from the recorded one.
-fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Result<(String, bool)> {
+fn report(
+    file: &Path,
+    v: &game::Verified,
+    specs: &[Option<BotSpec>; 2],
+    signature: &str,
+) -> Result<(String, bool)> {
     use crate::terminal::escape;
     let result = match v.outcome.winner {
         Some(seat) => format!("seat {seat} wins ({})", v.outcome.reason),
@@ -201,6 +230,7 @@ fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Resu
             arena_engine::ENGINE_VERSION
         )
     });
+    lines.push(signature.to_owned());
     let mut all_match = true;
     for (seat, (bot, spec)) in v.bots.iter().zip(specs).enumerate() {
         let recorded = match &bot.sha256 {
@@ -227,6 +257,35 @@ fn report(file: &Path, v: &game::Verified, specs: &[Option<BotSpec>; 2]) -> Resu
         lines.push(line);
     }
     Ok((lines.join("\n"), all_match))
+}
+
+/// The signature line of `arena replay verify` (docs/replay.md, "Signatures"), and whether
+/// the replay is signed as asked: a signature that does not match is never, an unsigned
+/// replay or another key's signature is not when `--key` named one.
+fn signature_line(bytes: &[u8], expected: Option<&PublicKey>) -> (String, bool) {
+    match (signing::check(bytes), expected) {
+        (Ok(Signed::By(key)), None) => (format!("  signature: signed by {key}"), true),
+        (Ok(Signed::By(key)), Some(expected)) if key == *expected => (
+            format!("  signature: signed by {key}, the key given (--key)"),
+            true,
+        ),
+        (Ok(Signed::By(key)), Some(expected)) => (
+            format!("  signature: differs — signed by {key}, not by the key given ({expected})"),
+            false,
+        ),
+        (Ok(Signed::Unsigned), None) => (
+            "  signature: unsigned — nothing vouches for the bot names, module hashes and engine version it records (give --key KEY to require a signature)".to_owned(),
+            true,
+        ),
+        (Ok(Signed::Unsigned), Some(expected)) => (
+            format!("  signature: unsigned — not signed by the key given ({expected})"),
+            false,
+        ),
+        (Err(error), _) => (
+            format!("  signature: INVALID — {}", crate::terminal::escape(&error.to_string())),
+            false,
+        ),
+    }
 }
 
 /// The deck `seat` played in a replay of a mode with decks (tcg), in the deck file format

@@ -69,6 +69,9 @@ enum ServeCommand {
     /// Run tournaments over the submitted bots.
     #[command(subcommand)]
     Tournament(TournamentCommand),
+    /// Print the public key the server signs its stored replays with (the key is created
+    /// beside the database, DB.replay-key, if missing): give it to `arena replay verify --key`.
+    ReplayKey,
 }
 
 #[derive(Debug, Subcommand)]
@@ -98,6 +101,12 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
     let config = args.options.config()?;
     match args.command {
         None => run_server(config),
+        Some(ServeCommand::ReplayKey) => {
+            let store = arena_server::store::Store::open(&config.db)
+                .with_context(|| format!("cannot open {}", config.db.display()))?;
+            outln!("{}", store.replay_key())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(ServeCommand::User(UserCommand::Add { name, admin })) => {
             let store = arena_server::store::Store::open(&config.db)
                 .with_context(|| format!("cannot open {}", config.db.display()))?;
@@ -158,6 +167,15 @@ fn run_server(config: ServerConfig) -> Result<ExitCode> {
             server.url(),
             db.display()
         )?;
+        // The store made or read this key when the server opened the database.
+        let key = arena_tournament::signing::key_path(&db);
+        let public = arena_tournament::signing::ReplayKey::load_or_create(&key)?.public();
+        // On standard error: whoever reads the first line may close standard output.
+        errln!(
+            "stored replays are signed by {public} (the secret key is {}; publish {}.pub)",
+            key.display(),
+            key.display()
+        );
         server.run(shutdown_signal()).await?;
         errln!("stopped");
         Ok(ExitCode::SUCCESS)

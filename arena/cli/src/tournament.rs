@@ -334,8 +334,53 @@ impl Reporter {
 /// any game).
 fn load(file: &Path, sandbox_args: &SandboxArgs) -> Result<Tournament> {
     let mut tournament = read(file, sandbox_args)?;
+    build_bots(&tournament).with_context(|| file.display().to_string())?;
     settle(&mut tournament, sandbox_args).with_context(|| file.display().to_string())?;
     Ok(tournament)
+}
+
+/// Build the tournament's bot directories (crates, Go, Python, JavaScript) one by one,
+/// showing the build's progress on standard error: a first build of a crate compiles the
+/// SDK and takes a minute. On a terminal a spinner with cargo's current line; elsewhere a
+/// line per step. Loading the bots afterwards finds the builds done.
+fn build_bots(tournament: &Tournament) -> Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for bot in &tournament.bots {
+        if !seen.insert(bot.spec.clone()) {
+            continue;
+        }
+        if matches!(bot.spec, BotSpec::Builtin(_) | BotSpec::Module(_)) {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let what = format!("bot `{}` ({})", bot.name, bot.spec);
+        let spinner = std::io::stderr().is_terminal().then(|| {
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed}] building {prefix}: {wide_msg}")
+                    .expect("valid template"),
+            );
+            spinner.set_prefix(what.clone());
+            spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+            spinner
+        });
+        if spinner.is_none() {
+            errln!("building {what} …");
+        }
+        let built = bot.spec.build(&mut |line: &str| match &spinner {
+            Some(spinner) => spinner.set_message(crate::terminal::escape(line.trim()).into_owned()),
+            None if !line.trim().is_empty() => errln!("  {}", crate::terminal::escape(line)),
+            None => {}
+        });
+        if let Some(spinner) = &spinner {
+            spinner.finish_and_clear();
+        }
+        if let Some(built) = built {
+            built.with_context(|| format!("bot `{}`", bot.name))?;
+            errln!("built {what} in {:.1} s", started.elapsed().as_secs_f64());
+        }
+    }
+    Ok(())
 }
 
 /// Read a tournament file and apply the command line's limits; its modes are not settled.
@@ -401,6 +446,10 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
         .jobs
         .or(tournament.concurrency)
         .unwrap_or_else(default_jobs);
+    // A results directory another run is writing is refused before bots are built (the
+    // run takes the lock itself; this only says so early).
+    results::check_unlocked(&run::results_file(&out, shard))?;
+    build_bots(&tournament).with_context(|| args.file.display().to_string())?;
     let loaded = load_bots(&mut tournament, jobs, sandbox)
         .with_context(|| args.file.display().to_string())?;
     let plan = plan(&tournament);
@@ -413,6 +462,13 @@ fn run_command(args: RunArgs, sandbox: &SandboxArgs) -> Result<ExitCode> {
     };
     let (result, played) =
         run_reported(&tournament, &plan, &options, args.rating_interval, &loaded);
+    // A lock taken between the check above and the run's own is still no stopped run.
+    let result = match result {
+        Err(run::RunError::Results(locked @ results::ResultsError::Locked { .. })) => {
+            return Err(locked.into());
+        }
+        result => result,
+    };
     let summary = result.with_context(|| {
         format!(
             "{}: stopped after playing {} games in this run; the results so far are kept in {} (run again to resume)",

@@ -6,8 +6,9 @@
 //! carries an HMAC-SHA256, under a key only this user can read (`<dir>/key`, created on
 //! first use), of the module's SHA-256, the engine hash and the compiled bytes; it is
 //! checked before anything is deserialized. The directory, the key and the entries must
-//! be owned by this user, not writable by group or others, and not symlinks; entries are
-//! written to a temporary file and renamed into place. An entry that fails any check is
+//! be owned by this user, not writable by group or others, and regular files (never a
+//! symlink, which is not followed, nor a FIFO or device, which is not opened in a way that
+//! could block); entries are written to a temporary file and renamed into place. An entry that fails any check is
 //! ignored with a warning and replaced by a fresh compile. Threat model: docs/abi.md.
 
 use hmac::{Hmac, Mac};
@@ -254,21 +255,34 @@ fn private(_meta: &std::fs::Metadata) -> Result<(), String> {
     Ok(())
 }
 
-/// Read a regular file that passes [`private`], refusing symlinks (checked on the opened
-/// file, so a swap between check and open is caught).
+/// Read a regular file that passes [`private`], refusing symlinks and anything else that
+/// is not a regular file (a FIFO, a device, a directory, a socket) without blocking on it:
+/// the path is checked without following links before it is opened, and opened with
+/// `O_NOFOLLOW | O_NONBLOCK` and checked again, so a swap between check and open is
+/// caught too (opening a FIFO for reading would otherwise wait for a writer forever).
 fn read_private(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    const NOT_REGULAR: &str = "entries must be regular files";
+    let kind = std::fs::symlink_metadata(path)
+        .map_err(|e| format!("cannot read: {e}"))?
+        .file_type();
+    if !kind.is_file() {
+        return Err(format!("{}; {NOT_REGULAR}", file_kind(kind)));
+    }
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
     let file = options.open(path).map_err(|e| match e.raw_os_error() {
         #[cfg(unix)]
-        Some(libc::ELOOP) => "a symlink; entries must be regular files".to_owned(),
+        Some(libc::ELOOP) => format!("a symlink; {NOT_REGULAR}"),
         _ => format!("cannot open: {e}"),
     })?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(format!("{}; {NOT_REGULAR}", file_kind(meta.file_type())));
     }
     private(&meta)?;
     if meta.len() > max {
@@ -279,6 +293,30 @@ fn read_private(path: &Path, max: u64) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_symlink() {
+        "a symlink"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Write `bytes` to `path` atomically, owner-only (a temporary file renamed into place).

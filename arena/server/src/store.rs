@@ -7,6 +7,7 @@
 
 use arena_engine::SeatOutcome;
 use arena_sdk::Mode;
+use arena_tournament::signing::{self, PublicKey, ReplayKey, SigningError};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use std::cell::Cell;
@@ -26,12 +27,25 @@ const MIGRATIONS: &[&str] = &[
 #[error("database: {what}: {error}")]
 pub struct StoreError {
     what: &'static str,
-    error: rusqlite::Error,
+    error: Cause,
+}
+
+/// What went wrong under a [`StoreError`].
+#[derive(Debug, thiserror::Error)]
+enum Cause {
+    #[error(transparent)]
+    Sql(#[from] rusqlite::Error),
+    /// The replay signing key beside the database.
+    #[error(transparent)]
+    Key(#[from] SigningError),
 }
 
 /// Attach what was being done to a SQLite error.
 fn ctx(what: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError {
-    move |error| StoreError { what, error }
+    move |error| StoreError {
+        what,
+        error: error.into(),
+    }
 }
 
 /// The database. Cheap to share (`Arc<Store>`); one connection behind a mutex is plenty for
@@ -39,6 +53,9 @@ fn ctx(what: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError {
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// What the replays stored here are signed with ([`Store::add_game`]): the key beside
+    /// the database file, or a new one for an in-memory database.
+    signer: ReplayKey,
 }
 
 /// A user, as the server sees them after authentication.
@@ -326,9 +343,21 @@ fn deflate(bytes: &[u8]) -> Vec<u8> {
 
 impl Store {
     /// Open (creating if needed) the database at `path` and bring its schema up to date.
+    /// Replays are signed with the key in `DB.replay-key` (`signing::key_path`), created
+    /// owner-only with the database.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path).map_err(ctx("open"))?;
-        Store::init(conn)
+        let signer =
+            ReplayKey::load_or_create(&signing::key_path(path)).map_err(|error| StoreError {
+                what: "replay signing key",
+                error: error.into(),
+            })?;
+        Store::init(conn, signer)
+    }
+
+    /// The public key the stored replays are signed with (`arena replay verify --key`).
+    pub fn replay_key(&self) -> PublicKey {
+        self.signer.public()
     }
 
     /// Fail unless the database can be written: a write transaction is committed (the
@@ -347,17 +376,21 @@ impl Store {
             let _ = conn.execute_batch("ROLLBACK");
             StoreError {
                 what: "write",
-                error,
+                error: error.into(),
             }
         })
     }
 
     /// A private in-memory database (tests).
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::init(Connection::open_in_memory().map_err(ctx("open"))?)
+        let signer = ReplayKey::generate().map_err(|error| StoreError {
+            what: "replay signing key",
+            error: error.into(),
+        })?;
+        Store::init(Connection::open_in_memory().map_err(ctx("open"))?, signer)
     }
 
-    fn init(mut conn: Connection) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection, signer: ReplayKey) -> Result<Store, StoreError> {
         // WAL: readers (pages) never wait for the ladder's writes; synchronous=NORMAL in WAL
         // mode keeps every committed transaction across a process kill (only an OS crash
         // can lose the last ones, never tear them).
@@ -381,6 +414,7 @@ impl Store {
         }
         Ok(Store {
             conn: Mutex::new(conn),
+            signer,
         })
     }
 
@@ -811,11 +845,17 @@ impl Store {
 
     // --- games and replays
 
-    /// Commit a finished game in one transaction: its replay (content-addressed, deflated),
-    /// the game row, and for the second game of a ladder job the end of the job.
+    /// Commit a finished game in one transaction: its replay (addressed by the SHA-256 of
+    /// the replay as played, so the same game has the same address on every server, then
+    /// signed with the store's key and deflated), the game row, and for the second game of
+    /// a ladder job the end of the job.
     pub fn add_game(&self, game: &NewGame) -> Result<i64, StoreError> {
         let sha256 = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&game.replay));
-        let deflated = deflate(&game.replay);
+        let replay = self.signer.sign(&game.replay).map_err(|error| StoreError {
+            what: "sign the replay",
+            error: error.into(),
+        })?;
+        let deflated = deflate(&replay);
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(ctx("begin game"))?;
         tx.execute(
@@ -1188,6 +1228,7 @@ mod tests {
             Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
         let store = Store {
             conn: Mutex::new(conn),
+            signer: ReplayKey::generate().unwrap(),
         };
         assert_eq!(
             store.schema_version().unwrap(),
@@ -1346,9 +1387,14 @@ mod tests {
             .unwrap();
         assert_ne!(next.id, job.id, "a finished job's id is never reused");
         let stored = store.game(1).unwrap().unwrap();
+        let replay = store.replay(&stored.replay).unwrap().unwrap();
+        assert!(
+            replay.starts_with(b"{\"same\":1,\"signature\":"),
+            "kept, then signed"
+        );
         assert_eq!(
-            store.replay(&stored.replay).unwrap().unwrap(),
-            b"{\"same\":1}"
+            arena_tournament::signing::check(&replay).unwrap(),
+            arena_tournament::signing::Signed::By(store.replay_key())
         );
         let replays: i64 = store
             .conn()

@@ -216,8 +216,32 @@ impl Contestant {
     }
 }
 
+impl BotSpec {
+    /// Build a bot directory (a crate, a Go module, a Python or JavaScript bot) into its
+    /// module, telling `progress` each line of cargo's progress (`Compiling …`) for a
+    /// crate; `None` for a module file or a built-in, which need no build. Builds are
+    /// cached (cargo's own, `build_cache`'s), so resolving the spec afterwards is quick.
+    pub fn build(&self, progress: &mut dyn FnMut(&str)) -> Option<Result<PathBuf, BotError>> {
+        match self {
+            BotSpec::Builtin(_) | BotSpec::Module(_) => None,
+            BotSpec::Crate(dir) => Some(build_crate_reporting(dir, progress)),
+            BotSpec::Go(dir) => Some(crate::golang::build_go(dir)),
+            BotSpec::Python(dir) => Some(crate::python::build_python(dir)),
+            BotSpec::JavaScript(dir) => Some(build_javascript(dir)),
+        }
+    }
+}
+
 /// Build a bot crate for wasm32-unknown-unknown (release) and return the module's path.
 pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
+    build_crate_reporting(dir, &mut |_| {})
+}
+
+/// [`build_crate`], telling `progress` each line cargo writes while it builds.
+pub fn build_crate_reporting(
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<PathBuf, BotError> {
     let fail = |detail: String| BotError::Build {
         dir: dir.display().to_string(),
         detail,
@@ -257,7 +281,7 @@ pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
     // running the arena itself.
     let target_dir = Path::new(target_dir).join("arena-bots");
     tracing::info!(dir = %dir.display(), "building bot crate for wasm32-unknown-unknown");
-    let output = Command::new(&cargo)
+    let mut child = Command::new(&cargo)
         .args([
             "build",
             "--release",
@@ -277,12 +301,26 @@ pub fn build_crate(dir: &Path) -> Result<PathBuf, BotError> {
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
-    if !output.status.success() {
-        return Err(fail(
-            String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-        ));
+    // cargo writes its progress and diagnostics to standard error, line by line.
+    let mut written = Vec::new();
+    if let Some(stderr) = child.stderr.take() {
+        use std::io::BufRead;
+        let mut reader = std::io::BufReader::new(stderr);
+        let mut line = Vec::new();
+        while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+            progress(String::from_utf8_lossy(&line).trim_end());
+            written.append(&mut line);
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| fail(format!("cannot wait for cargo: {e}")))?;
+    if !status.success() {
+        return Err(fail(String::from_utf8_lossy(&written).trim().to_owned()));
     }
     let wasm = target_dir
         .join("wasm32-unknown-unknown/release")

@@ -9,7 +9,8 @@
 //!   [`modes`]: which modes a wasm bot accepts;
 //! - [`config`]: tournament files; [`plan`]: the numbered games (pure); [`run`]: parallel,
 //!   resumable, shardable runs; [`results`]: the append-only results log and merging;
-//! - [`ratings`]: Bradley–Terry Elo with error bars; [`report`]: standings and statistics.
+//! - [`ratings`]: Bradley–Terry Elo with error bars; [`report`]: standings and statistics;
+//! - [`signing`]: Ed25519 replay signatures (a server signs what it stores).
 //!
 //! ```no_run
 //! use arena_tournament::{config::Tournament, plan::plan};
@@ -36,6 +37,7 @@ pub mod ratings;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod signing;
 pub mod sprt;
 
 pub use arena_engine::Outcome;

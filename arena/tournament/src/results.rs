@@ -66,11 +66,14 @@ pub enum ResultsError {
     },
     /// Another process holds the directory's lock.
     #[error(
-        "{path}: another run is writing these results (it holds this lock); wait for it to finish or use another --out directory"
+        "{path}: another run{} holds this lock and is writing these results; wait for it to finish or use another --out directory",
+        holder.map(|pid| format!(" (pid {pid})")).unwrap_or_default()
     )]
     Locked {
         /// The lock file.
         path: String,
+        /// The process id the holder wrote into the lock file, if it could be read.
+        holder: Option<u32>,
     },
     /// A results directory belongs to another plan.
     #[error("{path}: {message}")]
@@ -293,16 +296,13 @@ pub struct RunLock {
 }
 
 /// Lock the results file `results` (its directory is created if missing) for one run: a
-/// lock file `.NAME.lock` beside it. Fails at once if another process holds it. Shards
-/// write separate files, so they can share a directory; two runs of the same slice cannot.
+/// lock file `.NAME.lock` beside it, holding the process id of the run that holds it. Fails
+/// at once if another process holds it, naming that process. Shards write separate files,
+/// so they can share a directory; two runs of the same slice cannot.
 pub fn lock(results: &Path) -> Result<RunLock, ResultsError> {
-    let dir = results.parent().unwrap_or(Path::new("."));
+    let path = lock_path(results);
+    let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let name = results
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("results");
-    let path = dir.join(format!(".{name}.lock"));
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -310,12 +310,60 @@ pub fn lock(results: &Path) -> Result<RunLock, ResultsError> {
         .open(&path)
         .map_err(io(&path))?;
     match file.try_lock() {
-        Ok(()) => Ok(RunLock { _file: file }),
+        Ok(()) => {
+            // The holder's pid, for the message of a run refused while this one is going.
+            // The lock is what counts: a stale pid in an unlocked file means nothing.
+            file.set_len(0)
+                .and_then(|()| write!(&file, "{}", std::process::id()))
+                .map_err(io(&path))?;
+            Ok(RunLock { _file: file })
+        }
         Err(std::fs::TryLockError::WouldBlock) => Err(ResultsError::Locked {
+            holder: lock_holder(&path),
             path: path.display().to_string(),
         }),
         Err(std::fs::TryLockError::Error(e)) => Err(io(&path)(e)),
     }
+}
+
+/// Fail as [`lock`] would if another run holds the lock of `results`, creating nothing:
+/// a caller about to spend time before it locks (building bots) says so at once.
+pub fn check_unlocked(results: &Path) -> Result<(), ResultsError> {
+    let path = lock_path(results);
+    let Ok(file) = std::fs::File::open(&path) else {
+        return Ok(());
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ResultsError::Locked {
+            holder: lock_holder(&path),
+            path: path.display().to_string(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(io(&path)(e)),
+    }
+}
+
+/// `.NAME.lock` beside the results file `NAME`.
+fn lock_path(results: &Path) -> PathBuf {
+    let dir = results.parent().unwrap_or(Path::new("."));
+    let name = results
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("results");
+    dir.join(format!(".{name}.lock"))
+}
+
+/// The process id written into a held lock file (`None` if it cannot be read, e.g. a
+/// holder that has locked but not yet written it).
+fn lock_holder(path: &Path) -> Option<u32> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(32)
+        .read_to_string(&mut text)
+        .ok()?;
+    text.trim().parse().ok()
 }
 
 /// Write `bytes` to `path` atomically: a temporary file in the same directory, synced and
@@ -445,7 +493,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("results.jsonl");
         let first = lock(&file).unwrap();
-        assert!(matches!(lock(&file), Err(ResultsError::Locked { .. })));
+        let me = std::process::id();
+        assert!(matches!(
+            lock(&file),
+            Err(ResultsError::Locked { holder: Some(pid), .. }) if pid == me
+        ));
         // Another shard's file is another lock.
         lock(&dir.path().join("results-shard-1-of-2.jsonl")).unwrap();
         drop(first);
