@@ -1334,7 +1334,7 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-/// A failure of the server's own (here a stored replay that is not JSON) is a 500 with an
+/// A failure of the server's own (here a stored replay damaged on disk) is a 500 with an
 /// incident id, never the failure's message; every answer, error pages and the API
 /// included, carries the security headers, and the viewer its own hash-based policy.
 #[test]
@@ -1371,10 +1371,15 @@ fn internal_errors_show_an_incident_id_and_every_answer_has_security_headers() {
                 reason: "r".into(),
                 turns: 1,
                 outcomes: [outcome.clone(), outcome],
-                replay: b"not a replay".to_vec(),
+                replay: br#"{"not":"a replay"}"#.to_vec(),
             })
             .unwrap();
     }
+    // The stored replay is damaged (as by a failing disk): it no longer inflates.
+    rusqlite::Connection::open(dir.path().join("arena.db"))
+        .unwrap()
+        .execute("UPDATE replays SET deflated = x'00ff00ff'", [])
+        .unwrap();
     let server = Server::start(dir.path(), "ladder = false\n[modes.battle]\n");
     let (status, headers, body) = get_with_headers(&server, "/games/1");
     assert_eq!(status, 500, "{body}");

@@ -33,7 +33,8 @@ fn leaderboard_bot_and_game_pages_work_in_chromium() {
         }
     };
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), "jobs = 1\n[modes.battle]\n");
+    // Only the two uploads play (no house bots): the page lists exactly them.
+    let server = Server::start(dir.path(), "jobs = 1\nhouse_bots = false\n[modes.battle]\n");
     let alice = server.add_user("alice", false);
     for (name, bot) in [
         ("rando", bots::BATTLE_RANDOM),
