@@ -940,7 +940,7 @@ declare namespace arena {
       last_rejected: string[];
     }
 
-    /** A bot's answer on its turn: the recruit stage's orders, then the move stage's, each carried out in order. An order that breaks a rule is skipped (and reported back in the next observation's `last_rejected`); the others still happen. `{}` passes; an unknown field is a malformed answer (a `wrong_shape` fault), not a pass. */
+    /** A bot's answer on its turn: the recruit stage's orders, then the move stage's, each carried out in order. An order that breaks a rule is skipped (and reported back in the next observation's `last_rejected`); the others still happen. A refused order costs nothing: a turn carries out up to 4 recruits and 1 024 moves, and reads up to 256 refused orders of each stage besides (docs/rules/conquest.md). `{}` passes; an unknown field is a malformed answer (a `wrong_shape` fault), not a pass. */
     interface Orders {
       /** Recruit orders. */
       recruit: Recruit[];

@@ -164,7 +164,7 @@ func (x *Observation) DecodeBinary(r *wire.Reader) {
 	}
 }
 
-// A bot's answer on its turn: the recruit stage's orders, then the move stage's, each carried out in order. An order that breaks a rule is skipped (and reported back in the next observation's `last_rejected`); the others still happen. `{}` passes; an unknown field is a malformed answer (a `wrong_shape` fault), not a pass.
+// A bot's answer on its turn: the recruit stage's orders, then the move stage's, each carried out in order. An order that breaks a rule is skipped (and reported back in the next observation's `last_rejected`); the others still happen. A refused order costs nothing: a turn carries out up to 4 recruits and 1 024 moves, and reads up to 256 refused orders of each stage besides (docs/rules/conquest.md). `{}` passes; an unknown field is a malformed answer (a `wrong_shape` fault), not a pass.
 type Orders struct {
 	// Recruit orders.
 	Recruit []Recruit `json:"recruit"`

@@ -167,7 +167,9 @@ class Observation:
 class Orders:
     """A bot's answer on its turn: the recruit stage's orders, then the move stage's, each
     carried out in order. An order that breaks a rule is skipped (and reported back in
-    the next observation's `last_rejected`); the others still happen. `{}` passes; an
+    the next observation's `last_rejected`); the others still happen. A refused order
+    costs nothing: a turn carries out up to 4 recruits and 1 024 moves, and reads up to
+    256 refused orders of each stage besides (docs/rules/conquest.md). `{}` passes; an
     unknown field is a malformed answer (a `wrong_shape` fault), not a pass.
     """
 
