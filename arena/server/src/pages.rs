@@ -78,21 +78,7 @@ async fn not_found(uri: axum::http::Uri) -> Response {
     }
 }
 
-/// Escape text for HTML element content and quoted attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use arena_viewer::escape_html as escape;
 
 fn layout(title: &str, body: &str) -> String {
     let mut nav = String::new();

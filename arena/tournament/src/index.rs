@@ -150,21 +150,7 @@ fn mode_tables(html: &mut String, standings: &Standings) {
     html.push_str("</tbody></table>\n");
 }
 
-/// Text for HTML content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use arena_viewer::escape_html as escape;
 
 #[cfg(test)]
 mod tests {

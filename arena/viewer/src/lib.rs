@@ -340,8 +340,9 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// Text for HTML element content and attribute values.
-fn escape_html(text: &str) -> String {
+/// Text for HTML element content and quoted attribute values: the one escaper of every
+/// page the arena writes (the viewer, the tournament index, the server's pages).
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
