@@ -10,10 +10,11 @@
 //! ```
 //!
 //! Exactly five lines, one after the other, in this order: `Frame: WxH`, then `Water:`,
-//! `Wood:`, `Food:` and `Gold:`, each followed by pairs of whole numbers `x y` (none is
-//! fine). The format is the original's, as strict as it and the public implementations
-//! that reproduce it: each label at the very start of its line and followed by one space,
-//! single spaces between numbers, nothing after the last, digits only (no sign). Empty
+//! `Wood:`, `Food:` and `Gold:`, each followed by one space and pairs of whole numbers
+//! `x y` (none is fine: `Wood: `). The format is the original's, as strict as it and the
+//! public implementations that reproduce it: each label at the very start of its line and
+//! followed by one space (also when no pairs follow), single spaces between numbers,
+//! nothing after the last, digits only (no sign). Empty
 //! lines after the fifth are ignored. Checks, in this order, each failing with the 1-based
 //! line it found the problem on:
 //!
@@ -296,11 +297,11 @@ pub fn parse_map(text: &str, max_frame: u8) -> Result<Map, MapError> {
         return Err(err(LABELS.len() + 1, MapErrorKind::ExtraLine));
     }
     // 2. Labels, each at the start of its line and followed by a space (a position line
-    // may end at its label: no pairs). `Frame:5x5` still names the right line; its format
-    // is checked next.
+    // with no pairs is its label and the space: `Wood: `, as in the original).
+    // `Frame:5x5` still names the right line; its format is checked next.
     for (k, (body, expected)) in lines.iter().zip(LABELS).enumerate() {
         let rest = body.strip_prefix(expected);
-        let spaced = rest.is_some_and(|r| k == 0 || r.is_empty() || r.starts_with(' '));
+        let spaced = rest.is_some_and(|r| k == 0 || r.starts_with(' '));
         if !spaced {
             let word = body.split(' ').next().unwrap_or("");
             // Quote what stands where the label should: up to its first space, or the
@@ -422,18 +423,18 @@ fn parse_frame(body: &str) -> Option<(&str, &str)> {
     (digits(w) && digits(h)).then_some((w, h))
 }
 
-/// The numbers of a position line after its label (`label_len` bytes), as written: each
-/// after exactly one space, digits only.
+/// The numbers of a position line after its label (`label_len` bytes) and the space the
+/// label check saw, as written: none when the line ends there, else each after exactly
+/// one space, digits only.
 fn numbers_of<'a>(
     label: &'static str,
     body: &'a str,
     label_len: usize,
 ) -> Result<Vec<&'a str>, MapErrorKind> {
     let rest = &body[label_len..];
-    if rest.is_empty() {
+    if rest.len() == 1 {
         return Ok(Vec::new());
     }
-    // The label check saw the space after the label.
     let mut numbers = Vec::new();
     let mut column = label_len + 2;
     let tokens: Vec<&str> = rest[1..].split(' ').collect();
@@ -467,11 +468,8 @@ fn numbers_of<'a>(
 /// The map as the file format writes it (what `arena map check` and the tests round-trip).
 pub fn to_text(map: &Map) -> String {
     let line = |label: &str, list: &[Pos]| {
-        let mut s = label.to_owned();
-        for p in list {
-            s += &format!(" {} {}", p.x, p.y);
-        }
-        s + "\n"
+        let pairs: Vec<String> = list.iter().map(|p| format!("{} {}", p.x, p.y)).collect();
+        format!("{label} {}\n", pairs.join(" "))
     };
     format!(
         "Frame: {}x{}\n{}{}{}{}",

@@ -67,7 +67,7 @@ fn the_default_and_shipped_maps_are_valid_and_point_symmetric() {
 
 #[test]
 fn a_map_needs_exactly_five_lines() {
-    let e = map_error("Frame: 5x5\nWater:\nWood:\nFood:\n");
+    let e = map_error("Frame: 5x5\nWater: \nWood: \nFood: \n");
     assert_eq!(e.line, 5);
     assert!(matches!(
         e.kind,
@@ -76,13 +76,13 @@ fn a_map_needs_exactly_five_lines() {
             found: 4
         }
     ));
-    let e = map_error("Frame: 5x5\nWater:\nWood:\nFood:\nGold:\nGold: 3 0\n");
+    let e = map_error("Frame: 5x5\nWater: \nWood: \nFood: \nGold: \nGold: 3 0\n");
     assert_eq!((e.line, e.kind), (6, MapErrorKind::ExtraLine));
 }
 
 #[test]
 fn lines_must_come_in_the_documents_order() {
-    let e = map_error("Frame: 5x5\nWood:\nWater:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWood: \nWater: \nFood: \nGold: \n");
     assert_eq!(e.line, 2);
     assert_eq!(
         e.kind,
@@ -107,7 +107,7 @@ fn the_frame_must_be_w_x_h() {
         "Frame: 5x5x5",
         "Frame:5x5",
     ] {
-        let e = map_error(&format!("{bad}\nWater:\nWood:\nFood:\nGold:\n"));
+        let e = map_error(&format!("{bad}\nWater: \nWood: \nFood: \nGold: \n"));
         assert_eq!(
             (e.line, e.kind),
             (1, MapErrorKind::BadFrame(bad.into())),
@@ -118,7 +118,7 @@ fn the_frame_must_be_w_x_h() {
 
 #[test]
 fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
-    let text = "Frame: 8x5\nWater:\nWood:\nFood:\nGold:\n";
+    let text = "Frame: 8x5\nWater: \nWood: \nFood: \nGold: \n";
     let e = map_error(text);
     assert_eq!(
         (e.line, e.kind),
@@ -132,7 +132,7 @@ fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
         )
     );
     assert!(matches!(
-        map_error("Frame: 5x4\nWater:\nWood:\nFood:\nGold:\n").kind,
+        map_error("Frame: 5x4\nWater: \nWood: \nFood: \nGold: \n").kind,
         MapErrorKind::FrameOutOfRange { .. }
     ));
     assert_eq!(parse_map(text, 8).unwrap().width, 8);
@@ -149,7 +149,7 @@ fn the_frame_is_5_to_7_unless_the_rules_allow_more() {
 
 #[test]
 fn positions_must_be_whole_numbers() {
-    let e = map_error("Frame: 5x5\nWater: 0 4\nWood: 2 0.5\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 0 4\nWood: 2 0.5\nFood: \nGold: \n");
     assert_eq!(
         (e.line, e.kind),
         (
@@ -164,7 +164,7 @@ fn positions_must_be_whole_numbers() {
 
 #[test]
 fn positions_come_in_pairs() {
-    let e = map_error("Frame: 5x5\nWater: 0 4 3\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 0 4 3\nWood: \nFood: \nGold: \n");
     assert_eq!(
         (e.line, e.kind),
         (
@@ -179,7 +179,7 @@ fn positions_come_in_pairs() {
 
 #[test]
 fn positions_must_lie_on_the_map() {
-    let e = map_error("Frame: 5x6\nWater:\nWood:\nFood: 4 5 0 6\nGold:\n");
+    let e = map_error("Frame: 5x6\nWater: \nWood: \nFood: 4 5 0 6\nGold: \n");
     assert_eq!(e.line, 4);
     assert_eq!(
         e.kind,
@@ -197,7 +197,7 @@ fn positions_must_lie_on_the_map() {
 fn home_bases_and_their_neighbours_stay_free() {
     // (1,1) is Player 1's home; (3,2) is next to Player 2's home (3,3) on a 5x5 map.
     for (pos, line) in [("1 1", 2), ("0 1", 2), ("3 3", 2), ("3 2", 2), ("4 3", 2)] {
-        let e = map_error(&format!("Frame: 5x5\nWater: {pos}\nWood:\nFood:\nGold:\n"));
+        let e = map_error(&format!("Frame: 5x5\nWater: {pos}\nWood: \nFood: \nGold: \n"));
         assert_eq!(e.line, line);
         assert!(
             matches!(e.kind, MapErrorKind::HomeOccupied { label: "Water", home2, .. } if home2 == p(3, 3)),
@@ -220,7 +220,7 @@ fn a_position_is_given_once() {
             }
         )
     );
-    let e = map_error("Frame: 5x5\nWater: 0 4 0 4\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 0 4 0 4\nWood: \nFood: \nGold: \n");
     assert!(matches!(
         e.kind,
         MapErrorKind::Duplicate { first_line: 2, .. }
@@ -230,31 +230,31 @@ fn a_position_is_given_once() {
 #[test]
 fn checks_run_line_by_line_in_the_documented_order() {
     // Line 2 is off the map and line 3 not a number: line 2 is reported first.
-    let e = map_error("Frame: 5x5\nWater: 9 9\nWood: x 1\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 9 9\nWood: x 1\nFood: \nGold: \n");
     assert_eq!(e.line, 2);
     // Within a line, a non-number is found before the odd count.
-    let e = map_error("Frame: 5x5\nWater: 0 x 1\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 0 x 1\nWood: \nFood: \nGold: \n");
     assert!(matches!(e.kind, MapErrorKind::NotAnInteger { .. }));
     // A blank line is found before a wrong label on a later line.
-    let e = map_error("Frame: 5x5\n\nWood:\nWater:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\n\nWood: \nWater: \nFood: \nGold: \n");
     assert_eq!((e.line, e.kind), (2, MapErrorKind::BlankLine));
 }
 
-const BLANK: &str = "Water:\nWood:\nFood:\nGold:\n";
+const BLANK: &str = "Water: \nWood: \nFood: \nGold: \n";
 
 #[test]
 fn a_blank_line_between_lines_is_refused_on_its_line() {
     for text in [
-        "Frame: 5x5\n\nWater:\nWood:\nFood:\nGold:\n",
-        "\nFrame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
-        "Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n",
+        "Frame: 5x5\n\nWater: \nWood: \nFood: \nGold: \n",
+        "\nFrame: 5x5\nWater: \nWood: \nFood: \nGold: \n",
+        "Frame: 5x5\nWater: \nWood: \n   \nFood: \nGold: \n",
     ] {
         let e = map_error(text);
         assert_eq!(e.kind, MapErrorKind::BlankLine, "{text:?}");
     }
     assert_eq!(map_error("\nFrame: 5x5\n").line, 1);
     assert_eq!(
-        map_error("Frame: 5x5\nWater:\nWood:\n   \nFood:\nGold:\n").line,
+        map_error("Frame: 5x5\nWater: \nWood: \n   \nFood: \nGold: \n").line,
         4
     );
 }
@@ -263,7 +263,7 @@ fn a_blank_line_between_lines_is_refused_on_its_line() {
 fn empty_lines_after_the_fifth_are_ignored_and_crlf_ends_a_line() {
     let text = format!("Frame: 5x5\n{BLANK}\n\n");
     assert_eq!(parse_map(&text, 7).unwrap().width, 5);
-    let crlf = "Frame: 5x5\r\nWater: 0 4\r\nWood:\r\nFood:\r\nGold:\r\n";
+    let crlf = "Frame: 5x5\r\nWater: 0 4\r\nWood: \r\nFood: \r\nGold: \r\n";
     assert_eq!(parse_map(crlf, 7).unwrap().water, [p(0, 4)]);
 }
 
@@ -278,27 +278,27 @@ fn a_label_starts_its_line_and_is_followed_by_a_space() {
         );
     };
     wrong(
-        " Frame: 5x5\nWater:\nWood:\nFood:\nGold:\n",
+        " Frame: 5x5\nWater: \nWood: \nFood: \nGold: \n",
         1,
         " Frame: 5x5",
     );
     wrong(
-        "Frame: 5x5\n Water: 0 4\nWood:\nFood:\nGold:\n",
+        "Frame: 5x5\n Water: 0 4\nWood: \nFood: \nGold: \n",
         2,
         " Water: 0 4",
     );
     wrong(
-        "Frame: 5x5\n\tWater: 0 4\nWood:\nFood:\nGold:\n",
+        "Frame: 5x5\n\tWater: 0 4\nWood: \nFood: \nGold: \n",
         2,
         "\\tWater:",
     );
-    wrong("Frame: 5x5\nWater:0 4\nWood:\nFood:\nGold:\n", 2, "Water:0");
+    wrong("Frame: 5x5\nWater:0 4\nWood: \nFood: \nGold: \n", 2, "Water:0");
     wrong(
-        "Frame: 5x5\nWater:\t0 4\nWood:\nFood:\nGold:\n",
+        "Frame: 5x5\nWater:\t0 4\nWood: \nFood: \nGold: \n",
         2,
         "Water:\\t0",
     );
-    let e = map_error("Frame: 5x5\nWater:0 0\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater:0 0\nWood: \nFood: \nGold: \n");
     assert_eq!(
         e.to_string(),
         "line 2: expected a line starting with `Water:` and a space, found `Water:0` (the lines are Frame, Water, Wood, Food, Gold, in this order, each label at the start of its line)"
@@ -343,7 +343,7 @@ fn a_huge_frame_is_quoted_as_written() {
 fn numbers_have_no_sign() {
     for token in ["+4", "-0", "-1"] {
         let e = map_error(&format!(
-            "Frame: 5x5\nWater: 0 {token}\nWood:\nFood:\nGold:\n"
+            "Frame: 5x5\nWater: 0 {token}\nWood: \nFood: \nGold: \n"
         ));
         assert_eq!(
             (e.line, e.kind),
@@ -357,7 +357,7 @@ fn numbers_have_no_sign() {
             "{token}"
         );
     }
-    let e = map_error("Frame: 5x5\nWater: 0\t4\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: 0\t4\nWood: \nFood: \nGold: \n");
     assert_eq!(
         e.to_string(),
         "line 2: Water contains `0\\t4`, which is not a whole number (digits only, no sign)"
@@ -368,20 +368,32 @@ fn numbers_have_no_sign() {
 fn numbers_are_separated_by_single_spaces() {
     let spacing = |text: &str| map_error(text).to_string();
     assert_eq!(
-        spacing("Frame: 5x5\nWater: 0  4\nWood:\nFood:\nGold:\n"),
+        spacing("Frame: 5x5\nWater: 0  4\nWood: \nFood: \nGold: \n"),
         "line 2: Water has two spaces in a row at column 10: numbers are separated by single spaces"
     );
     assert_eq!(
-        spacing("Frame: 5x5\nWater:  0 4\nWood:\nFood:\nGold:\n"),
+        spacing("Frame: 5x5\nWater:  0 4\nWood: \nFood: \nGold: \n"),
         "line 2: Water has two spaces in a row at column 8: numbers are separated by single spaces"
     );
     assert_eq!(
-        spacing("Frame: 5x5\nWater: 0 4 \nWood:\nFood:\nGold:\n"),
+        spacing("Frame: 5x5\nWater: 0 4 \nWood: \nFood: \nGold: \n"),
         "line 2: Water has a space at the end of the line at column 11: numbers are separated by single spaces"
     );
+}
+
+#[test]
+fn a_line_without_pairs_is_its_label_and_one_space_as_in_the_original() {
+    let map = parse_map("Frame: 5x5\nWater: \nWood: 2 0\nFood: \nGold: \n", 7).unwrap();
+    assert!(map.water.is_empty() && map.food.is_empty() && map.gold.is_empty());
+    assert_eq!(map.wood, [Pos::new(2, 0)]);
+    let e = map_error("Frame: 5x5\nWater:\nWood: \nFood: \nGold: \n");
     assert_eq!(
-        spacing("Frame: 5x5\nWater:\nWood: \nFood:\nGold:\n"),
-        "line 3: Wood has a space at the end of the line at column 6: numbers are separated by single spaces"
+        e.to_string(),
+        "line 2: expected a line starting with `Water:` and a space, found `Water:` (the lines are Frame, Water, Wood, Food, Gold, in this order, each label at the start of its line)"
+    );
+    assert_eq!(
+        map_error("Frame: 5x5\nWater: \nWood:  \nFood: \nGold: \n").to_string(),
+        "line 3: Wood has two spaces in a row at column 7: numbers are separated by single spaces"
     );
 }
 
@@ -389,7 +401,7 @@ fn numbers_are_separated_by_single_spaces() {
 fn a_huge_coordinate_is_quoted_as_written() {
     let big = "123456789012345678901234567890123456789012345";
     let e = map_error(&format!(
-        "Frame: 5x5\nWater: {big} 0\nWood:\nFood:\nGold:\n"
+        "Frame: 5x5\nWater: {big} 0\nWood: \nFood: \nGold: \n"
     ));
     assert_eq!(
         e.to_string(),
@@ -400,7 +412,7 @@ fn a_huge_coordinate_is_quoted_as_written() {
 
 #[test]
 fn a_missing_line_is_named_by_the_first_label_not_found() {
-    let e = map_error("Frame: 5x5\nWood:\nFood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWood: \nFood: \nGold: \n");
     assert_eq!(
         (e.line, e.kind),
         (
@@ -411,7 +423,7 @@ fn a_missing_line_is_named_by_the_first_label_not_found() {
             }
         )
     );
-    let e = map_error("Frame: 5x5\nWater:\nWood:\nGold:\n");
+    let e = map_error("Frame: 5x5\nWater: \nWood: \nGold: \n");
     assert!(
         matches!(
             e.kind,
@@ -441,7 +453,7 @@ fn an_empty_file_or_one_with_a_byte_order_mark_says_so() {
 
 #[test]
 fn homes_are_at_1_1_and_w_minus_2_h_minus_2() {
-    let s = state("Frame: 7x5\nWater:\nWood:\nFood:\nGold:\n");
+    let s = state("Frame: 7x5\nWater: \nWood: \nFood: \nGold: \n");
     assert_eq!(s.board().homes(), [p(1, 1), p(5, 3)]);
     assert_eq!(s.board().terrain(p(5, 3)), Some(Terrain::Home(1)));
 }
@@ -729,7 +741,7 @@ fn water_drowns_the_army_that_enters_it() {
         (1, 1)
     );
     // A scout drowns in the water it would pass.
-    let mut s = state("Frame: 7x7\nWater: 3 4\nWood:\nFood:\nGold:\n");
+    let mut s = state("Frame: 7x7\nWater: 3 4\nWood: \nFood: \nGold: \n");
     s.spawn(0, Kind::Scout, p(3, 3));
     let (_, events) = mv(&mut s, 0, p(3, 3), p(3, 5));
     assert!(matches!(events[..], [Event::Drowned { at, .. }] if at == p(3, 4)));
