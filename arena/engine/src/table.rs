@@ -78,6 +78,9 @@ pub struct Table<'p, G: Ruleset> {
     max_rejections: u32,
     tally: [Tally; 2],
     forfeit: Option<Seat>,
+    /// A forfeit by a rejected part of an answer, which waits for the rest of the answer
+    /// to be carried out ([`Table::reject_part`]).
+    pending_forfeit: Option<Seat>,
     turn: u32,
     initial: Option<G::Initial>,
     log: Vec<Entry<G>>,
@@ -104,6 +107,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
             max_rejections: max_rejections.max(1),
             tally: Default::default(),
             forfeit: None,
+            pending_forfeit: None,
             turn: 0,
             initial: None,
             log: Vec::new(),
@@ -192,7 +196,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         offer: G::Offer,
         check: impl FnOnce(&G::Action) -> Result<(), String>,
     ) -> Asked<G::Action> {
-        if let Some(loser) = self.forfeit {
+        if let Some(loser) = self.forfeit() {
             return Asked::Forfeited(loser);
         }
         // A zero-sized offer (a mode that lists no choices: conquest) has nothing to record.
@@ -212,7 +216,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
 
     /// Reject `seat`'s answer for `reason`: the mode's default, or the forfeit it caused.
     fn refuse<T>(&mut self, seat: Seat, reason: String) -> Asked<T> {
-        match self.reject(seat, reason.clone()) {
+        match self.reject(seat, reason.clone(), true) {
             Some(loser) => Asked::Forfeited(loser),
             None => Asked::Default {
                 rejected: Some(reason),
@@ -228,7 +232,7 @@ impl<'p, G: Ruleset> Table<'p, G> {
         request: &G::SetupRequest,
         check: impl FnOnce(&G::SetupChoice) -> Result<T, String>,
     ) -> Asked<T> {
-        if let Some(loser) = self.forfeit {
+        if let Some(loser) = self.forfeit() {
             return Asked::Forfeited(loser);
         }
         self.asking(seat);
@@ -244,20 +248,43 @@ impl<'p, G: Ruleset> Table<'p, G> {
         }
     }
 
-    /// The mode rejected (part of) `seat`'s latest answer as illegal: recorded, counted,
-    /// and the mode tells the bot in its next observation. The answer is one strike toward
-    /// `max_rejections`, however many of its parts are rejected; the seat that forfeits by
-    /// it (or any earlier forfeit) is returned: the mode then ends the match.
-    #[must_use = "a rejection can forfeit the match"]
-    pub fn reject(&mut self, seat: Seat, reason: impl Into<String>) -> Option<Seat> {
+    /// The mode rejected a part of `seat`'s latest answer as illegal (an answer of several
+    /// orders, each carried out or refused on its own): recorded, counted, and the mode
+    /// tells the bot in its next observation. The answer is one strike toward
+    /// `max_rejections`, however many of its parts are rejected. The forfeit a strike
+    /// causes waits for the parts carried out: they stand, and an end of the game they
+    /// cause (a capture) comes first; the mode then asks [`Table::forfeit`], and the next
+    /// [`Table::ask`] answers [`Asked::Forfeited`] in any case.
+    pub fn reject_part(&mut self, seat: Seat, reason: impl Into<String>) {
+        self.reject(seat, reason, false);
+    }
+
+    /// The seat that has forfeited, if one has; a forfeit waiting for the end of an
+    /// answer ([`Table::reject_part`]) takes effect now: call it once the answer's parts
+    /// are carried out and the game did not end by them.
+    pub fn forfeit(&mut self) -> Option<Seat> {
+        if let Some(seat) = self.pending_forfeit.take() {
+            self.tally[usize::from(seat)].forfeited = true;
+            self.forfeit.get_or_insert(seat);
+        }
+        self.forfeit
+    }
+
+    /// Record and count a rejection; the forfeit it causes (`at_once`, or waiting for the
+    /// end of the answer), or an earlier one.
+    fn reject(&mut self, seat: Seat, reason: impl Into<String>, at_once: bool) -> Option<Seat> {
         let tally = &mut self.tally[usize::from(seat)];
         tally.invalid_actions += 1;
         if G::REJECTIONS_STRIKE && !tally.struck {
             tally.struck = true;
             tally.rejected_answers += 1;
             if tally.rejected_answers >= self.max_rejections && !tally.forfeited {
-                tally.forfeited = true;
-                self.forfeit.get_or_insert(seat);
+                if at_once {
+                    tally.forfeited = true;
+                    self.forfeit.get_or_insert(seat);
+                } else {
+                    self.pending_forfeit.get_or_insert(seat);
+                }
             }
         }
         self.push(Entry::Rejected {

@@ -576,16 +576,12 @@ pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, S
         for event in events.drain(..) {
             table.event(event);
         }
-        let mut forfeit = None;
         for reason in &report.rejections {
-            forfeit = table.reject(seat, reason.clone());
-        }
-        if let Some(loser) = forfeit {
-            // The orders carried out stand: the forfeit comes at the end of the answer.
-            let finish = table.forfeit_finish(loser, state.stats());
-            return end(table, state, finish);
+            table.reject_part(seat, reason.clone());
         }
         pending[usize::from(seat)] = report.rejections;
+        // The orders carried out stand: a capture wins at once, even by an answer whose
+        // refused orders are the seat's last strike; the forfeit applies if the game goes on.
         if report.captured {
             let finish = Finish {
                 winner: Some(seat),
@@ -595,6 +591,10 @@ pub(crate) fn play(setup: &Setup, table: &mut Table<'_, Conquest>) -> (Finish, S
                 ),
                 stats: state.stats(),
             };
+            return end(table, state, finish);
+        }
+        if let Some(loser) = table.forfeit() {
+            let finish = table.forfeit_finish(loser, state.stats());
             return end(table, state, finish);
         }
         turn += 1;

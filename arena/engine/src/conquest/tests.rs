@@ -1105,6 +1105,67 @@ fn a_rush_captures_the_home_and_rejections_are_reported_back() {
 }
 
 #[test]
+fn a_capture_wins_though_the_same_answer_is_the_last_strike() {
+    // Player 1's rush of the test above, each answer with a refused recruit (onto its own
+    // home): the second answer's refusal is the last strike, its move captures.
+    let refused = Recruit {
+        kind: Kind::Knight,
+        at: p(1, 1),
+    };
+    let rush = Script {
+        turns: vec![
+            Orders {
+                recruit: vec![
+                    Recruit {
+                        kind: Kind::Scout,
+                        at: p(2, 1),
+                    },
+                    refused,
+                ],
+                moves: vec![Move {
+                    from: p(2, 1),
+                    to: p(3, 1),
+                }],
+            },
+            Orders {
+                recruit: vec![refused],
+                moves: vec![Move {
+                    from: p(3, 1),
+                    to: p(3, 3),
+                }],
+            },
+        ],
+        seen: Rc::default(),
+    };
+    let mut config = MatchConfig::new(rules(SMALL, 50), 1);
+    config.max_rejections = 2;
+    let mut a = NativePlayer::new(rush.clone());
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&config, [&mut a, &mut b]);
+    let outcome = &record.outcome;
+    assert_eq!(outcome.winner, Some(0));
+    assert_eq!(
+        outcome.reason,
+        "Player 1 captured the enemy's home base in year 618"
+    );
+    assert!(!outcome.seats[0].forfeited);
+    assert_eq!(outcome.seats[0].invalid_actions, 2);
+    verify(&record.replay).expect("the replay verifies");
+    // Without the capture (the last move stops short), the same strike forfeits.
+    let mut short = Script {
+        turns: rush.turns,
+        seen: Rc::default(),
+    };
+    short.turns[1].moves[0].to = p(3, 2);
+    let mut a = NativePlayer::new(short);
+    let mut b = NativePlayer::new(Script::default());
+    let record = run_match(&config, [&mut a, &mut b]);
+    assert_eq!(record.outcome.winner, Some(1), "{}", record.outcome.reason);
+    assert_eq!(record.outcome.reason, "forfeit: seat 0 had 2 answers rejected");
+    verify(&record.replay).expect("the replay verifies");
+}
+
+#[test]
 fn player_2_hears_why_its_orders_were_skipped() {
     let mut a = NativePlayer::new(Script::default());
     let seen = Rc::<RefCell<Vec<Observation>>>::default();
