@@ -88,6 +88,12 @@ pub trait Ruleset: Game {
     /// is the default anyway) reports the rejection but does not count it as a strike.
     const REJECTIONS_STRIKE: bool = true;
 
+    /// The statistic that counts a seat's rejections, if the mode has one: the table fills
+    /// it from its own count (the match's invalid actions), so it is one counter with the
+    /// log's rejections and the forfeit reason, the forfeiting rejection included. The mode
+    /// leaves it out of its own statistics.
+    const REJECTIONS_STAT: Option<&'static str> = None;
+
     /// The line a person playing `viewer` is shown for an event: only what that seat's
     /// observations hold, plus public events (`None`: nothing of it is theirs to see). The
     /// default, for a mode without hidden information, is [`Ruleset::describe`].

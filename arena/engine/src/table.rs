@@ -339,8 +339,11 @@ impl<'p, G: Ruleset> Table<'p, G> {
 
     pub(crate) fn into_record(self, config: &MatchConfig<G>, finish: Finish) -> MatchRecord<G> {
         let [stats0, stats1] = finish.stats;
-        let seats = [(0usize, stats0), (1, stats1)].map(|(i, stats)| {
+        let seats = [(0usize, stats0), (1, stats1)].map(|(i, mut stats)| {
             let t = &self.tally[i];
+            if let Some(key) = G::REJECTIONS_STAT {
+                stats.insert(key.to_owned(), i64::from(t.invalid_actions));
+            }
             SeatOutcome {
                 stats,
                 faults: t.faults,

@@ -51,6 +51,9 @@ pub const MAX_TURN_LIMIT: u32 = 100_000;
 /// the rules: these classes in turn.
 pub const DEFAULT_PARTY: [Class; 4] = [Class::Warrior, Class::Cleric, Class::Mage, Class::Rogue];
 
+/// The statistic of rejected answers, counted by the table (`Ruleset::REJECTIONS_STAT`).
+pub const REJECTIONS_STAT: &str = "rejected_commands";
+
 /// The statistics keys of `dungeon`, per bot.
 pub const STAT_KEYS: [&str; 10] = [
     "waves_cleared",
@@ -61,7 +64,7 @@ pub const STAT_KEYS: [&str; 10] = [
     "xp",
     "levels_gained",
     "heroes_lost",
-    "rejected_commands",
+    REJECTIONS_STAT,
     "turns",
 ];
 
@@ -316,12 +319,11 @@ pub struct Tally {
     pub levels_gained: u32,
     /// Heroes who died.
     pub heroes_lost: u32,
-    /// Commands rejected with one of the document's errors.
-    pub rejected_commands: u32,
 }
 
 impl Tally {
-    /// As a [`Stats`] map with every key of [`STAT_KEYS`]; `score` gives `turns`.
+    /// As a [`Stats`] map with every key of [`STAT_KEYS`] but `rejected_commands`, which
+    /// the table counts (`Ruleset::REJECTIONS_STAT`); `score` gives `turns`.
     pub fn to_stats(&self, score: Score) -> Stats {
         let values = [
             i64::from(self.waves_cleared),
@@ -332,11 +334,11 @@ impl Tally {
             to_i64(self.xp),
             i64::from(self.levels_gained),
             i64::from(self.heroes_lost),
-            i64::from(self.rejected_commands),
             i64::from(score.turns),
         ];
         STAT_KEYS
             .iter()
+            .filter(|k| **k != REJECTIONS_STAT)
             .zip(values)
             .map(|(k, v)| ((*k).to_owned(), v))
             .collect()
@@ -457,6 +459,7 @@ fn offer_of(legal: &[arena_sdk::dungeon::Action]) -> <Dungeon as Ruleset>::Offer
 
 impl Ruleset for Dungeon {
     const DRAWING: Option<&'static str> = Some(include_str!("viewer.js"));
+    const REJECTIONS_STAT: Option<&'static str> = Some(REJECTIONS_STAT);
 
     type Event = Event;
     type Initial = Initial;

@@ -197,11 +197,6 @@ impl RunState {
                     self.queue.rotate_left(1);
                 }
             }
-            Event::TurnLost { reason, .. } => {
-                if reason != NO_ANSWER {
-                    self.tally.rejected_commands += 1;
-                }
-            }
             Event::Attack {
                 by,
                 target,
@@ -318,7 +313,8 @@ impl RunState {
                 }
             }
             // A roll record: the heal that follows is the turn.
-            Event::TargetDrawn { .. } | Event::GameEnd { .. } => {}
+            // A lost turn changes nothing of the run (the table counts rejections).
+            Event::TargetDrawn { .. } | Event::TurnLost { .. } | Event::GameEnd { .. } => {}
         }
     }
 }
