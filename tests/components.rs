@@ -274,13 +274,67 @@ fn a_component_of_another_world_is_refused_saying_what_it_has() {
 }
 
 #[test]
+fn a_component_of_another_world_is_told_so_before_any_limit_it_breaks() {
+    let small = Sandbox::new(
+        Limits {
+            component_bytes: 100,
+            ..Limits::default()
+        },
+        None,
+    )
+    .unwrap();
+    let wasi = component(STAY, "").replace(
+        "(import \"log\" (func $log (param \"msg\" string)))",
+        "(import \"log\" (func $log (param \"msg\" string))) \
+         (import \"wasi:cli/environment@0.2.0\" (instance (export \"get-arguments\" (func (result (list string))))))",
+    );
+    let no_call = component(STAY, "").replace(
+        "(export \"call\" (func $call))",
+        "(export \"run\" (func $call))",
+    );
+    let cases = [
+        (
+            &wasi,
+            "the component imports wasi:cli/environment@0.2.0; a component may import only `log`",
+        ),
+        (&no_call, "the component does not export `call`"),
+    ];
+    for (text, words) in cases {
+        // As a binary (the size is read from its header) and as WAT text.
+        let binary = wat::parse_str(text).unwrap();
+        assert!(binary.len() > 100);
+        for bytes in [&binary[..], text.as_bytes()] {
+            let error = small.load_bytes("other", bytes).unwrap_err();
+            assert!(matches!(error, LoadError::Abi { .. }), "{error}");
+            assert!(
+                error.to_string().contains(words),
+                "`{error}` should say `{words}`"
+            );
+        }
+    }
+    // A component of the world over the same limits is refused for its size.
+    let binary = wat::parse_str(component(STAY, "")).unwrap();
+    assert!(matches!(
+        small.load_bytes("big", &binary),
+        Err(LoadError::TooLarge { limit: 100, .. })
+    ));
+}
+
+/// A component of the `arena:bot` world with `items` first among its own (so a bomb is
+/// checked for its limits, not refused for its world).
+fn in_world(items: &str) -> String {
+    let import = "(import \"log\" (func $log (param \"msg\" string)))";
+    component(STAY, "").replacen(import, &format!("{import}\n  {items}"), 1)
+}
+
+#[test]
 fn a_component_bomb_is_refused_before_compiling_naming_the_limit() {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     // 300 core instances of an empty module.
-    let instances = format!(
-        "(component (core module $m) {})",
+    let instances = in_world(&format!(
+        "(core module $m) {}",
         "(core instance (instantiate $m))".repeat(300)
-    );
+    ));
     let error = sandbox
         .load_bytes("instances", instances.as_bytes())
         .unwrap_err()
@@ -290,7 +344,7 @@ fn a_component_bomb_is_refused_before_compiling_naming_the_limit() {
         "{error}"
     );
     // Components nested six deep.
-    let nested = format!("{}{}", "(component ".repeat(6), ")".repeat(6));
+    let nested = in_world(&format!("{}{}", "(component ".repeat(5), ")".repeat(5)));
     let error = sandbox
         .load_bytes("nested", nested.as_bytes())
         .unwrap_err()
@@ -302,11 +356,11 @@ fn a_component_bomb_is_refused_before_compiling_naming_the_limit() {
         "{error}"
     );
     // A core module inside is held to the core limits, and named.
-    let deep = format!(
-        "(component (core module) (core module (func {}{})))",
+    let deep = in_world(&format!(
+        "(core module) (core module (func {}{}))",
         "(block ".repeat(5001),
         ")".repeat(5001)
-    );
+    ));
     let error = sandbox
         .load_bytes("deep", deep.as_bytes())
         .unwrap_err()

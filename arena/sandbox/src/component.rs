@@ -77,15 +77,7 @@ pub(crate) fn validate(
         imports.push(format!("{name}: {described}"));
     }
     if !forbidden.is_empty() {
-        let hint = if forbidden.iter().any(|i| i.starts_with("wasi:")) {
-            " (WASI: build with componentize-py's --stub-wasi, or jco's --backend-qjs-stub-wasi)"
-        } else {
-            ""
-        };
-        return Err(format!(
-            "the component imports {}; a component may import only `log` (docs/wit/arena-bot.wit){hint}",
-            forbidden.join(", ")
-        ));
+        return Err(forbidden_imports(&forbidden));
     }
     let mut exports = Vec::new();
     let mut call = None;
@@ -101,9 +93,63 @@ pub(crate) fn validate(
             "the component exports `call` as {}; the arena:bot world defines it as {CALL_TYPE}",
             describe(&other)
         )),
-        None => Err(format!(
-            "the component does not export `call` ({CALL_TYPE}; docs/wit/arena-bot.wit)"
-        )),
+        None => Err(no_call()),
+    }
+}
+
+fn forbidden_imports(forbidden: &[String]) -> String {
+    let hint = if forbidden.iter().any(|i| i.starts_with("wasi:")) {
+        " (WASI: build with componentize-py's --stub-wasi, or jco's --backend-qjs-stub-wasi)"
+    } else {
+        ""
+    };
+    format!(
+        "the component imports {}; a component may import only `log` (docs/wit/arena-bot.wit){hint}",
+        forbidden.join(", ")
+    )
+}
+
+fn no_call() -> String {
+    format!("the component does not export `call` ({CALL_TYPE}; docs/wit/arena-bot.wit)")
+}
+
+/// What is wrong with a component's world by the names of its top-level imports and
+/// exports alone, read without compiling: a component of another world is told so before
+/// any limit it also breaks (its size, its instances). The types are checked by
+/// [`validate`] once it compiles. `None` when the names fit, or when the bytes do not
+/// parse as far as the imports and exports (the full check then says why).
+pub(crate) fn foreign_world(binary: &[u8]) -> Option<String> {
+    use wasmparser::Payload;
+    let mut depth = 0usize;
+    let mut forbidden = Vec::new();
+    let mut exports_call = false;
+    for payload in wasmparser::Parser::new(0).parse_all(binary) {
+        match payload.ok()? {
+            Payload::ModuleSection { .. } | Payload::ComponentSection { .. } => depth += 1,
+            Payload::End(_) if depth == 0 => break,
+            Payload::End(_) => depth -= 1,
+            Payload::ComponentImportSection(section) if depth == 0 => {
+                for import in section {
+                    let name = import.ok()?.name.name;
+                    if name != LOG {
+                        forbidden.push(name.to_owned());
+                    }
+                }
+            }
+            Payload::ComponentExportSection(section) if depth == 0 => {
+                for export in section {
+                    exports_call |= export.ok()?.name.name == CALL;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !forbidden.is_empty() {
+        Some(forbidden_imports(&forbidden))
+    } else if !exports_call {
+        Some(no_call())
+    } else {
+        None
     }
 }
 

@@ -339,9 +339,15 @@ impl Sandbox {
     /// Load a bot from the bytes of a `.wasm` or `.wat` file.
     pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> Result<LoadedBot, LoadError> {
         let bot = name.to_owned();
-        // What a module was built for is its first problem: said before any limit it breaks.
+        // What a module was built for, or a component's world, is its first problem: said
+        // before any limit it also breaks.
         if let Some(detail) = foreign_build(bytes) {
             return Err(LoadError::Abi { bot, detail });
+        }
+        if crate::component::is_component(bytes) {
+            if let Some(detail) = crate::component::foreign_world(bytes) {
+                return Err(LoadError::Abi { bot, detail });
+            }
         }
         // A binary's kind is in its header; WAT text may be either until parsed.
         let limit = if !bytes.starts_with(b"\0asm") {
@@ -379,6 +385,9 @@ impl Sandbox {
         }
         let binary = to_binary(&bot, bytes)?;
         if crate::component::is_component(&binary) {
+            if let Some(detail) = crate::component::foreign_world(&binary) {
+                return Err(LoadError::Abi { bot, detail });
+            }
             if bytes.len() > self.limits.component_bytes {
                 return Err(too_large(self.limits.component_bytes));
             }
