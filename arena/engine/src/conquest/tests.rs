@@ -197,7 +197,9 @@ fn positions_must_lie_on_the_map() {
 fn home_bases_and_their_neighbours_stay_free() {
     // (1,1) is Player 1's home; (3,2) is next to Player 2's home (3,3) on a 5x5 map.
     for (pos, line) in [("1 1", 2), ("0 1", 2), ("3 3", 2), ("3 2", 2), ("4 3", 2)] {
-        let e = map_error(&format!("Frame: 5x5\nWater: {pos}\nWood: \nFood: \nGold: \n"));
+        let e = map_error(&format!(
+            "Frame: 5x5\nWater: {pos}\nWood: \nFood: \nGold: \n"
+        ));
         assert_eq!(e.line, line);
         assert!(
             matches!(e.kind, MapErrorKind::HomeOccupied { label: "Water", home2, .. } if home2 == p(3, 3)),
@@ -292,7 +294,11 @@ fn a_label_starts_its_line_and_is_followed_by_a_space() {
         2,
         "\\tWater:",
     );
-    wrong("Frame: 5x5\nWater:0 4\nWood: \nFood: \nGold: \n", 2, "Water:0");
+    wrong(
+        "Frame: 5x5\nWater:0 4\nWood: \nFood: \nGold: \n",
+        2,
+        "Water:0",
+    );
     wrong(
         "Frame: 5x5\nWater:\t0 4\nWood: \nFood: \nGold: \n",
         2,
@@ -1161,7 +1167,10 @@ fn a_capture_wins_though_the_same_answer_is_the_last_strike() {
     let mut b = NativePlayer::new(Script::default());
     let record = run_match(&config, [&mut a, &mut b]);
     assert_eq!(record.outcome.winner, Some(1), "{}", record.outcome.reason);
-    assert_eq!(record.outcome.reason, "forfeit: seat 0 had 2 answers rejected");
+    assert_eq!(
+        record.outcome.reason,
+        "forfeit: seat 0 had 2 answers rejected"
+    );
     verify(&record.replay).expect("the replay verifies");
 }
 

@@ -923,7 +923,10 @@ fn the_forfeiting_rejection_is_counted_like_the_others() {
     config.max_rejections = 10;
     let record = run_match::<Dungeon>(&config, players);
     let seat = &record.outcome.seats[0];
-    assert_eq!(record.outcome.reason, "forfeit: seat 0 had 10 answers rejected");
+    assert_eq!(
+        record.outcome.reason,
+        "forfeit: seat 0 had 10 answers rejected"
+    );
     let logged = record
         .replay
         .log
