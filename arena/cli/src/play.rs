@@ -18,8 +18,8 @@ pub struct PlayArgs {
     /// The game mode.
     #[arg(long, short)]
     mode: Mode,
-    /// Seat 0: a .wasm/.wat file, a bot crate directory, builtin:NAME, or `human` (you,
-    /// at the terminal).
+    /// Seat 0: a .wasm/.wat file, a bot directory (Rust, Go, Python, JavaScript,
+    /// TypeScript), builtin:NAME, or `human` (you, at the terminal).
     a: String,
     /// Seat 1 (`human` in both seats: hot-seat).
     b: String,

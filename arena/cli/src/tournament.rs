@@ -587,7 +587,8 @@ fn apply_cli_limits(limits: &mut LimitsConfig, sandbox: &SandboxArgs) {
 
 #[derive(Debug, Args)]
 pub struct GauntletArgs {
-    /// The bots: .wasm/.wat files or bot crate directories. Each plays every built-in of
+    /// The bots: .wasm/.wat files or bot directories (Rust, Go, Python, JavaScript,
+    /// TypeScript). Each plays every built-in of
     /// its modes (and the other bots given).
     #[arg(required = true, value_name = "BOT")]
     bots: Vec<String>,
