@@ -790,11 +790,58 @@ fn an_edited_bot_name_in_a_signed_replay_fails_verification() {
     assert!(!ok, "{text}");
     assert!(
         text.contains(&format!(
-            "signature: INVALID — its signature by {} does not match",
+            "signature: INVALID — its signature by {} does not match: the field `bots[0].name` was changed after it was signed",
             key.public()
         )),
         "{text}"
     );
+}
+
+#[test]
+fn a_signed_replay_with_an_edited_field_fails_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bots::BATTLE_STARTER,
+            "builtin:random",
+            "--seed",
+            "3",
+            "--replay",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let key = arena_tournament::signing::ReplayKey::generate().unwrap();
+    let signed: serde_json::Value =
+        serde_json::from_slice(&key.sign(&std::fs::read(&file).unwrap()).unwrap()).unwrap();
+    let hash = signed["bots"][0]["sha256"].as_str().unwrap().to_owned();
+    let edits: [(&str, &dyn Fn(&mut serde_json::Value)); 3] = [
+        ("bots[0].name", &|r| {
+            r["bots"][0]["name"] = "impostor".into()
+        }),
+        ("bots[0].sha256", &|r| {
+            r["bots"][0]["sha256"] = hash.replace(&hash[..4], "0000").into()
+        }),
+        ("engine_version", &|r| r["engine_version"] = "0.0.1".into()),
+    ];
+    for (field, edit) in edits {
+        let mut edited = signed.clone();
+        edit(&mut edited);
+        std::fs::write(&file, serde_json::to_vec(&edited).unwrap()).unwrap();
+        let (ok, text) = verify(dir.path(), &file, &[]);
+        assert!(!ok, "{text}");
+        assert!(
+            text.contains(&format!(
+                "does not match: the field `{field}` was changed after it was signed"
+            )),
+            "{field}: {text}"
+        );
+    }
 }
 
 #[test]
@@ -819,9 +866,14 @@ fn an_unsigned_replay_says_so_and_fails_when_a_key_is_required() {
     let (ok, text) = verify(dir.path(), &file, &[]);
     assert!(ok, "{text}");
     assert!(
-        text.contains("signature: unsigned — nothing vouches"),
+        text.contains(
+            "signature: unsigned — its bot names, module hashes and engine version are NOT checked"
+        ),
         "{text}"
     );
+    let (ok, text) = verify(dir.path(), &file, &["--require-signed"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("(--require-signed: refused)"), "{text}");
     let key = arena_tournament::signing::ReplayKey::generate()
         .unwrap()
         .public()

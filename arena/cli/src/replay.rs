@@ -46,6 +46,10 @@ pub enum ReplayCommand {
         /// checked against the key it names, and an unsigned replay is reported as such.
         #[arg(long, value_name = "KEY")]
         key: Option<String>,
+        /// Fail on an unsigned replay (its bot names, module hashes and engine version are
+        /// then unchecked): a signature by any key must match.
+        #[arg(long)]
+        require_signed: bool,
     },
     /// Write a self-contained HTML page that plays the replay in a browser (docs/replay.md).
     Html {
@@ -110,6 +114,7 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
             bot0,
             bot1,
             key,
+            require_signed,
         } => {
             let bytes = read_bytes(&file)?;
             let json = parse(&file, &bytes)?;
@@ -121,7 +126,7 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
                 .map(|k| PublicKey::from_arg(&k))
                 .transpose()
                 .context("--key")?;
-            let (signature, signed_as_asked) = signature_line(&bytes, key.as_ref());
+            let (signature, signed_as_asked) = signature_line(&bytes, key.as_ref(), require_signed);
             match game::verify_replay(&json) {
                 Ok(verified) => {
                     let (text, all_match) = report(&file, &verified, &specs, &signature)?;
@@ -261,8 +266,13 @@ fn report(
 
 /// The signature line of `arena replay verify` (docs/replay.md, "Signatures"), and whether
 /// the replay is signed as asked: a signature that does not match is never, an unsigned
-/// replay or another key's signature is not when `--key` named one.
-fn signature_line(bytes: &[u8], expected: Option<&PublicKey>) -> (String, bool) {
+/// replay is not with `--require-signed` or `--key`, another key's signature is not when
+/// `--key` named one.
+fn signature_line(
+    bytes: &[u8],
+    expected: Option<&PublicKey>,
+    require_signed: bool,
+) -> (String, bool) {
     match (signing::check(bytes), expected) {
         (Ok(Signed::By(key)), None) => (format!("  signature: signed by {key}"), true),
         (Ok(Signed::By(key)), Some(expected)) if key == *expected => (
@@ -274,15 +284,25 @@ fn signature_line(bytes: &[u8], expected: Option<&PublicKey>) -> (String, bool) 
             false,
         ),
         (Ok(Signed::Unsigned), None) => (
-            "  signature: unsigned — nothing vouches for the bot names, module hashes and engine version it records (give --key KEY to require a signature)".to_owned(),
-            true,
+            format!(
+                "  signature: unsigned — its bot names, module hashes and engine version are NOT checked: anyone can edit them and still pass this verification{}",
+                if require_signed {
+                    " (--require-signed: refused)"
+                } else {
+                    " (--require-signed or --key KEY refuses an unsigned replay)"
+                }
+            ),
+            !require_signed,
         ),
         (Ok(Signed::Unsigned), Some(expected)) => (
             format!("  signature: unsigned — not signed by the key given ({expected})"),
             false,
         ),
         (Err(error), _) => (
-            format!("  signature: INVALID — {}", crate::terminal::escape(&error.to_string())),
+            format!(
+                "  signature: INVALID — {}",
+                crate::terminal::escape(&error.to_string())
+            ),
             false,
         ),
     }

@@ -6,12 +6,16 @@
 //! database ([`ReplayKey`]); a signed replay carries one more top-level member,
 //!
 //! ```json
-//! "signature": { "algorithm": "ed25519", "key": "<public key, 64 hex digits>", "value": "<128 hex digits>" }
+//! "signature": { "algorithm": "ed25519", "key": "<public key, 64 hex digits>", "value": "<128 hex digits>",
+//!                "fields": { "bots[0].name": "<16 hex digits>", "engine_version": "…", … } }
 //! ```
 //!
 //! over [`SIGNATURE_DOMAIN`] followed by the replay's JSON without that member, written
 //! compactly with its members in the order `serde_json` reads them into a value (so
-//! re-indenting the file keeps the signature; changing any value breaks it).
+//! re-indenting the file keeps the signature; changing any value breaks it). `fields`
+//! holds a digest of each field as signed (each bot's members one by one, every other
+//! top-level member whole): it is not what vouches — the signature is —, it lets a
+//! signature that does not match name the fields changed since signing.
 //! [`check`] tells a signed replay from an unsigned one and refuses a signature that does
 //! not match. docs/replay.md, "Signatures".
 
@@ -36,12 +40,12 @@ pub enum SigningError {
     #[error("its `signature` member is malformed: {0}")]
     Malformed(String),
     /// The signature does not verify under the key it names.
-    #[error(
-        "its signature by {key} does not match: the replay was changed after it was signed (or the signature was not made for it)"
-    )]
+    #[error("its signature by {key} does not match: {changed}")]
     Mismatch {
         /// The key the replay names, in hex.
         key: String,
+        /// What was changed since signing, as far as the signature's field digests tell.
+        changed: Changed,
     },
     /// A key file cannot be read or written.
     #[error("{path}: {message}")]
@@ -56,6 +60,40 @@ pub enum SigningError {
         "`{0}` is not an Ed25519 public key: give its 64 hex digits or a file holding them (the server writes one beside its database, DB.replay-key.pub)"
     )]
     BadKey(String),
+}
+
+/// What changed in a replay whose signature does not match, by the field digests signed
+/// with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Changed {
+    /// These fields differ from their digests (added or removed ones included).
+    Fields(Vec<String>),
+    /// Every field matches its digest, or there are none to compare: the signature itself,
+    /// or its digests, were changed too.
+    Unknown,
+}
+
+impl std::fmt::Display for Changed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Changed::Fields(fields) => {
+                let names: Vec<String> = fields.iter().map(|n| format!("`{n}`")).collect();
+                let (noun, verb) = if fields.len() == 1 {
+                    ("field", "was")
+                } else {
+                    ("fields", "were")
+                };
+                write!(
+                    f,
+                    "the {noun} {} {verb} changed after it was signed",
+                    names.join(", ")
+                )
+            }
+            Changed::Unknown => f.write_str(
+                "the replay was changed after it was signed (or the signature was not made for it)",
+            ),
+        }
+    }
 }
 
 /// An Ed25519 public key, written as 64 lowercase hex digits.
@@ -180,6 +218,7 @@ impl ReplayKey {
             "algorithm": ALGORITHM,
             "key": self.public().to_string(),
             "value": hex::encode(signature.to_bytes()),
+            "fields": field_digests(&value),
         });
         let empty = value.as_object().is_some_and(serde_json::Map::is_empty);
         if had_signature || empty {
@@ -244,8 +283,68 @@ pub fn check(replay: &[u8]) -> Result<Signed, SigningError> {
         .verify_strict(&signed_message(&value), &Signature::from_bytes(&bytes))
         .map_err(|_| SigningError::Mismatch {
             key: key.to_string(),
+            changed: changed_fields(member.get("fields"), &value),
         })?;
     Ok(Signed::By(key))
+}
+
+/// Each field of a replay (without its signature) by name, with a digest of its compact
+/// JSON: each bot's members one by one (`bots[0].name`), every other top-level member
+/// whole.
+fn field_digests(replay: &Value) -> serde_json::Map<String, Value> {
+    use sha2::{Digest, Sha256};
+    let digest = |value: &Value| {
+        let bytes = serde_json::to_vec(value).expect("a value serializes");
+        Value::String(hex::encode(&Sha256::digest(&bytes)[..8]))
+    };
+    let mut fields = serde_json::Map::new();
+    for (name, member) in replay.as_object().into_iter().flatten() {
+        match (name.as_str(), member) {
+            ("bots", Value::Array(bots)) => {
+                for (seat, bot) in bots.iter().enumerate() {
+                    match bot.as_object() {
+                        Some(members) => {
+                            for (key, value) in members {
+                                fields.insert(format!("bots[{seat}].{key}"), digest(value));
+                            }
+                        }
+                        None => {
+                            fields.insert(format!("bots[{seat}]"), digest(bot));
+                        }
+                    }
+                }
+            }
+            _ => {
+                fields.insert(name.clone(), digest(member));
+            }
+        }
+    }
+    fields
+}
+
+/// The fields whose digests differ from those signed (`signed`, the signature's `fields`).
+fn changed_fields(signed: Option<&Value>, replay: &Value) -> Changed {
+    let Some(signed) = signed.and_then(Value::as_object) else {
+        return Changed::Unknown;
+    };
+    let now = field_digests(replay);
+    let mut changed: Vec<String> = now
+        .iter()
+        .filter(|(name, digest)| signed.get(*name) != Some(digest))
+        .map(|(name, _)| name.clone())
+        .chain(
+            signed
+                .keys()
+                .filter(|name| !now.contains_key(*name))
+                .cloned(),
+        )
+        .collect();
+    changed.sort();
+    if changed.is_empty() {
+        Changed::Unknown
+    } else {
+        Changed::Fields(changed)
+    }
 }
 
 fn object(text: &str) -> Result<Value, SigningError> {
@@ -308,10 +407,39 @@ mod tests {
         let key = ReplayKey::generate().unwrap();
         let signed = String::from_utf8(key.sign(REPLAY.as_bytes()).unwrap()).unwrap();
         let edited = signed.replace("\"name\":\"a\"", "\"name\":\"b\"");
-        assert!(matches!(
-            check(edited.as_bytes()),
-            Err(SigningError::Mismatch { key: k }) if k == key.public().to_string()
-        ));
+        let error = check(edited.as_bytes()).unwrap_err();
+        assert!(
+            matches!(&error, SigningError::Mismatch { key: k, .. } if *k == key.public().to_string()),
+            "{error}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "its signature by {} does not match: the field `bots[0].name` was changed after it was signed",
+                key.public()
+            )
+        );
+    }
+
+    #[test]
+    fn an_edit_to_the_digests_too_is_a_mismatch_of_unknown_fields() {
+        let key = ReplayKey::generate().unwrap();
+        let signed = key.sign(REPLAY.as_bytes()).unwrap();
+        let mut value: Value = serde_json::from_slice(&signed).unwrap();
+        value["seed"] = 8.into();
+        let digests = field_digests(&value);
+        value[MEMBER]["fields"]["seed"] = digests["seed"].clone();
+        let error = check(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                SigningError::Mismatch {
+                    changed: Changed::Unknown,
+                    ..
+                }
+            ),
+            "{error}"
+        );
     }
 
     #[test]
