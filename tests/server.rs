@@ -683,6 +683,90 @@ fn interrupted_tournaments_resume_one_after_another() {
     assert_eq!(report["planned"], 12, "3 pairings, 4 games each: {report}");
 }
 
+#[test]
+fn a_tournament_file_replaced_by_a_symlink_fails_quoting_nothing_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    let data = dir.path().join("arena.db.data");
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "root:x:0:0:hunter2-password\n").unwrap();
+    {
+        let store = arena_server::store::Store::open(&db).unwrap();
+        let file = "name = \"cup\"\nseed = 3\n[modes.battle]\n[[bots]]\nbot = \"builtin:random\"\n\
+                    [[bots]]\nbot = \"builtin:heuristic\"\n";
+        let prepared = arena_server::tournament::prepare(&store, &data, file).unwrap();
+        let own = prepared.dir.join("tournament.toml");
+        std::fs::remove_file(&own).unwrap();
+        std::os::unix::fs::symlink(&secret, &own).unwrap();
+    }
+    let server = Server::start(dir.path(), "ladder = false\njobs = 1\n");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let row = loop {
+        let row = server.get_json("/api/tournaments/1");
+        if row["status"] != "running" {
+            break row;
+        }
+        assert!(Instant::now() < deadline, "the tournament did not fail");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(row["status"], "failed", "{row}");
+    let error = row["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("cannot resume: internal error (incident "),
+        "{error}"
+    );
+    let (_, page) = server.get("/tournaments/1");
+    for shown in [row.to_string(), page] {
+        assert!(
+            !shown.contains("hunter2") && !shown.contains("root:x"),
+            "{shown}"
+        );
+        assert!(!shown.contains(dir.path().to_str().unwrap()), "{shown}");
+    }
+}
+
+#[test]
+fn a_tournament_queued_behind_a_resumed_one_is_cancelled_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    let data = dir.path().join("arena.db.data");
+    {
+        let store = arena_server::store::Store::open(&db).unwrap();
+        for name in ["first", "second"] {
+            // Far more games than the test waits for.
+            let file = format!(
+                "name = \"{name}\"\nseed = 3\ngames_per_pairing = 10000\n[modes.battle]\n\
+                 [[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n"
+            );
+            arena_server::tournament::prepare(&store, &data, &file).unwrap();
+        }
+    }
+    let server = Server::start(dir.path(), "ladder = false\njobs = 1\n");
+    let organizer = server.add_user("org", true);
+    // The first resumes (its results grow); the second waits for it.
+    let results = data.join("tournaments/1/results");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()) {
+        assert!(
+            Instant::now() < deadline,
+            "the first tournament did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for id in [2, 1] {
+        let asked = Instant::now();
+        let (status, body) = cancel_tournament(&server, &organizer, id);
+        let waited = asked.elapsed();
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            waited < Duration::from_secs(1),
+            "tournament {id}: {waited:?}"
+        );
+        let shown = server.get_json(&format!("/api/tournaments/{id}"));
+        assert_eq!(shown["status"], "cancelled", "{shown}");
+    }
+}
+
 /// The ladder keeps at most `compiled_bots` compiled bots in memory; one evicted is loaded
 /// again for its next game, and the games are the same as with room for every bot.
 #[test]
@@ -1138,6 +1222,13 @@ fn a_posted_tournament_names_no_server_path_and_quotes_no_server_file() {
             ),
             "`deck` names a file",
         ),
+        // Refused only when the complete file is parsed, after the bots are resolved.
+        (
+            format!(
+                "{head}games_per_pairing = 3\n[modes.battle]\n[[bots]]\nbot = \"builtin:random\"\n[[bots]]\nbot = \"builtin:heuristic\"\n"
+            ),
+            "it must be a positive even number",
+        ),
     ];
     let mut answers = Vec::new();
     for (file, words) in &cases {
@@ -1581,6 +1672,15 @@ fn a_client_holding_every_connection_it_can_open_does_not_starve_a_normal_reques
     fifth.read_to_string(&mut refused).unwrap();
     assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
     assert!(refused.contains("max_connections_per_client"), "{refused}");
+    // With the security headers of every other answer.
+    for header in [
+        "content-security-policy: default-src 'none'",
+        "x-frame-options: DENY",
+        "x-content-type-options: nosniff",
+        "referrer-policy: same-origin",
+    ] {
+        assert!(refused.contains(header), "{header}: {refused}");
+    }
 
     // Three more callers fill the server with idle connections.
     let idle: Vec<std::net::TcpStream> = ["127.0.0.3", "127.0.0.4", "127.0.0.5"]

@@ -551,8 +551,14 @@ async fn cancel_tournament(
         })
     })
     .await?;
+    // The games in flight end at their next turn; a long one is not waited for past a
+    // second (the mark is in the database, and nothing more of the tournament is played).
     if let Some(stopped) = stopped {
-        tournament::wait_stopped(&app, id, stopped).await;
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_millis(900),
+            tournament::wait_stopped(&app, id, stopped),
+        )
+        .await;
     }
     tracing::info!(tournament = id, by = %user.name, "tournament cancelled");
     json_ok(json!({ "id": id, "status": "cancelled" }))

@@ -201,11 +201,16 @@ impl Drop for InFlight {
 }
 
 /// What a connection over its caller's cap is sent, unasked, before it is closed: nothing
-/// of it is read, so it costs the server one small write.
+/// of it is read, so it costs the server one small write. It carries the security headers
+/// of every other answer.
 pub fn over_cap_answer() -> Vec<u8> {
     let body = r#"{"error":"too many connections from your address (max_connections_per_client): close one and try again"}"#;
+    let headers: String = crate::pages::headers::DEFAULTS
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     format!(
-        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n{headers}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()

@@ -1086,6 +1086,18 @@ impl Store {
         Ok(conn.last_insert_rowid())
     }
 
+    /// Forget a tournament recorded a moment ago whose preparation failed (its file refused,
+    /// a module missing): it was never run, so it leaves no record.
+    pub fn discard_tournament(&self, id: i64) -> Result<(), StoreError> {
+        self.conn()
+            .execute(
+                "DELETE FROM tournaments WHERE id = ?1 AND status = 'running'",
+                params![id],
+            )
+            .map(drop)
+            .map_err(ctx("discard tournament"))
+    }
+
     /// Record how a tournament ended.
     pub fn finish_tournament(
         &self,

@@ -89,6 +89,39 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".to_owned()))
 }
 
+/// Read the server's own file `path` (in its data directory) as [`read_file`] does, never
+/// through a symbolic link: neither the file nor its directory may be one (a data
+/// directory tampered with must not make the server read, or show, a file elsewhere).
+pub fn read_own_file(path: &Path) -> std::io::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let invalid = |message: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, message);
+    if let Some(dir) = path.parent() {
+        if !std::fs::symlink_metadata(dir)?.is_dir() {
+            return Err(invalid(
+                "its directory is not a directory (a symbolic link?)",
+            ));
+        }
+    }
+    if !std::fs::symlink_metadata(path)?.is_file() {
+        return Err(invalid("not a regular file (a symbolic link?)"));
+    }
+    // O_NOFOLLOW: a link put in place after the check is refused by the open itself;
+    // O_NONBLOCK: nor does a FIFO block it.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(invalid("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(FILE_BYTES_MAX + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > FILE_BYTES_MAX {
+        return Err(invalid("larger than the most a tournament file may have"));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text"))
+}
+
 /// The keys of a tournament file's top level the server passes on as they are (the
 /// tournament crate checks their values); `modes` and `bots` it reads itself.
 const HEADER_KEYS: [&str; 9] = [
@@ -407,6 +440,38 @@ pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, T
         .unwrap_or("tournament");
     let id = store.add_tournament(name, text)?;
     let dir = data_dir.join("tournaments").join(id.to_string());
+    match write_own(store, &dir, entries, &uploads, &posted) {
+        Ok(tournament) => Ok(Prepared {
+            id,
+            tournament,
+            dir,
+        }),
+        Err(error) => {
+            // Never run: no record and no directory (its id may be given again).
+            let _ = std::fs::remove_dir_all(&dir);
+            store.discard_tournament(id)?;
+            Err(error)
+        }
+    }
+}
+
+/// A bot of a posted file: its name, the index of its upload (`None`: a built-in) and the
+/// modes it plays (`None`: all).
+type PostedEntry = (String, Option<usize>, Option<Vec<String>>);
+
+/// Write the uploaded bots' modules and the complete tournament file into `dir`, and parse
+/// that file as it will be run.
+fn write_own(
+    store: &Store,
+    dir: &Path,
+    entries: Vec<PostedEntry>,
+    uploads: &[crate::store::Version],
+    posted: &Posted,
+) -> Result<Tournament, TournamentError> {
+    // A directory left by an id given before (ids are reused) is not this tournament's.
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(io(dir))?;
+    }
     let bots_dir = dir.join("bots");
     std::fs::create_dir_all(&bots_dir).map_err(io(&bots_dir))?;
     let mut bots = Vec::new();
@@ -433,15 +498,7 @@ pub fn prepare(store: &Store, data_dir: &Path, text: &str) -> Result<Prepared, T
     let full = toml::to_string(&full).map_err(|e| TournamentError::File(e.to_string()))?;
     let file = dir.join("tournament.toml");
     std::fs::write(&file, &full).map_err(io(&file))?;
-    let tournament = parse_own(&full, &file).map_err(|message| {
-        let _ = store.finish_tournament(id, Err(&message));
-        TournamentError::File(message)
-    })?;
-    Ok(Prepared {
-        id,
-        tournament,
-        dir,
-    })
+    parse_own(&full, &file).map_err(TournamentError::File)
 }
 
 /// Parse the server's own complete file (at `file`, in the tournament's directory). The
@@ -600,6 +657,8 @@ struct RunnerState {
     claimed: bool,
     /// The tournaments the runner plays now or next, with their cancel flags.
     runs: std::collections::BTreeMap<i64, Arc<AtomicBool>>,
+    /// The one it plays now (the others of `runs` wait for it).
+    playing: Option<i64>,
 }
 
 impl Runner {
@@ -647,8 +706,9 @@ pub enum CancelError {
 /// Cancel a running tournament (or one queued to resume): it is marked `cancelled` at
 /// once, so no restart resumes it, and the runner stops handing out its games. Returns a
 /// receiver that changes once the runner has stopped playing it (wait for it with
-/// [`wait_stopped`]); `None` when the runner was not playing it (queued, or a tournament
-/// some other process left marked running). Blocking (the database).
+/// [`wait_stopped`]); `None` when the runner was not playing it (queued: its flag is set
+/// and it is skipped when its turn comes; or a tournament some other process left marked
+/// running). Blocking (the database).
 pub fn cancel(
     app: &App,
     id: i64,
@@ -665,20 +725,18 @@ pub fn cancel(
             status: row.status,
         });
     }
-    match app.tournaments.state().runs.get(&id) {
-        Some(flag) => {
-            flag.store(true, Ordering::SeqCst);
-            Ok(Some(stopped))
-        }
-        None => Ok(None),
+    let state = app.tournaments.state();
+    if let Some(flag) = state.runs.get(&id) {
+        flag.store(true, Ordering::SeqCst);
     }
+    Ok((state.playing == Some(id)).then_some(stopped))
 }
 
 /// Wait until the runner no longer plays tournament `id` (its games in flight have ended,
 /// and, if it was the last, the runner is free for the next).
 pub async fn wait_stopped(app: &App, id: i64, mut stopped: tokio::sync::watch::Receiver<u64>) {
     loop {
-        let playing = app.tournaments.state().runs.contains_key(&id);
+        let playing = app.tournaments.state().playing == Some(id);
         if !playing || stopped.changed().await.is_err() {
             return;
         }
@@ -739,6 +797,7 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
                     done(&app.0, id);
                     continue;
                 };
+                app.0.tournaments.state().playing = Some(id);
                 let result = run_prepared(
                     app.0.store(),
                     &prepared,
@@ -764,6 +823,9 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
 fn done(app: &App, id: i64) {
     let mut state = app.tournaments.state();
     state.runs.remove(&id);
+    if state.playing == Some(id) {
+        state.playing = None;
+    }
     if state.runs.is_empty() {
         state.claimed = false;
     }
@@ -793,16 +855,19 @@ fn load_interrupted(app: &App, id: i64) -> Option<Prepared> {
         .join("tournaments")
         .join(id.to_string());
     let file = dir.join("tournament.toml");
-    let loaded = read_file(&file)
+    // The server's own file: whatever is wrong with it is the server's, said in its log,
+    // never quoted on the tournament's public page.
+    let loaded = read_own_file(&file)
+        .map_err(|e| e.to_string())
+        .and_then(|text| {
+            check_own(&text).map_err(|e| format!("tournament file: {e}"))?;
+            parse_own(&text, &file)
+        })
         .map_err(|e| {
             crate::error::internal_message(&crate::error::incident(&format_args!(
                 "tournament {id}: {}: {e}",
                 file.display()
             )))
-        })
-        .and_then(|text| {
-            check_own(&text).map_err(|e| format!("tournament file: {e}"))?;
-            parse_own(&text, &file)
         });
     match loaded {
         Ok(tournament) => Some(Prepared {
