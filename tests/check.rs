@@ -1,6 +1,6 @@
 //! `arena check` through the binary.
 
-use crate::arena;
+use crate::{arena, arena_private_cache};
 use arena_tests::{bots, hostile, stdout};
 
 #[test]
@@ -27,7 +27,7 @@ fn check_accepts_the_three_sample_bots() {
 fn check_json_reports_cache_hits_and_fuel() {
     let cache = tempfile::tempdir().unwrap();
     let run = || {
-        let out = arena(cache.path(), &["check", "--json", bots::BATTLE_RANDOM]);
+        let out = arena_private_cache(cache.path(), &["check", "--json", bots::BATTLE_RANDOM]);
         assert!(out.status.success());
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };

@@ -2,7 +2,7 @@
 //! bounded compilation, host calls that pay fuel, bounded inputs, the results log and
 //! escaped bot text. Big modules are generated here, not committed.
 
-use crate::{arena, arena_bin};
+use crate::{arena, arena_bin, arena_private_cache};
 use arena_engine::{FaultKind, Player};
 use arena_sandbox::{CompileLimits, Compiler, Limits, LoadError, ModuleCache, Sandbox};
 use arena_sdk::battle::Battle;
@@ -174,7 +174,7 @@ fn symlinked_shared_or_foreign_cache_entries_are_refused() {
 fn arena_check_warns_about_a_refused_cache_entry() {
     let cache = tempfile::tempdir().unwrap();
     assert!(
-        arena(cache.path(), &["check", bots::WAT_BOT])
+        arena_private_cache(cache.path(), &["check", bots::WAT_BOT])
             .status
             .success()
     );
@@ -183,7 +183,7 @@ fn arena_check_warns_about_a_refused_cache_entry() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&entry, &bytes).unwrap();
-    let out = arena(cache.path(), &["check", bots::WAT_BOT]);
+    let out = arena_private_cache(cache.path(), &["check", bots::WAT_BOT]);
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(
@@ -229,7 +229,7 @@ fn arena_unless_hung(cache: &Path, args: &[&str], limit: Duration) -> std::proce
 fn a_fifo_at_a_cache_entry_is_refused_without_blocking_and_replaced() {
     let cache = tempfile::tempdir().unwrap();
     assert!(
-        arena(cache.path(), &["check", bots::WAT_BOT])
+        arena_private_cache(cache.path(), &["check", bots::WAT_BOT])
             .status
             .success()
     );

@@ -11,8 +11,21 @@ pub fn arena_bin() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_arena"))
 }
 
-/// Run `arena` with `args` and a private module cache in `cache`.
-pub fn arena(cache: &Path, args: &[&str]) -> Output {
+/// The module cache every test's `arena` shares (in cargo's scratch directory for
+/// integration tests): each bot is compiled once per test run, not once per test. A test
+/// of the cache itself uses a private one ([`arena_private_cache`]).
+pub fn shared_cache() -> &'static Path {
+    Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/module-cache"))
+}
+
+/// Run `arena` with `args` (in the current directory; `_scratch` is the test's own
+/// directory, which its paths name) and the shared module cache.
+pub fn arena(_scratch: &Path, args: &[&str]) -> Output {
+    arena_private_cache(shared_cache(), args)
+}
+
+/// Run `arena` with `args` and the module cache in `cache`.
+pub fn arena_private_cache(cache: &Path, args: &[&str]) -> Output {
     Command::new(arena_bin())
         .args(args)
         .env("ARENA_CACHE_DIR", cache)
@@ -21,11 +34,11 @@ pub fn arena(cache: &Path, args: &[&str]) -> Output {
         .expect("run arena")
 }
 
-/// Run `arena` with `args`, a private module cache in `cache` and `input` on standard input.
-pub fn arena_with_input(cache: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
+/// Run `arena` with `args`, the shared module cache and `input` on standard input.
+pub fn arena_with_input(_scratch: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(arena_bin())
         .args(args)
-        .env("ARENA_CACHE_DIR", cache)
+        .env("ARENA_CACHE_DIR", shared_cache())
         .env_remove("ARENA_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -45,7 +58,7 @@ pub fn arena_with_input(cache: &Path, args: &[&str], input: impl AsRef<[u8]>) ->
     out
 }
 
-/// `arena tournament run FILE --out OUT EXTRA…` with a private module cache in `cache`;
+/// `arena tournament run FILE --out OUT EXTRA…` with the shared module cache;
 /// it must succeed.
 pub fn tournament_run(cache: &Path, file: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
