@@ -388,6 +388,64 @@ fn auto_hands_the_seat_to_a_built_in_for_the_game_or_n_decisions() {
     );
 }
 
+/// After `auto`, the end of input changes nothing: the built-in plays the seat to the end,
+/// and the replay says from which decision it did.
+#[test]
+fn auto_then_the_end_of_input_leaves_the_seat_to_the_built_in_as_the_replay_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::arena_with_input(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "grid",
+            "human",
+            "builtin:coward",
+            "--rule",
+            "turn_limit=40",
+            "--replay",
+            dir.path().join("grid.json").to_str().unwrap(),
+        ],
+        "n\nauto safe-diamond-miner\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replay: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("grid.json")).unwrap()).unwrap();
+    let outcome = &replay["outcome"];
+    assert_eq!(outcome["seats"][0]["faults"], 0, "{outcome}");
+    assert_eq!(outcome["seats"][0]["forfeited"], false, "{outcome}");
+    assert_eq!(
+        outcome["reason"].as_str().unwrap().split(':').next(),
+        Some("turn limit"),
+        "{outcome}"
+    );
+    // The seat's answers: the person's first, then the built-in's, the first of which logs
+    // the hand-over (at turn 2: seat 0 moves on even turns).
+    let answers: Vec<&serde_json::Value> = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "answer" && e["seat"] == 0 && e["answer"].get("action").is_some())
+        .collect();
+    assert_eq!(
+        answers.len(),
+        20,
+        "every one of the seat's 20 turns answered"
+    );
+    let logged: Vec<(u64, &str)> = answers
+        .iter()
+        .filter_map(|e| Some((e["turn"].as_u64()?, e["log"].as_str()?)))
+        .collect();
+    assert_eq!(
+        logged,
+        [(
+            2,
+            "auto: builtin:safe-diamond-miner plays this seat for the rest of the game (from this decision on)\n"
+        )],
+        "{answers:?}"
+    );
+}
+
 /// `arena rules MODE` is one screen of how to play, and `?` at any prompt shows it.
 #[test]
 fn how_to_play_fits_one_screen_and_question_mark_shows_it() {

@@ -115,6 +115,8 @@ pub struct HumanPlayer<G: Interactive + Builtins> {
     setup: Option<G::SetupRequest>,
     deputy: Option<Deputy<G>>,
     quit: bool,
+    /// What the replay's log keeps of this call: who took the seat over, or gave it back.
+    log: String,
 }
 
 impl<G: Interactive + Builtins> HumanPlayer<G> {
@@ -131,6 +133,7 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
             setup: None,
             deputy: None,
             quit: false,
+            log: String::new(),
         }
     }
 
@@ -145,12 +148,14 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
             // Its choice is not played (the setup is over); it sets up its own state.
             let _ = bot.setup(setup);
         }
-        self.console.say(&match left {
+        let said = match left {
             None => format!("auto: builtin:{name} plays this seat for the rest of the game"),
             Some(n) => format!("auto: builtin:{name} plays this seat's next {n} decisions"),
-        })?;
+        };
+        // In the replay, on the first answer the built-in gives: from which turn it played.
+        self.log = format!("{said} (from this decision on)\n");
         self.deputy = Some(Deputy { name, bot, left });
-        Ok(())
+        self.console.say(&said)
     }
 
     /// Start the clock for one decision.
@@ -197,9 +202,9 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
             *left -= 1;
             if *left == 0 {
                 self.deputy = None;
-                let _ = self
-                    .console
-                    .say(&format!("auto: builtin:{name} hands the seat back to you"));
+                let said = format!("auto: builtin:{name} hands the seat back to you");
+                self.log += &format!("{said} (after this decision)\n");
+                let _ = self.console.say(&said);
             }
         }
         Some(answered)
@@ -308,6 +313,13 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
         let _ = self
             .console
             .say(&format!("game over: {:?} — {}", end.result, end.reason));
+    }
+
+    fn last_call(&mut self) -> arena_engine::CallReport {
+        arena_engine::CallReport {
+            fuel: 0,
+            log: std::mem::take(&mut self.log),
+        }
     }
 }
 
