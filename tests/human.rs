@@ -81,7 +81,8 @@ fn the_human_takes_either_seat_and_both_in_hot_seat() {
         dir.path(),
         "grid",
         ["builtin:random-walker", "human"],
-        &repeat("n", 20_000),
+        // North, or south where north is off the board (refused at the prompt, no strike).
+        &repeat("n\ns", 10_000),
     );
     assert!(stdout(&out).contains("you are seat 1"));
     assert_eq!(replay["bots"][1]["name"], "human");

@@ -42,10 +42,21 @@ pub trait Interactive: Ruleset {
     fn parse_setup(request: &Self::SetupRequest, line: &str) -> Result<Self::SetupChoice, String>;
     /// The game as this seat sees it.
     fn show(observation: &Self::Observation, setup: Option<&Self::SetupRequest>) -> String;
-    /// The legal answers, each with its text, in the order they are numbered from 1.
-    fn choices(observation: &Self::Observation) -> Vec<(String, Self::Action)>;
-    /// The mode-natural input; the error says why it is not an answer.
-    fn parse(observation: &Self::Observation, line: &str) -> Result<Self::Action, String>;
+    /// The legal answers, each with its text, in the order they are numbered from 1:
+    /// exactly the answers the engine takes (`setup`, the match's setup request, has what
+    /// the observation does not repeat, such as a board's size).
+    fn choices(
+        observation: &Self::Observation,
+        setup: Option<&Self::SetupRequest>,
+    ) -> Vec<(String, Self::Action)>;
+    /// The mode-natural input; the error says why it is not an answer, with the engine's
+    /// reason for an answer the engine would refuse (a person's refused input is never a
+    /// strike: it is asked again).
+    fn parse(
+        observation: &Self::Observation,
+        setup: Option<&Self::SetupRequest>,
+        line: &str,
+    ) -> Result<Self::Action, String>;
     /// [`Interactive::HINT`] for this decision (with an example taken from it).
     fn hint(_observation: &Self::Observation) -> String {
         Self::HINT.to_owned()
@@ -59,7 +70,7 @@ pub trait Interactive: Ruleset {
         Box::new(Numbered::<Self> {
             observation,
             setup,
-            choices: Self::choices(observation),
+            choices: Self::choices(observation, setup),
         })
     }
 }
@@ -91,7 +102,7 @@ impl<G: Interactive> Dialogue<G::Action> for Numbered<'_, G> {
                 .and_then(|i| self.choices.get(i))
                 .map(|(_, action)| action.clone())
                 .ok_or_else(|| format!("{n} is not a choice (1-{})", self.choices.len())),
-            Err(_) => G::parse(self.observation, line),
+            Err(_) => G::parse(self.observation, self.setup, line),
         };
         match answer {
             Ok(action) => Step::Answer(action),

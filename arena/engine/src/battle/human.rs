@@ -64,7 +64,7 @@ impl Interactive for Battle {
         text
     }
 
-    fn choices(obs: &Observation) -> Vec<(String, Action)> {
+    fn choices(obs: &Observation, _: Option<&SetupRequest>) -> Vec<(String, Action)> {
         let mut list: Vec<_> = obs
             .legal_targets
             .iter()
@@ -79,7 +79,7 @@ impl Interactive for Battle {
         list
     }
 
-    fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
+    fn parse(obs: &Observation, _: Option<&SetupRequest>, line: &str) -> Result<Action, String> {
         let word = line.trim_start_matches("attack").trim();
         if word.eq_ignore_ascii_case("skill") {
             return if obs.skill_ready {
@@ -122,13 +122,13 @@ impl Dialogue<Action> for Targets<'_> {
         let Some(line) = line else {
             let mut say = vec![Battle::show(self.obs, self.setup)];
             say.extend(
-                Battle::choices(self.obs)
+                Battle::choices(self.obs, None)
                     .into_iter()
                     .map(|(text, _)| format!("  {text}")),
             );
             return Step::Ask { say, prompt };
         };
-        match Battle::parse(self.obs, line) {
+        match Battle::parse(self.obs, None, line) {
             Ok(action) => Step::Answer(action),
             Err(reason) => Step::Ask {
                 say: vec![format!("invalid: {reason}; try again")],

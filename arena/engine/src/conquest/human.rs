@@ -52,11 +52,11 @@ impl Interactive for Conquest {
         text
     }
 
-    fn choices(_: &Observation) -> Vec<(String, Orders)> {
+    fn choices(_: &Observation, _: Option<&SetupRequest>) -> Vec<(String, Orders)> {
         vec![("pass".to_owned(), Orders::default())]
     }
 
-    fn parse(_: &Observation, line: &str) -> Result<Orders, String> {
+    fn parse(_: &Observation, _: Option<&SetupRequest>, line: &str) -> Result<Orders, String> {
         Err(format!(
             "`{line}`: give orders at the recruit and move prompts"
         ))

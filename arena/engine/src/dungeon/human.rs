@@ -102,7 +102,7 @@ impl Interactive for Dungeon {
         text
     }
 
-    fn choices(obs: &Observation) -> Vec<(String, Action)> {
+    fn choices(obs: &Observation, _: Option<&SetupRequest>) -> Vec<(String, Action)> {
         obs.legal
             .iter()
             .map(|a| {
@@ -114,7 +114,7 @@ impl Interactive for Dungeon {
             .collect()
     }
 
-    fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
+    fn parse(obs: &Observation, _: Option<&SetupRequest>, line: &str) -> Result<Action, String> {
         let mut words = line.split_whitespace();
         let (Some(ability), target, None) = (words.next(), words.next(), words.next()) else {
             return Err(format!("`{line}`: type {}", Self::hint(obs)));
@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn a_number_or_ability_and_target_is_a_legal_command() {
         let (setup, obs) = first_requests::<Dungeon>(4);
-        let choices = Dungeon::choices(&obs);
+        let choices = Dungeon::choices(&obs, None);
         assert!(!choices.is_empty());
         let mut dialogue = Dungeon::dialogue(&obs, Some(&setup));
         let (answer, said) = typed(dialogue.as_mut(), &["fly away", "1"]);
@@ -163,6 +163,6 @@ mod tests {
             first.ability.name(),
             target_text(&obs, first.target)
         );
-        assert_eq!(Dungeon::parse(&obs, &line), Ok(first));
+        assert_eq!(Dungeon::parse(&obs, None, &line), Ok(first));
     }
 }

@@ -75,29 +75,77 @@ impl Interactive for Grid {
         text
     }
 
-    fn choices(_: &Observation) -> Vec<(String, Action)> {
+    /// The moves the engine takes without a rejection: `stay` and the directions that
+    /// stay on the board.
+    fn choices(obs: &Observation, setup: Option<&SetupRequest>) -> Vec<(String, Action)> {
         Action::ALL
             .iter()
+            .filter(|a| refused(obs, setup, **a).is_none())
             .map(|a| (format!("{a:?}").to_lowercase(), *a))
             .collect()
     }
 
-    fn parse(_: &Observation, line: &str) -> Result<Action, String> {
-        Ok(match line.to_lowercase().as_str() {
+    fn parse(
+        obs: &Observation,
+        setup: Option<&SetupRequest>,
+        line: &str,
+    ) -> Result<Action, String> {
+        let action = match line.to_lowercase().as_str() {
             "n" | "north" | "\u{1b}[a" => Action::North,
             "e" | "east" | "\u{1b}[c" => Action::East,
             "s" | "south" | "\u{1b}[b" => Action::South,
             "w" | "west" | "\u{1b}[d" => Action::West,
             "stay" | "x" | "" => Action::Stay,
             _ => return Err(format!("`{line}`: type n, e, s, w or stay")),
-        })
+        };
+        match refused(obs, setup, action) {
+            Some(reason) => Err(reason),
+            None => Ok(action),
+        }
     }
+}
+
+/// The engine's reason to reject `action` for the acting hero (a move off the board).
+fn refused(obs: &Observation, setup: Option<&SetupRequest>, action: Action) -> Option<String> {
+    let setup = setup?;
+    super::play::off_board(obs.me(), action, setup.width, setup.height)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::human::{first_requests, typed};
+
+    #[test]
+    fn at_the_east_edge_east_is_neither_offered_nor_taken() {
+        let (setup, mut obs) = first_requests::<Grid>(2);
+        let acting = usize::from(obs.acting);
+        obs.heroes[acting].pos = Pos::new(setup.width - 1, 3);
+        let offered: Vec<String> = Grid::choices(&obs, Some(&setup))
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect();
+        assert_eq!(offered, ["north", "south", "west", "stay"]);
+        let error = Grid::parse(&obs, Some(&setup), "e").unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "hero {} at ({},3) cannot go east: that is off the {}x{} board; it stays",
+                obs.acting,
+                setup.width - 1,
+                setup.width,
+                setup.height
+            )
+        );
+        // The dialogue asks again, with the engine's reason; nothing is answered.
+        let mut dialogue = Grid::dialogue(&obs, Some(&setup));
+        let (answer, said) = typed(dialogue.as_mut(), &["e", "w"]);
+        assert_eq!(answer, Some(Action::West));
+        assert!(
+            said.iter().any(|l| l.contains("cannot go east")),
+            "{said:?}"
+        );
+    }
 
     #[test]
     fn directions_by_letter_or_word_and_anything_else_is_asked_again() {
@@ -107,7 +155,7 @@ mod tests {
             ("EAST", Action::East),
             ("stay", Action::Stay),
         ] {
-            assert_eq!(Grid::parse(&obs, line), Ok(action), "{line}");
+            assert_eq!(Grid::parse(&obs, None, line), Ok(action), "{line}");
         }
         let mut dialogue = Grid::dialogue(&obs, Some(&setup));
         let (answer, said) = typed(dialogue.as_mut(), &["q", "s"]);

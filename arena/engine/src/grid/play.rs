@@ -81,7 +81,7 @@ impl Eq for State {}
 
 /// Why `me`'s `action` is rejected on a `width` x `height` board, if it is: a move off the
 /// board (the hero stays, as the document says).
-fn off_board(me: &Hero, action: Action, width: u8, height: u8) -> Option<String> {
+pub(crate) fn off_board(me: &Hero, action: Action, width: u8, height: u8) -> Option<String> {
     let direction = action.direction()?;
     if me.pos.step(direction, width, height).is_some() {
         return None;

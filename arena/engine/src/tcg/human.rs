@@ -95,11 +95,11 @@ impl Interactive for Tcg {
         out
     }
 
-    fn choices(obs: &Observation) -> Vec<(String, Action)> {
+    fn choices(obs: &Observation, _: Option<&SetupRequest>) -> Vec<(String, Action)> {
         obs.legal.iter().map(|a| (text(obs, a), *a)).collect()
     }
 
-    fn parse(obs: &Observation, line: &str) -> Result<Action, String> {
+    fn parse(obs: &Observation, _: Option<&SetupRequest>, line: &str) -> Result<Action, String> {
         let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let action = match words.as_slice() {
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn every_numbered_choice_is_its_action() {
         let (_, obs) = first_requests::<Tcg>(5);
-        for (n, (_, action)) in Tcg::choices(&obs).into_iter().enumerate() {
+        for (n, (_, action)) in Tcg::choices(&obs, None).into_iter().enumerate() {
             let mut dialogue = Tcg::dialogue(&obs, None);
             assert_eq!(
                 typed(dialogue.as_mut(), &[&(n + 1).to_string()]).0,
