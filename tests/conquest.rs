@@ -372,8 +372,8 @@ fn check_and_gauntlet_pick_the_mode_up() {
 }
 
 /// A person as Player 1 against `builtin:random` on the default map, typing `input`; the
-/// replay.
-fn typed_game(dir: &std::path::Path, input: &str) -> serde_json::Value {
+/// replay and what the person was shown.
+fn typed_game(dir: &std::path::Path, input: &str) -> (serde_json::Value, String) {
     let replay = dir.join("conquest.json");
     let out = crate::arena_with_input(
         dir,
@@ -391,7 +391,8 @@ fn typed_game(dir: &std::path::Path, input: &str) -> serde_json::Value {
         input,
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap()
+    let replay = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    (replay, arena_tests::stdout(&out))
 }
 
 /// The rejections of seat 0 in `replay`, in order.
@@ -408,16 +409,16 @@ fn rejections(replay: &serde_json::Value) -> Vec<String> {
 const PLACE: &str = "You must place your newly recruited unit in an unoccupied position next to your home base. Try again.";
 
 #[test]
-fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
+fn a_recruit_refused_at_the_prompt_is_asked_again_and_no_strike() {
     let dir = tempfile::tempdir().unwrap();
-    let replay = typed_game(
+    let (replay, shown) = typed_game(
         dir.path(),
         "S 3 3\nS 3 3\nS 3 3\nS 3 3\nK 2 1\nNO\nNO\nQUIT\n",
     );
-    assert_eq!(
-        rejections(&replay),
-        vec![format!("recruit Spearman at (3,3): {PLACE}"); 4]
-    );
+    // Each refused as typed, with the original's message: none reaches the engine.
+    assert_eq!(shown.matches(PLACE).count(), 4, "{shown}");
+    assert_eq!(rejections(&replay), Vec::<String>::new());
+    assert_eq!(replay["outcome"]["seats"][0]["invalid_actions"], 0);
     let recruited: Vec<&serde_json::Value> = replay["log"]
         .as_array()
         .unwrap()
@@ -432,15 +433,16 @@ fn a_legal_recruit_after_four_refused_ones_is_carried_out() {
 }
 
 #[test]
-fn recruit_refusals_follow_the_originals_check_order() {
+fn recruit_refusals_at_the_prompt_follow_the_originals_check_order() {
     let dir = tempfile::tempdir().unwrap();
     // Two scouts spend all six resources: then no kind is affordable, whatever the tile.
-    let replay = typed_game(dir.path(), "T 2 1\nS 3 3\nT 1 2\nS 3 3\nNO\nNO\nQUIT\n");
-    assert_eq!(
-        rejections(&replay),
-        [
-            format!("recruit Spearman at (3,3): {PLACE}"),
-            "recruit Spearman at (3,3): No resources to recruit any armies.".to_owned(),
-        ]
-    );
+    let (replay, shown) = typed_game(dir.path(), "T 2 1\nS 3 3\nT 1 2\nS 3 3\nNO\nNO\nQUIT\n");
+    let place = shown
+        .find(PLACE)
+        .expect("the bad tile, while resources last");
+    let none = shown
+        .find("No resources to recruit any armies.")
+        .expect("then no resources, whatever the tile");
+    assert!(place < none, "{shown}");
+    assert_eq!(rejections(&replay), Vec::<String>::new());
 }

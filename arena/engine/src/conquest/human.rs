@@ -1,11 +1,12 @@
 //! A person's input in conquest: the original game's two stages of orders (recruit,
 //! then move), with `DIS` and `PRIS`.
 
+use super::rules::MAX_RECRUITS;
 use super::view::battlefield;
 use crate::human::{Dialogue, Interactive, Step};
 use arena_sdk::conquest::{
-    Board, Conquest, Kind, Move, Observation, Orders, Pos, Recruit, RecruitError, SetupChoice,
-    SetupRequest,
+    Army, ArmyId, Board, Conquest, Kind, Move, MoveError, Observation, Orders, Pos, Recruit,
+    RecruitError, Resources, SetupChoice, SetupRequest,
 };
 
 fn prices(obs: &Observation) -> String {
@@ -73,6 +74,10 @@ impl Interactive for Conquest {
             setup,
             moving: false,
             orders: Orders::default(),
+            board: Board::new(obs),
+            stock: obs.resources,
+            moved: Vec::new(),
+            next_id: obs.armies.iter().map(|a| a.id + 1).max().unwrap_or(0),
         })
     }
 }
@@ -86,6 +91,14 @@ struct Stages<'a> {
     setup: Option<&'a SetupRequest>,
     moving: bool,
     orders: Orders,
+    /// The board and the resources as the orders typed so far leave them: each order is
+    /// checked as typed, against the state the engine will carry it out on.
+    board: Board,
+    stock: Resources,
+    /// The armies moved by the orders typed so far.
+    moved: Vec<ArmyId>,
+    /// The id a recruit typed now gets on `board` (the engine numbers them alike).
+    next_id: ArmyId,
 }
 
 impl Stages<'_> {
@@ -99,6 +112,40 @@ impl Stages<'_> {
             say,
             prompt: prompt.to_owned(),
         }
+    }
+}
+
+impl Stages<'_> {
+    /// Check a recruit order as the engine will, and carry it out on the dialogue's board.
+    fn recruit(&mut self, kind: Kind, at: Pos) -> Result<(), RecruitError> {
+        let seat = self.obs.seat;
+        self.board.check_recruit(seat, self.stock, kind, at)?;
+        self.stock = self.stock.pay(kind.price()).unwrap_or_default();
+        self.board.place(Army {
+            id: self.next_id,
+            owner: seat,
+            kind,
+            pos: at,
+        });
+        self.next_id += 1;
+        self.orders.recruit.push(Recruit { kind, at });
+        Ok(())
+    }
+
+    /// Check a move order as the engine will, and carry it out on the dialogue's board
+    /// (its fights and drownings included).
+    fn move_army(&mut self, from: Pos, to: Pos) -> Result<(), MoveError> {
+        let army = match self.board.army_at(from) {
+            Some(army) if army.owner == self.obs.seat => *army,
+            _ => return Err(MoveError::NoArmy),
+        };
+        if self.moved.contains(&army.id) {
+            return Err(MoveError::AlreadyMoved);
+        }
+        self.board.apply_move(&army, to)?;
+        self.moved.push(army.id);
+        self.orders.moves.push(Move { from, to });
+        Ok(())
     }
 }
 
@@ -119,10 +166,13 @@ impl Dialogue<Orders> for Stages<'_> {
                     .find(|kind| k.eq_ignore_ascii_case(&kind.letter().to_string()));
                 let whole = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
                 match (kind, pos(x, y, self.obs)) {
-                    (Some(&kind), Ok(at)) => {
-                        self.orders.recruit.push(Recruit { kind, at });
-                        return self.ask(Vec::new());
-                    }
+                    (Some(_), Ok(_)) if self.orders.recruit.len() >= MAX_RECRUITS => Some(format!(
+                        "at most {MAX_RECRUITS} recruits a turn: NO ends this stage"
+                    )),
+                    (Some(&kind), Ok(at)) => match self.recruit(kind, at) {
+                        Ok(()) => return self.ask(Vec::new()),
+                        Err(error) => Some(error.message().to_owned()),
+                    },
                     (None, _) => Some("Sorry, invalid input. Try again.".to_owned()),
                     // Whole numbers off the map: not next to the home, as the original says.
                     (_, Err(_)) if whole(x) && whole(y) => {
@@ -133,10 +183,10 @@ impl Dialogue<Orders> for Stages<'_> {
             }
             [x0, y0, x1, y1] if self.moving => {
                 match (pos(x0, y0, self.obs), pos(x1, y1, self.obs)) {
-                    (Ok(from), Ok(to)) => {
-                        self.orders.moves.push(Move { from, to });
-                        return self.ask(Vec::new());
-                    }
+                    (Ok(from), Ok(to)) => match self.move_army(from, to) {
+                        Ok(()) => return self.ask(Vec::new()),
+                        Err(error) => Some(format!("{} ({})", MoveError::MESSAGE, error.detail())),
+                    },
                     _ => Some("Invalid move. Try again.".to_owned()),
                 }
             }
@@ -172,24 +222,38 @@ mod tests {
         );
 
         let mut dialogue = Conquest::dialogue(&obs, Some(&setup));
-        let lines = ["S 99 99", "x", "DIS", "NO", "0 0 1 0", "0 0", "NO"];
+        let lines = [
+            "S 99 99", "x", "DIS", "S 3 3", "S 2 1", "NO", "0 0 1 0", "2 1 3 1", "2 1 2 2", "0 0",
+            "NO",
+        ];
         let (answer, said) = typed(dialogue.as_mut(), &lines);
         let orders = answer.expect("the turn ends at the second NO");
-        assert!(
-            orders.recruit.is_empty(),
+        assert_eq!(
+            orders.recruit,
+            [Recruit {
+                kind: Kind::Spearman,
+                at: Pos { x: 2, y: 1 }
+            }],
             "the off-map recruit is refused at the prompt"
         );
         assert_eq!(
             orders.moves,
             [Move {
-                from: Pos { x: 0, y: 0 },
-                to: Pos { x: 1, y: 0 }
-            }]
+                from: Pos { x: 2, y: 1 },
+                to: Pos { x: 3, y: 1 }
+            }],
+            "each move is checked as typed, after the orders before it"
         );
         let count = |text: &str| said.iter().filter(|l| *l == text).count();
         assert_eq!(count("Sorry, invalid input. Try again."), 1);
-        assert_eq!(count(RecruitError::BadPlace.message()), 1);
+        // Off the map, and on the map but not next to the home base.
+        assert_eq!(count(RecruitError::BadPlace.message()), 2);
         assert_eq!(count("Invalid move. Try again."), 1);
+        assert_eq!(
+            count("Invalid move. Try again. (no army of yours stands there)"),
+            2,
+            "nothing at (0,0); the spearman is no longer at (2,1)"
+        );
         // The battlefield at the start and once more for DIS.
         assert_eq!(count(&Conquest::show(&obs, Some(&setup))), 2);
     }
