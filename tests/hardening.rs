@@ -820,7 +820,8 @@ fn a_signed_replay_with_an_edited_field_fails_naming_the_field() {
     let signed: serde_json::Value =
         serde_json::from_slice(&key.sign(&std::fs::read(&file).unwrap()).unwrap()).unwrap();
     let hash = signed["bots"][0]["sha256"].as_str().unwrap().to_owned();
-    let edits: [(&str, &dyn Fn(&mut serde_json::Value)); 3] = [
+    type Edit<'a> = &'a dyn Fn(&mut serde_json::Value);
+    let edits: [(&str, Edit<'_>); 3] = [
         ("bots[0].name", &|r| {
             r["bots"][0]["name"] = "impostor".into()
         }),

@@ -344,10 +344,10 @@ impl Sandbox {
         if let Some(detail) = foreign_build(bytes) {
             return Err(LoadError::Abi { bot, detail });
         }
-        if crate::component::is_component(bytes) {
-            if let Some(detail) = crate::component::foreign_world(bytes) {
-                return Err(LoadError::Abi { bot, detail });
-            }
+        if crate::component::is_component(bytes)
+            && let Some(detail) = crate::component::foreign_world(bytes)
+        {
+            return Err(LoadError::Abi { bot, detail });
         }
         // A binary's kind is in its header; WAT text may be either until parsed.
         let limit = if !bytes.starts_with(b"\0asm") {

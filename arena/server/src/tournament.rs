@@ -95,12 +95,12 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
 pub fn read_own_file(path: &Path) -> std::io::Result<String> {
     use std::os::unix::fs::OpenOptionsExt;
     let invalid = |message: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, message);
-    if let Some(dir) = path.parent() {
-        if !std::fs::symlink_metadata(dir)?.is_dir() {
-            return Err(invalid(
-                "its directory is not a directory (a symbolic link?)",
-            ));
-        }
+    if let Some(dir) = path.parent()
+        && !std::fs::symlink_metadata(dir)?.is_dir()
+    {
+        return Err(invalid(
+            "its directory is not a directory (a symbolic link?)",
+        ));
     }
     if !std::fs::symlink_metadata(path)?.is_file() {
         return Err(invalid("not a regular file (a symbolic link?)"));
