@@ -1629,6 +1629,72 @@ fn closed_by_server(mut stream: std::net::TcpStream) -> bool {
     }
 }
 
+/// Many callers, each under its own cap, together holding more connections than the
+/// server serves, and opening a new one as soon as one is closed (half of them idle, half
+/// trickling a request's first bytes): a normal request on a new connection is still
+/// answered within 2 s, each of several times. A correctness bound: without idle
+/// connections closed at once when the server is full, it waits for the header timeout.
+#[test]
+fn reopening_idle_holders_over_many_addresses_do_not_starve_a_normal_request() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "ladder = false\nmax_connections = 32\nmax_connections_per_client = 4\n\
+         header_timeout_secs = 60\n",
+    );
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let holders: Vec<_> = (0..64)
+        .map(|k| {
+            let (address, stop) = (address.clone(), std::sync::Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let source = format!("127.0.1.{}", 10 + k / 4);
+                while !stop.load(Ordering::Relaxed) {
+                    let mut held = connect_from(&source, &address);
+                    if k % 2 == 1 {
+                        let _ = held.write_all(b"GET /api/status HTTP/1.1\r\nHo");
+                    }
+                    held.set_read_timeout(Some(Duration::from_millis(200)))
+                        .unwrap();
+                    // Held until the server closes it (or answers a 429), then again.
+                    let mut byte = [0u8; 64];
+                    loop {
+                        match held.read(&mut byte) {
+                            Ok(0) => break,
+                            Ok(_) => {}
+                            Err(_) if stop.load(Ordering::Relaxed) => break,
+                            Err(e)
+                                if e.kind() == std::io::ErrorKind::WouldBlock
+                                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+                            Err(_) => break,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    let status = format!("GET /api/status HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    for attempt in 0..5 {
+        let asked = Instant::now();
+        let mut normal = connect_from("127.0.0.1", &address);
+        normal.write_all(status.as_bytes()).unwrap();
+        let (line, _) = read_answer(&mut normal);
+        let waited = asked.elapsed();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        assert!(
+            waited < Duration::from_secs(2),
+            "attempt {attempt}: answered after {waited:?}"
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    for holder in holders {
+        holder.join().unwrap();
+    }
+}
+
 /// One client cannot starve the others: it holds at most `max_connections_per_client`
 /// (one more is answered 429 at once), its connections pipelining requests without reading
 /// the answers are closed after `write_timeout_secs`, and while the server is full (those

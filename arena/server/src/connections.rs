@@ -58,6 +58,9 @@ struct Open {
     active: Arc<AtomicU64>,
     /// Notified to close the connection (gracefully).
     close: Arc<Notify>,
+    /// Asked to close already: not a candidate again (another would wait for the place
+    /// this one frees, and nobody would be asked to make room).
+    closing: bool,
 }
 
 /// How a new connection is taken.
@@ -260,6 +263,7 @@ impl Connections {
                 close: Arc::clone(&close),
                 writing: Arc::clone(&writing),
                 active: Arc::clone(&active),
+                closing: false,
             },
         );
         Admission::Admitted(Registered {
@@ -286,28 +290,40 @@ impl Connections {
     /// whether there was one. Its place is free once it has closed.
     pub fn shed_idle(&self) -> bool {
         let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        let table = self.lock();
+        let mut table = self.lock();
+        let table = &mut *table;
         let victim = table
             .open
             .iter()
-            .filter(|(_, open)| !open.busy && !open.writing.load(Ordering::Relaxed))
+            .filter(|(_, open)| {
+                !open.closing && !open.busy && !open.writing.load(Ordering::Relaxed)
+            })
             .min_by_key(|(id, open)| {
                 let held = table.per_caller.get(&open.caller).copied().unwrap_or(0);
                 let active = open.active.load(Ordering::Relaxed);
                 (std::cmp::Reverse(held), active, **id)
-            });
-        match victim {
-            Some((id, open)) => {
-                tracing::debug!(
-                    connection = id.0,
-                    idle_ns = now.saturating_sub(open.active.load(Ordering::Relaxed)),
-                    "closing an idle connection: the server is full"
-                );
-                open.close.notify_one();
-                true
-            }
-            None => false,
-        }
+            })
+            .map(|(id, _)| *id);
+        let Some(open) = victim.and_then(|id| table.open.get_mut(&id)) else {
+            return false;
+        };
+        tracing::debug!(
+            connection = victim.map_or(0, |id| id.0),
+            idle_ns = now.saturating_sub(open.active.load(Ordering::Relaxed)),
+            "closing an idle connection: the server is full"
+        );
+        open.closing = true;
+        open.close.notify_one();
+        true
+    }
+
+    /// Whether connection `id` is idle (no request in flight, no answer waiting to be
+    /// written): one asked to close may then be dropped at once.
+    pub fn is_idle(&self, id: ConnectionId) -> bool {
+        self.lock()
+            .open
+            .get(&id)
+            .is_some_and(|open| !open.busy && !open.writing.load(Ordering::Relaxed))
     }
 
     /// Ask every connection to close (the server is stopping).
@@ -411,5 +427,22 @@ mod tests {
             .map(|r| connections.busy(r.id))
             .collect();
         assert!(!connections.shed_idle());
+    }
+
+    #[test]
+    fn a_connection_asked_to_close_is_not_asked_again_and_the_next_is() {
+        let connections = Connections::new(8);
+        let all: Vec<Registered> = (0..2)
+            .map(|_| admitted(&connections, "192.0.2.1"))
+            .collect();
+        all.iter().for_each(|r| drop(r.serve(())));
+        let refs: Vec<&Registered> = all.iter().collect();
+        assert!(connections.shed_idle());
+        assert_eq!(asked(&refs), [all[0].id]);
+        assert!(connections.is_idle(all[0].id));
+        // Still open (closing): the next shed asks the other one.
+        assert!(connections.shed_idle());
+        assert_eq!(asked(&refs), [all[1].id]);
+        assert!(!connections.shed_idle(), "both are closing already");
     }
 }

@@ -419,7 +419,8 @@ async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    let cap = connection_cap(config.max_connections);
+    let slots = Arc::new(tokio::sync::Semaphore::new(cap));
     let header_timeout = std::time::Duration::from_secs(config.header_timeout_secs);
     let write_timeout = std::time::Duration::from_secs(config.write_timeout_secs);
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -435,6 +436,7 @@ async fn serve(
                     // Out of file descriptors and the like: the listener itself is fine,
                     // and retrying at once would spin.
                     tracing::warn!("accepting a connection failed: {error}");
+                    connections.shed_idle();
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 }
@@ -450,22 +452,26 @@ async fn serve(
                 continue;
             }
         };
-        let slot = match Arc::clone(&slots).try_acquire_owned() {
-            Ok(slot) => slot,
-            Err(_) => {
-                connections.shed_idle();
-                tokio::select! {
-                    () = &mut shutdown => break,
-                    slot = Arc::clone(&slots).acquire_owned() => {
-                        slot.expect("the connection semaphore is never closed")
-                    }
+        // Full: ask an idle connection to close, and ask again while no place frees (the
+        // one asked may have started a request meanwhile, or closed without freeing one).
+        let slot = loop {
+            if let Ok(slot) = Arc::clone(&slots).try_acquire_owned() {
+                break slot;
+            }
+            connections.shed_idle();
+            tokio::select! {
+                () = &mut shutdown => return shut(&connections, &slots, cap).await,
+                slot = Arc::clone(&slots).acquire_owned() => {
+                    break slot.expect("the connection semaphore is never closed");
                 }
+                () = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
             }
         };
         // Every request carries its connection's address (`ConnectInfo`), for the limits
         // counted per caller, and marks the connection busy while it is handled.
         let inner = hyper_util::service::TowerToHyperService::new(router.clone());
         let (marks, id) = (Arc::clone(&connections), registered.id);
+        let table = Arc::clone(&connections);
         let service = hyper::service::service_fn(
             move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let in_flight = marks.busy(id);
@@ -490,16 +496,54 @@ async fn serve(
             tokio::select! {
                 _ = connection.as_mut() => {}
                 () = registered.close.notified() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
+                    // Idle (a keep-alive wait, or a header trickled in): closed now, not at
+                    // its header timeout; with a request in flight, after it.
+                    if !table.is_idle(registered.id) {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = connection.await;
+                    }
                 }
             }
-            drop((slot, registered));
+            // Out of the table before its place is free: the next connection waiting for
+            // a place must not find this one as the idle one to close.
+            drop(registered);
+            drop(slot);
         });
     }
-    // Stopping: idle connections close now, busy ones after their request.
+    shut(&connections, &slots, cap).await
+}
+
+/// Files the process keeps for itself beside its connections: the database and its
+/// journal, the listener, the module cache, logs, a compile child's pipes per worker.
+const RESERVED_FILES: u64 = 128;
+
+/// `max_connections`, or fewer when the process may not open that many files: the cap
+/// stays below the file limit, so the server never runs out of descriptors for its own
+/// files while it is full of connections.
+fn connection_cap(max_connections: usize) -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    let Some(limit) = limit else {
+        return max_connections;
+    };
+    let room = usize::try_from(limit.saturating_sub(RESERVED_FILES)).unwrap_or(usize::MAX);
+    if room < max_connections {
+        tracing::warn!(
+            max_connections,
+            file_limit = limit,
+            "max_connections is above what the file limit leaves room for: serving at most {room} connections"
+        );
+    }
+    max_connections.min(room.max(1))
+}
+
+/// Stopping: idle connections close now, busy ones after their request.
+async fn shut(
+    connections: &connections::Connections,
+    slots: &tokio::sync::Semaphore,
+    cap: usize,
+) -> std::io::Result<()> {
     connections.close_all();
-    let all = u32::try_from(config.max_connections).unwrap_or(u32::MAX);
+    let all = u32::try_from(cap).unwrap_or(u32::MAX);
     let _ = slots.acquire_many(all).await;
     Ok(())
 }
