@@ -606,6 +606,32 @@ fn organizers_run_tournaments_over_submitted_bots_and_see_the_report() {
     assert_eq!(games.matches("<tr data-game=").count(), 6, "{games}");
     assert_eq!(games.matches("<td class=\"bot\">").count(), 3, "{games}");
     assert_eq!(server.get("/tournaments/999/games").0, 404);
+    // Every game listed links to its viewer, which draws it.
+    let links: Vec<&str> = games
+        .split("<a href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|href| href.ends_with("/viewer"))
+        .collect();
+    assert_eq!(links.len(), 6, "{games}");
+    for (n, href) in links.iter().enumerate() {
+        assert!(
+            href.starts_with(&format!("/tournaments/{id}/games/")),
+            "{href}"
+        );
+        if n == 0 {
+            let (status, viewer) = server.get(href);
+            assert_eq!(status, 200, "{viewer}");
+            assert!(
+                viewer.contains("<svg") || viewer.contains("viewer"),
+                "{viewer}"
+            );
+        }
+    }
+    assert_eq!(
+        server.get(&format!("/tournaments/{id}/games/999/viewer")).0,
+        404
+    );
 
     // The same from the command line, on the same database.
     let path = dir.path().join("cup.toml");

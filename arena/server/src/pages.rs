@@ -57,6 +57,10 @@ pub fn router() -> Router<Arc<App>> {
         .route("/tournaments", get(tournaments))
         .route("/tournaments/{id}", get(tournament))
         .route("/tournaments/{id}/games", get(tournament_games))
+        .route(
+            "/tournaments/{id}/games/{game}/viewer",
+            get(tournament_viewer),
+        )
         .route("/tournaments/{id}/report.svg", get(tournament_svg))
         .route(
             "/style.css",
@@ -449,6 +453,8 @@ pub(crate) enum GamePage {
     Log,
     /// `/games/{id}/viewer`: the browser viewer.
     Viewer,
+    /// `/tournaments/{id}/games/{game}/viewer`: the viewer of a tournament's game.
+    TournamentViewer(u32),
 }
 
 /// A page derived from a stored game, rendered at most once while it stays in the cache: a
@@ -507,7 +513,9 @@ async fn cached_page(
 fn page_response(page: GamePage, (status, html): (StatusCode, axum::body::Bytes)) -> Response {
     match page {
         GamePage::Log => (status, Html(html)).into_response(),
-        GamePage::Viewer => (status, headers::viewer_headers(&html), Html(html)).into_response(),
+        GamePage::Viewer | GamePage::TournamentViewer(_) => {
+            (status, headers::viewer_headers(&html), Html(html)).into_response()
+        }
     }
 }
 
@@ -524,6 +532,48 @@ fn stored_game(app: &App, id: i64) -> Result<(Game, Value), Response> {
         .ok_or_else(|| page_error(StatusCode::NOT_FOUND, "no such replay"))?;
     let json = serde_json::from_slice(&replay).map_err(|e| internal_page(&e))?;
     Ok((game, json))
+}
+
+/// The viewer of game `game` of tournament `id`, from the replay its run wrote in the
+/// tournament's directory (read without following links; never quoted in an error).
+async fn tournament_viewer(
+    State(app): State<Arc<App>>,
+    Path((id, game)): Path<(i64, u32)>,
+) -> Response {
+    cached_page(app, (id, GamePage::TournamentViewer(game)), move |app| {
+        let path = arena_tournament::run::replay_path(
+            &app.config
+                .data_dir()
+                .join("tournaments")
+                .join(id.to_string())
+                .join("results"),
+            game,
+        );
+        let text = crate::tournament::read_own(&path, crate::tournament::REPLAY_BYTES_MAX)
+            .map_err(|_| page_error(StatusCode::NOT_FOUND, "no such game"))?;
+        let page: Result<String, String> = serde_json::from_str::<Value>(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|json| {
+                let mode = arena_tournament::game::replay_mode(&json).map_err(|e| e.to_string())?;
+                let options = arena_viewer::Options {
+                    fuel_per_turn: Some(app.config.limits.limits().fuel_per_turn),
+                };
+                arena_tournament::for_mode!(mode, G => {
+                    serde_json::from_value::<arena_engine::Replay<G>>(json)
+                        .map_err(|e| e.to_string())
+                        .and_then(|replay| arena_viewer::page(&replay, &options).map_err(|e| e.to_string()))
+                })
+            });
+        page.map(|html| (StatusCode::OK, html)).map_err(|error| {
+            page_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &crate::error::internal_message(&crate::error::incident(&format_args!(
+                    "tournament {id} game {game}: {error}"
+                ))),
+            )
+        })
+    })
+    .await
 }
 
 /// The browser replay viewer of a game: `arena_viewer::page`, the same self-contained page
@@ -612,8 +662,7 @@ async fn tournaments(State(app): State<Arc<App>>) -> Response {
 
 /// `/tournaments/{id}/games`: the standings, the matrix and every game played so far, read
 /// from the tournament's results directory (the CLI's run writes it; a running tournament
-/// shows the games it has finished). Server tournaments keep no replays, so no game links
-/// a viewer.
+/// shows the games it has finished), each game linked to its viewer.
 async fn tournament_games(State(app): State<Arc<App>>, Id(id): Id) -> Response {
     blocking_page(move || {
         let row = app
@@ -641,7 +690,12 @@ async fn tournament_games(State(app): State<Arc<App>>, Id(id): Id) -> Response {
                         .collect();
                 let planned: Vec<u32> = saved.plan.games.iter().map(|g| g.game).collect();
                 let report = arena_tournament::report::build(&saved.name, &planned, &games);
-                body += &arena_tournament::index::body(&report, &games, &|_| None);
+                let link = |game: &arena_tournament::results::GameLine| {
+                    arena_tournament::run::replay_path(&results, game.game)
+                        .is_file()
+                        .then(|| format!("/tournaments/{id}/games/{}/viewer", game.game))
+                };
+                body += &arena_tournament::index::body(&report, &games, &link);
             }
         }
         Ok(layout(&format!("Tournament: {} — games", row.name), &body))

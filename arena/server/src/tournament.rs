@@ -93,6 +93,14 @@ pub fn read_file(path: &Path) -> std::io::Result<String> {
 /// through a symbolic link: neither the file nor its directory may be one (a data
 /// directory tampered with must not make the server read, or show, a file elsewhere).
 pub fn read_own_file(path: &Path) -> std::io::Result<String> {
+    read_own(path, FILE_BYTES_MAX)
+}
+
+/// The largest replay of a tournament game the server reads back for its viewer.
+pub const REPLAY_BYTES_MAX: u64 = 64 << 20;
+
+/// Read the server's own file `path` as [`read_own_file`] does, with at most `max` bytes.
+pub fn read_own(path: &Path, max: u64) -> std::io::Result<String> {
     use std::os::unix::fs::OpenOptionsExt;
     let invalid = |message: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, message);
     if let Some(dir) = path.parent()
@@ -115,9 +123,11 @@ pub fn read_own_file(path: &Path) -> std::io::Result<String> {
         return Err(invalid("not a regular file"));
     }
     let mut bytes = Vec::new();
-    file.take(FILE_BYTES_MAX + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > FILE_BYTES_MAX {
-        return Err(invalid("larger than the most a tournament file may have"));
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(invalid(
+            "larger than the most the server reads of its own files",
+        ));
     }
     String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text"))
 }
@@ -575,7 +585,8 @@ pub fn run_prepared(
     let options = run::RunOptions {
         jobs,
         shard: None,
-        replays: false,
+        // Every game of the games page links its viewer.
+        replays: true,
         out: prepared.dir.join("results"),
         cache: Some(arena_sandbox::ModuleCache::new(cache)),
     };
