@@ -133,3 +133,32 @@ fn check_reports_the_encoding_each_bot_chose() {
     assert_eq!(forced["encoding"], "json");
     assert_eq!(forced["modes"][0]["encoding"], "json");
 }
+
+#[test]
+fn a_bots_source_file_is_refused_naming_the_directory_to_give() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, lang) in [
+        ("sample-bots/python-starter/bot.py", "Python"),
+        ("sample-bots/js-starter/bot.js", "JavaScript/TypeScript"),
+        ("sample-bots/go-starter/main.go", "Go"),
+        ("sample-bots/battle-starter/src/lib.rs", "Rust"),
+    ] {
+        let path = arena_tests::root().join(file);
+        let bot_dir =
+            arena_tests::root().join(file.split('/').take(2).collect::<Vec<_>>().join("/"));
+        let out = arena(dir.path(), &["check", path.to_str().unwrap()]);
+        assert!(!out.status.success(), "{file}");
+        let text = arena_tests::stderr(&out);
+        assert!(
+            text.contains(&format!(
+                "is a source file of the {lang} bot in `{}`: give the directory",
+                bot_dir.display()
+            )),
+            "{file}: {text}"
+        );
+        assert!(
+            !text.contains("WAT") && !stdout(&out).contains("WAT"),
+            "{file}: {text}"
+        );
+    }
+}

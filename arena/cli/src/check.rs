@@ -44,8 +44,11 @@ pub fn check(args: CheckArgs, sandbox_args: &SandboxArgs) -> Result<ExitCode> {
         .to_str()
         .context("bot path is not UTF-8")?
         .parse()
-        .or_else(|_| {
-            Ok::<_, anyhow::Error>(arena_tournament::bots::BotSpec::Module(args.bot.clone()))
+        .or_else(|error| match error {
+            // A bot's source file is not a module: say which directory to give.
+            arena_tournament::bots::BotError::SourceFile { .. } => Err(anyhow::Error::new(error)),
+            // Anything else is read as a module, and the load says what it is not.
+            _ => Ok(arena_tournament::bots::BotSpec::Module(args.bot.clone())),
         })?;
     let loaded = match arena_tournament::bots::Contestant::resolve(&spec, &sandbox) {
         Ok(arena_tournament::bots::Contestant::Wasm(bot)) => Ok(bot),

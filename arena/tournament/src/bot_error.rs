@@ -12,6 +12,18 @@ pub enum BotError {
         "`{0}` is not a bot: use builtin:NAME, a .wasm/.wat file, or a bot directory (Rust: Cargo.toml, Go: go.mod, Python: bot.py, JavaScript: bot.js, TypeScript: bot.ts)"
     )]
     Unrecognized(String),
+    /// A source file of a bot directory, given instead of the directory.
+    #[error(
+        "`{file}` is a source file of the {lang} bot in `{dir}`: give the directory (`{dir}`), which the arena builds"
+    )]
+    SourceFile {
+        /// The file given.
+        file: String,
+        /// The bot's directory.
+        dir: String,
+        /// Its language.
+        lang: &'static str,
+    },
     /// No such built-in for the mode.
     #[error("no built-in AI `{name}` for mode {mode}; built-ins of {mode}: {available}")]
     UnknownBuiltin {

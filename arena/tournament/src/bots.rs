@@ -46,9 +46,54 @@ impl std::str::FromStr for BotSpec {
         }
         match path.extension().and_then(|e| e.to_str()) {
             Some("wasm" | "wat") => Ok(BotSpec::Module(path)),
-            _ => Err(BotError::Unrecognized(s.to_owned())),
+            _ => Err(source_file(&path).unwrap_or_else(|| BotError::Unrecognized(s.to_owned()))),
         }
     }
+}
+
+/// `path` as a source file of a bot directory (`bot.py` of a Python bot, …), if it is one:
+/// the error that says to give the directory.
+fn source_file(path: &Path) -> Option<BotError> {
+    let source = ["rs", "go", "py", "js", "mjs", "ts"];
+    if !path.is_file()
+        || !path
+            .extension()
+            .is_some_and(|e| source.iter().any(|s| e == *s))
+    {
+        return None;
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let rust_source = path.extension().is_some_and(|e| e == "rs");
+    let lang = if dir.join("Cargo.toml").is_file()
+        || rust_source
+            && dir
+                .parent()
+                .is_some_and(|up| up.join("Cargo.toml").is_file())
+    {
+        "Rust"
+    } else if dir.join("go.mod").is_file() {
+        "Go"
+    } else if dir.join("bot.py").is_file() {
+        "Python"
+    } else if crate::javascript::detect(dir).is_some() {
+        "JavaScript/TypeScript"
+    } else {
+        return None;
+    };
+    // A Rust source in `src/` belongs to the crate above it.
+    let dir = if lang == "Rust" && !dir.join("Cargo.toml").is_file() {
+        dir.parent().unwrap_or(dir)
+    } else {
+        dir
+    };
+    Some(BotError::SourceFile {
+        file: path.display().to_string(),
+        dir: dir.display().to_string(),
+        lang,
+    })
 }
 
 impl std::fmt::Display for BotSpec {
