@@ -851,7 +851,7 @@ async fn battle_and_tcg_paint_the_colours_they_draw() {
     )
     .await;
     for colour in [
-        "#dc2626", "#16a34a", "#a16207", "#7c3aed", "#0072b2", "#d55e00",
+        "#b20030", "#1f9985", "#a16207", "#7c3aed", "#0072b2", "#d55e00",
     ] {
         assert!(
             drawn.as_array().unwrap().contains(&json!(colour)),
@@ -1468,9 +1468,165 @@ const NARROW_PROBLEMS: &str = "
     return [Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth), [...small]];";
 
 #[tokio::test(flavor = "current_thread")]
-async fn every_mode_fits_360_px_with_no_text_under_11_px() {
+async fn every_mode_fits_every_window_width_with_no_text_under_11_px() {
     let Some(s) = session().await else { return };
-    s.client.set_window_size(360, 740).await.unwrap();
+    let d = s.dir.path();
+    let pages = [
+        (
+            "battle",
+            write_page(d, &game::<Battle>("strong", "strong", 15)),
+        ),
+        ("tcg", write_page(d, &game::<Tcg>("planner", "greedy", 4))),
+        ("grid", write_page(d, &flaky_grid())),
+        (
+            "dungeon",
+            write_page(d, &game::<Dungeon>("strong", "heuristic", 4)),
+        ),
+        (
+            "conquest",
+            write_page(d, &game::<Conquest>("strong", "heuristic", 4)),
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (width, height) in [
+        (360, 740),
+        (900, 800),
+        (1000, 800),
+        (1300, 900),
+        (1400, 900),
+        (1920, 900),
+    ] {
+        s.client.set_window_size(width, height).await.unwrap();
+        for (mode, file) in &pages {
+            s.client
+                .goto(&format!("file://{}", file.display()))
+                .await
+                .unwrap();
+            let found = js(&s.client, NARROW_PROBLEMS).await;
+            if found != json!([0, []]) {
+                problems.push(format!("{mode} at {width} px: {found}"));
+            }
+            if *mode == "conquest" && width == 360 || *mode == "tcg" && width == 1300 {
+                js(&s.client, "Arena.player.show(5); return null;").await;
+                screenshot(&s.client, &format!("{mode}-{width}")).await;
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    s.close().await;
+}
+
+/// A colour `#rrggbb` as seen with normal vision (`None`) or simulated colour blindness
+/// (Machado, Oliveira and Fernandes 2009, severity 1, on linear RGB), in CIELAB (D65).
+fn lab(hex: &str, blindness: Option<&[[f64; 3]; 3]>) -> [f64; 3] {
+    let hex = hex.trim_start_matches('#');
+    assert_eq!(hex.len(), 6, "a colour #rrggbb: {hex}");
+    let linear = |i: usize| {
+        let c = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let mut rgb = [linear(0), linear(2), linear(4)];
+    if let Some(m) = blindness {
+        let seen: Vec<f64> = (0..3)
+            .map(|i| {
+                (0..3)
+                    .map(|j| m[i][j] * rgb[j])
+                    .sum::<f64>()
+                    .clamp(0.0, 1.0)
+            })
+            .collect();
+        rgb = [seen[0], seen[1], seen[2]];
+    }
+    let [r, g, b] = rgb;
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    [
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    ]
+}
+
+const DEUTERANOPIA: [[f64; 3]; 3] = [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.011820, 0.042940, 0.968881],
+];
+const PROTANOPIA: [[f64; 3]; 3] = [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+];
+
+/// The pairs of `colours` ([name, #rrggbb]) closer than 20 in CIELAB in some vision.
+fn too_close(colours: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (vision, m) in [
+        ("normal", None),
+        ("deuteranopia", Some(&DEUTERANOPIA)),
+        ("protanopia", Some(&PROTANOPIA)),
+    ] {
+        for (i, (a, ca)) in colours.iter().enumerate() {
+            for (b, cb) in &colours[i + 1..] {
+                let (la, lb) = (lab(ca, m), lab(cb, m));
+                let distance = la
+                    .iter()
+                    .zip(lb)
+                    .map(|(x, y)| (x - y).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                if distance < 20.0 {
+                    out.push(format!(
+                        "{vision}: {a} {ca} and {b} {cb} are {distance:.1} apart"
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_colour_distance_tells_the_old_acting_amber_from_the_seat_colour_only_in_normal_vision() {
+    let old = [
+        ("seat 1".to_string(), "#d55e00".to_string()),
+        ("acting".to_string(), "#ca8a04".to_string()),
+    ];
+    assert_eq!(
+        too_close(&old),
+        [
+            "deuteranopia: seat 1 #d55e00 and acting #ca8a04 are 7.2 apart",
+            "protanopia: seat 1 #d55e00 and acting #ca8a04 are 14.7 apart",
+        ]
+    );
+    assert_eq!(lab("#ffffff", None).map(|v| v.round()), [100.0, 0.0, 0.0]);
+}
+
+/// Each mode's legend (its marks and lines; the pale squares are tile backgrounds, told
+/// apart by their letters) and the charts' colours with the seats'.
+const MEANINGFUL_COLOURS: &str = "
+    const legend = Arena.modes[Arena.data.mode].legend.filter(item => !item.square)
+      .map(item => [item.text, item.colour]);
+    const c = Arena.colours;
+    const charts = [['seat 0', Arena.seatColor(0)], ['seat 1', Arena.seatColor(1)], ['fault', c.fault],
+      ['rejected', c.rejected], ['chart cursor', c.cursor]];
+    return [legend, charts];";
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_colour_with_a_meaning_stays_distinct_to_colour_blind_eyes() {
+    let Some(s) = session().await else { return };
     let d = s.dir.path();
     let pages = [
         write_page(d, &game::<Battle>("strong", "strong", 15)),
@@ -1484,10 +1640,17 @@ async fn every_mode_fits_360_px_with_no_text_under_11_px() {
             .goto(&format!("file://{}", file.display()))
             .await
             .unwrap();
-        let problems = js(&s.client, NARROW_PROBLEMS).await;
-        assert_eq!(problems, json!([0, []]), "{}", file.display());
+        let groups: Vec<Vec<(String, String)>> =
+            serde_json::from_value(js(&s.client, MEANINGFUL_COLOURS).await).unwrap();
+        assert!(groups[0].len() >= 4, "{}: {:?}", file.display(), groups[0]);
+        for group in groups {
+            assert_eq!(
+                too_close(&group),
+                Vec::<String>::new(),
+                "{}",
+                file.display()
+            );
+        }
     }
-    js(&s.client, "Arena.player.show(5); return null;").await;
-    screenshot(&s.client, "conquest-360").await;
     s.close().await;
 }

@@ -81,7 +81,7 @@ Arena.modes.battle = (function () {
         ['state', u.destroyed ? 'destroyed' : acting ? 'acting' : 'waiting']
       ]);
       Arena.svg(g, 'rect', { width: CARD_W, height: CARD_H, rx: 8, fill: '#fff',
-        stroke: acting ? '#ca8a04' : Arena.seatColor(info.owner), 'stroke-width': acting ? 4 : 1.5 });
+        stroke: acting ? Arena.colours.acting : Arena.seatColor(info.owner), 'stroke-width': acting ? 4 : 1.5 });
       Arena.svg(g, 'text', { x: 12, y: 22, class: 'label', 'font-weight': 600 }, '#' + id + ' ' + info.kind);
       var status = u.destroyed ? 'destroyed'
         : info.skill === null ? 'no skill'
@@ -115,16 +115,16 @@ Arena.modes.battle = (function () {
       if (places[a[0]].owner === places[a[1]].owner) { from.x = W / 2; }
       var offset = n * 8;
       Arena.arrow(layer, from.x, from.y + offset, to.x, to.y + offset, {
-        class: 'attack', stroke: a[4] ? '#7c3aed' : '#111827', 'stroke-dasharray': a[4] ? '6 4' : null }, 4);
+        class: 'attack', stroke: a[4] ? '#7c3aed' : Arena.colours.attack, 'stroke-dasharray': a[4] ? '6 4' : null }, 4);
       var label = a[2] === null ? 'evaded' : (a[3] ? 'crit −' : '−') + a[2];
       Arena.svg(layer, 'text', { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 - 8 + offset, 'text-anchor': 'middle',
-        class: 'label', 'font-weight': 700, fill: a[2] === null ? '#6b7280' : '#dc2626' },
+        class: 'label', 'font-weight': 700, fill: a[2] === null ? '#6b7280' : Arena.colours.damage },
         (a[4] ? 'counter ' : '') + label);
     });
     state.repairs.forEach(function (r) {
       var p = places[r[0]];
       Arena.svg(layer, 'text', { x: p.x + CARD_W - 12, y: p.y + 116, 'text-anchor': 'end', class: 'label',
-        fill: r[1] >= 0 ? '#16a34a' : '#dc2626', 'font-weight': 700 }, (r[1] >= 0 ? '+' : '−') + Math.abs(r[1]));
+        fill: r[1] >= 0 ? Arena.colours.repair : Arena.colours.damage, 'font-weight': 700 }, (r[1] >= 0 ? '+' : '−') + Math.abs(r[1]));
     });
   }
 
@@ -150,9 +150,9 @@ Arena.modes.battle = (function () {
 
   var legend = [
     { colour: Arena.seatColor(0), text: 'seat 0' }, { colour: Arena.seatColor(1), text: 'seat 1' },
-    { colour: '#ca8a04', text: 'acting unit' }, { colour: '#ede9fe', text: 'effect (turns left)', square: true },
-    { colour: '#111827', text: 'attack (dashed violet: counter)' }, { colour: '#dc2626', text: 'damage' },
-    { colour: '#16a34a', text: 'repair' }
+    { colour: Arena.colours.acting, text: 'acting unit' }, { colour: '#ede9fe', text: 'effect (turns left)', square: true },
+    { colour: Arena.colours.attack, text: 'attack (dashed violet: counter)' }, { colour: Arena.colours.damage, text: 'damage' },
+    { colour: Arena.colours.repair, text: 'repair' }
   ];
 
   return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };

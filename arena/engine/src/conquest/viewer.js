@@ -69,7 +69,7 @@ Arena.modes.conquest = (function () {
     state.fights.forEach(function (p) {
       var c = at(p);
       Arena.svg(layer, 'circle', { class: 'fight', cx: c.x + T / 2, cy: c.y + T / 2, r: T * 0.46, fill: 'none',
-        stroke: '#dc2626', 'stroke-width': 3, 'stroke-dasharray': '4 3' });
+        stroke: Arena.colours.damage, 'stroke-width': 3, 'stroke-dasharray': '4 3' });
     });
     var counts = [0, 0];
     state.armies.forEach(function (a) {
@@ -89,7 +89,7 @@ Arena.modes.conquest = (function () {
     });
     state.moves.forEach(function (m) {
       var a = at([m[0], m[1]]), b = at([m[2], m[3]]);
-      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'move', stroke: '#ca8a04',
+      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'move', stroke: Arena.colours.acting,
         'stroke-width': 2 }, T * 0.2);
     });
     [0, 1].forEach(function (seat) {
@@ -132,7 +132,7 @@ Arena.modes.conquest = (function () {
     { colour: Arena.seatColor(0), text: 'P1 (seat 0)' }, { colour: Arena.seatColor(1), text: 'P2 (seat 1)' },
     { colour: '#fef3c7', text: 'W wood', square: true }, { colour: '#dcfce7', text: 'F food', square: true },
     { colour: '#fef9c3', text: 'G gold', square: true }, { colour: '#60a5fa', text: 'water', square: true },
-    { colour: '#ca8a04', text: 'move' }, { colour: '#dc2626', text: 'fight or drowning' },
+    { colour: Arena.colours.acting, text: 'move' }, { colour: Arena.colours.damage, text: 'fight or drowning' },
     { colour: '#9ca3af', text: 'S spearman · A archer · K knight · T scout · H home' }
   ];
 

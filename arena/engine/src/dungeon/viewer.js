@@ -42,7 +42,7 @@ Arena.modes.dungeon = (function () {
     var g = Arena.svg(layer, 'g', { class: cls, 'data-id': id, 'data-dead': dead ? 1 : 0 });
     Arena.svg(g, 'rect', { x: x, y: y, width: CARD_W, height: CARD_H, rx: 6,
       fill: dead ? '#f3f4f6' : cls === 'hero' ? '#eff6ff' : '#fef2f2',
-      stroke: acting ? '#ca8a04' : dead ? '#9ca3af' : '#6b7280', 'stroke-width': acting ? 3 : 1,
+      stroke: acting ? Arena.colours.acting : dead ? '#9ca3af' : '#6b7280', 'stroke-width': acting ? 3 : 1,
       opacity: dead ? 0.7 : 1 });
     return g;
   }
@@ -90,16 +90,16 @@ Arena.modes.dungeon = (function () {
       var ay = a.y + CARD_H / 2 + lane, by = b.y + CARD_H / 2 + lane;
       if (hit[0] === hit[1]) {
         Arena.svg(layer, 'text', { class: heal ? 'heal' : 'hit', x: ax, y: a.y + 12, 'text-anchor': 'middle',
-          'font-weight': 700, 'font-size': 13, fill: heal ? '#16a34a' : '#dc2626' },
+          'font-weight': 700, 'font-size': 13, fill: heal ? Arena.colours.repair : Arena.colours.damage },
           (heal ? '+' + (-hit[2]) : '−' + hit[2]));
         return;
       }
-      Arena.arrow(layer, ax, ay, bx, by, { class: heal ? 'heal' : 'hit', stroke: heal ? '#16a34a' : '#dc2626' }, 4);
+      Arena.arrow(layer, ax, ay, bx, by, { class: heal ? 'heal' : 'hit', stroke: heal ? Arena.colours.repair : Arena.colours.damage }, 4);
       // The number near the arrow's tail: arrows into one card from several attackers
       // start apart, so their numbers do too.
       Arena.svg(layer, 'text', { x: ax + (bx - ax) * 0.3, y: ay + (by - ay) * 0.3 + (lane < 0 ? -5 : 15),
         'text-anchor': 'middle', 'font-weight': 700,
-        'font-size': 13, fill: heal ? '#16a34a' : '#dc2626', stroke: '#fff', 'stroke-width': 3,
+        'font-size': 13, fill: heal ? Arena.colours.repair : Arena.colours.damage, stroke: '#fff', 'stroke-width': 3,
         'paint-order': 'stroke' }, heal ? '+' + (-hit[2]) : '−' + hit[2]);
     });
     var seat = state.seat;
@@ -145,8 +145,8 @@ Arena.modes.dungeon = (function () {
   var legend = [
     { colour: '#eff6ff', text: 'hero (the party of the seat playing)', square: true },
     { colour: '#fef2f2', text: 'monster (the current wave)', square: true },
-    { colour: '#ca8a04', text: 'acting hero' }, { colour: '#2563eb', text: 'mp' },
-    { colour: '#dc2626', text: 'attack' }, { colour: '#16a34a', text: 'heal' }
+    { colour: Arena.colours.acting, text: 'acting hero' }, { colour: '#2563eb', text: 'mp' },
+    { colour: Arena.colours.damage, text: 'attack' }, { colour: Arena.colours.repair, text: 'heal' }
   ];
 
   return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };

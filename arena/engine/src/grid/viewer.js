@@ -32,7 +32,7 @@ Arena.modes.grid = (function () {
     f.walls.forEach(function (p) {
       var c = at(p);
       Arena.svg(board, 'rect', { x: c.x + T * 0.44, y: c.y + T * 0.6, width: T * 0.12, height: T * 0.3, fill: '#78350f' });
-      Arena.svg(board, 'circle', { class: 'tree', cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.32, fill: '#15803d',
+      Arena.svg(board, 'circle', { class: 'tree', cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.32, fill: '#60bf8f',
         stroke: '#14532d' });
     });
     f.wells.forEach(function (p) {
@@ -75,7 +75,7 @@ Arena.modes.grid = (function () {
     });
     if (state.move) {
       var m = state.move, a = at([m[0], m[1]]), b = at([m[2], m[3]]);
-      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'move', stroke: '#ca8a04' }, 0);
+      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'move', stroke: Arena.colours.acting }, 0);
     }
     var alive = [0, 0];
     state.heroes.forEach(function (h, id) {
@@ -92,7 +92,7 @@ Arena.modes.grid = (function () {
         ['state', state.acting === id ? 'acting' : 'waiting']
       ]);
       if (state.acting === id) {
-        Arena.svg(g, 'circle', { cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.46, fill: 'none', stroke: '#ca8a04',
+        Arena.svg(g, 'circle', { cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.46, fill: 'none', stroke: Arena.colours.acting,
           'stroke-width': 3 });
       }
       Arena.svg(g, 'circle', { cx: c.x + T / 2, cy: c.y + T * 0.42, r: T * 0.34, fill: Arena.seatColor(team),
@@ -108,9 +108,9 @@ Arena.modes.grid = (function () {
     });
     state.hits.forEach(function (hit) {
       var a = at(state.heroes[hit[0]]), b = at(state.heroes[hit[1]]);
-      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'hit', stroke: '#dc2626' }, T * 0.3);
+      Arena.arrow(layer, a.x + T / 2, a.y + T / 2, b.x + T / 2, b.y + T / 2, { class: 'hit', stroke: Arena.colours.damage }, T * 0.3);
       Arena.svg(layer, 'text', { x: b.x + T / 2, y: b.y - 2, 'text-anchor': 'middle', 'font-weight': 700,
-        'font-size': Math.max(10, T * 0.35), fill: '#dc2626' }, '−' + hit[2]);
+        'font-size': Math.max(10, T * 0.35), fill: Arena.colours.damage }, '−' + hit[2]);
     });
     // Scoreboard.
     [0, 1].forEach(function (team) {
@@ -142,9 +142,9 @@ Arena.modes.grid = (function () {
 
   var legend = [
     { colour: Arena.seatColor(0), text: 'team A (seat 0)' }, { colour: Arena.seatColor(1), text: 'team B (seat 1)' },
-    { colour: '#fde68a', text: 'free mine ◆ (owned: the owner\'s id)' }, { colour: '#15803d', text: 'tree' },
+    { colour: '#fde68a', text: 'free mine ◆ (owned: the owner\'s id)' }, { colour: '#60bf8f', text: 'tree' },
     { colour: '#bae6fd', text: 'well W' }, { colour: '#9ca3af', text: 'grave', square: true },
-    { colour: '#ca8a04', text: 'acting hero, its move' }, { colour: '#dc2626', text: 'stab' }
+    { colour: Arena.colours.acting, text: 'acting hero, its move' }, { colour: Arena.colours.damage, text: 'stab' }
   ];
 
   return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };

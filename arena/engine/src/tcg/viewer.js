@@ -36,12 +36,12 @@ Arena.modes.tcg = (function () {
       ['state', active ? 'to play' : 'waiting']
     ]);
     Arena.svg(g, 'rect', { width: HERO.w, height: 136, rx: 10, fill: '#fff',
-      stroke: active ? '#ca8a04' : Arena.seatColor(seat), 'stroke-width': active ? 4 : 2 });
+      stroke: active ? Arena.colours.acting : Arena.seatColor(seat), 'stroke-width': active ? 4 : 2 });
     Arena.svg(g, 'text', { x: 10, y: 20, class: 'label', 'font-weight': 600, fill: Arena.seatColor(seat) },
       'seat ' + seat + (active ? ' · to play' : ''));
     Arena.svg(g, 'text', { x: 10, y: 36, class: 'small' }, data.bots[seat].slice(0, 26));
     Arena.svg(g, 'text', { x: 10, y: 66, class: 'hp', 'font-size': 22, 'font-weight': 700,
-      fill: hero.health <= 0 ? '#dc2626' : '#111827' }, hero.health + '/' + data.fixed.max_health);
+      fill: hero.health <= 0 ? Arena.colours.damage : '#111827' }, hero.health + '/' + data.fixed.max_health);
     Arena.svg(g, 'text', { x: 120, y: 66, class: 'small' }, 'health');
     // Mana crystals: filled for mana left, hollow for slots spent.
     for (var i = 0; i < hero.slots; i++) {
@@ -92,9 +92,10 @@ Arena.modes.tcg = (function () {
         Arena.svg(g, 'text', { x: MINION_W / 2, y: 22, 'text-anchor': 'middle', 'font-size': 11 }, m.card.slice(0, 11));
         Arena.svg(g, 'text', { x: MINION_W / 2, y: 40, 'text-anchor': 'middle', class: 'small' },
           '#' + m.id + (m.asleep ? ' zz' : ''));
-        Arena.svg(g, 'circle', { cx: 14, cy: MINION_H - 14, r: 11, fill: '#eab308' });
-        Arena.svg(g, 'text', { x: 14, y: MINION_H - 10, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 700 }, m.attack);
-        Arena.svg(g, 'circle', { cx: MINION_W - 14, cy: MINION_H - 14, r: 11, fill: '#ef4444' });
+        Arena.svg(g, 'circle', { cx: 14, cy: MINION_H - 14, r: 11, fill: '#374151' });
+        Arena.svg(g, 'text', { x: 14, y: MINION_H - 10, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 700,
+          fill: '#fff' }, m.attack);
+        Arena.svg(g, 'circle', { cx: MINION_W - 14, cy: MINION_H - 14, r: 11, fill: '#ff4d6a' });
         Arena.svg(g, 'text', { x: MINION_W - 14, y: MINION_H - 10, 'text-anchor': 'middle', 'font-size': 12,
           'font-weight': 700, fill: '#fff', class: 'hp' }, m.health);
         places.minions[m.id] = { x: x + MINION_W / 2, y: y + MINION_H / 2 };
@@ -121,13 +122,13 @@ Arena.modes.tcg = (function () {
     state.attacks.forEach(function (a) {
       var from = places.minions[a[0]];
       var to = a[1] === 'hero' ? places.heroes[a[2]] : places.minions[a[2]];
-      if (from && to) Arena.arrow(layer, from.x, from.y, to.x, to.y, { class: 'attack', stroke: '#111827' }, 20);
+      if (from && to) Arena.arrow(layer, from.x, from.y, to.x, to.y, { class: 'attack', stroke: Arena.colours.attack }, 20);
     });
     state.damage.forEach(function (d, n) {
       var at = victim(d[0]);
       if (!at) return; // a minion that died in this step is gone from the board
       Arena.svg(layer, 'text', { x: at.x + 6, y: at.y - 30 - n * 2, class: 'label damage', 'font-size': 18,
-        'font-weight': 700, fill: '#dc2626' }, '−' + d[1]);
+        'font-weight': 700, fill: Arena.colours.damage }, '−' + d[1]);
     });
   }
 
@@ -154,9 +155,9 @@ Arena.modes.tcg = (function () {
 
   var legend = [
     { colour: Arena.seatColor(0), text: 'seat 0 (bottom)' }, { colour: Arena.seatColor(1), text: 'seat 1 (top)' },
-    { colour: '#ca8a04', text: 'to play' }, { colour: '#3b82f6', text: 'mana crystal / card cost' },
-    { colour: '#eab308', text: 'minion attack' }, { colour: '#ef4444', text: 'minion health' },
-    { colour: '#dc2626', text: 'damage' }
+    { colour: Arena.colours.acting, text: 'to play' }, { colour: '#3b82f6', text: 'mana crystal / card cost' },
+    { colour: '#374151', text: 'minion attack' }, { colour: '#ff4d6a', text: 'minion health' },
+    { colour: Arena.colours.damage, text: 'damage' }
   ];
 
   return { setup: setup, draw: draw, moments: moments, scores: scores, legend: legend };

@@ -52,6 +52,20 @@ var Arena = { modes: {} };
     return seat === 0 ? '#0072b2' : '#d55e00';
   };
 
+  // The colours that carry a meaning in the pictures and charts. With the seats' colours
+  // and each mode's legend they stay apart under deuteranopia and protanopia as in normal
+  // vision (CIELAB distance >= 20 between any two drawn together; the browser tests check
+  // it), and the damage and repair colours are dark enough for text on white.
+  Arena.colours = {
+    acting: '#ffb60d',   // the unit, hero or move acting at this step (an outline or arrow)
+    attack: '#111827',   // an attack's arrow
+    damage: '#b20030',   // damage taken, a fight, a stab
+    repair: '#1f9985',   // health given back
+    fault: '#b20030',    // a fault, on the timeline and the fuel charts
+    rejected: '#ffb60d', // a rejected answer, on the timeline
+    cursor: '#111827'    // the current step on the charts
+  };
+
   // An arrow from (x1, y1) to (x2, y2), stopping `gap` short of both ends.
   Arena.arrow = function (parent, x1, y1, x2, y2, attrs, gap) {
     var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1;
@@ -146,7 +160,8 @@ var Arena = { modes: {} };
     Arena.svg(marker, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' });
     var context = mode.setup(svg, data);
     var viewBox = (svg.getAttribute('viewBox') || '0 0 0 0').split(/\s+/).map(Number);
-    svg.style.setProperty('--picture-width', viewBox[2] + 'px');
+    document.documentElement.style.setProperty('--picture-width', viewBox[2] + 'px');
+    document.documentElement.style.setProperty('--picture-height', viewBox[3] + 'px');
     var layer = Arena.svg(svg, 'g', { id: 'layer' });
 
     // The legend: what the drawing's colours and letters mean.
@@ -230,7 +245,7 @@ var Arena = { modes: {} };
     data.lines.forEach(function (line) {
       if (line.kind !== 'fault' && line.kind !== 'rejected') return;
       var mark = Arena.svg(marks, 'rect', { x: xOf(line.step) - 2, y: 0, width: 4, height: 10,
-        class: 'mark ' + line.kind, fill: line.kind === 'fault' ? '#dc2626' : '#ea980c' });
+        class: 'mark ' + line.kind, fill: line.kind === 'fault' ? Arena.colours.fault : Arena.colours.rejected });
       Arena.svg(mark, 'title', {}, line.text);
     });
     // The moments the keys jump to: faults and rejections from the log, kills and captures
@@ -283,7 +298,7 @@ var Arena = { modes: {} };
       var barWidth = Math.max(1.5, W / Math.max(steps.length, 1) * 0.8);
       calls.forEach(function (c) {
         Arena.svg(chart, 'rect', { x: xOf(c.step) - barWidth / 2, y: yOf(c.fuel), width: barWidth,
-          height: Math.max(1, H - 12 - yOf(c.fuel)), fill: c.kind === 'fault' ? '#dc2626' : Arena.seatColor(seat),
+          height: Math.max(1, H - 12 - yOf(c.fuel)), fill: c.kind === 'fault' ? Arena.colours.fault : Arena.seatColor(seat),
           opacity: 0.75, class: 'fuelbar' });
       });
       if (data.fuel_per_turn) {
@@ -291,7 +306,7 @@ var Arena = { modes: {} };
           stroke: '#111827', 'stroke-dasharray': '6 4', 'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke',
           class: 'limit' });
       }
-      fuelCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: '#ca8a04', 'stroke-width': 2,
+      fuelCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: Arena.colours.cursor, 'stroke-width': 2,
         'vector-effect': 'non-scaling-stroke' }));
       chart.addEventListener('click', function (e) {
         var r = chart.getBoundingClientRect();
@@ -323,7 +338,7 @@ var Arena = { modes: {} };
         Arena.svg(chart, 'polyline', { points: points.join(' '), fill: 'none', stroke: Arena.seatColor(seat),
           'stroke-width': 2, 'vector-effect': 'non-scaling-stroke', class: 'score seat' + seat });
       });
-      scoreCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: '#ca8a04', 'stroke-width': 2,
+      scoreCursors.push(Arena.svg(chart, 'line', { x1: 0, x2: 0, y1: 0, y2: H, stroke: Arena.colours.cursor, 'stroke-width': 2,
         'vector-effect': 'non-scaling-stroke' }));
       chart.addEventListener('click', function (e) {
         var r = chart.getBoundingClientRect();
