@@ -1513,6 +1513,7 @@ fn internal_errors_show_an_incident_id_and_every_answer_has_security_headers() {
         "/api/status",
         "/api/bots",
         "/style.css",
+        "/frame.js",
         "/nope",
         "/api/nope",
         "/games/1",
@@ -1526,7 +1527,7 @@ fn internal_errors_show_an_incident_id_and_every_answer_has_security_headers() {
         assert_eq!(header(&headers, "x-frame-options"), Some("DENY"), "{path}");
         let csp = header(&headers, "content-security-policy").unwrap_or_default();
         assert!(
-            csp.starts_with("default-src 'none'; style-src 'self';")
+            csp.starts_with("default-src 'none'; script-src 'self'; style-src 'self';")
                 && csp.contains("frame-ancestors 'none'")
                 && !csp.contains("unsafe"),
             "{path}: {csp}"

@@ -45,6 +45,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
 }
 
 const STYLE: &str = include_str!("../static/style.css");
+const FRAME_SCRIPT: &str = include_str!("../static/frame.js");
 
 /// The page routes.
 pub fn router() -> Router<Arc<App>> {
@@ -65,6 +66,10 @@ pub fn router() -> Router<Arc<App>> {
         .route(
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
+        )
+        .route(
+            "/frame.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], FRAME_SCRIPT) }),
         )
         .fallback(not_found)
 }
@@ -425,6 +430,7 @@ async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
             body,
             "<h2>Replay</h2><p><a href=\"/games/{id}/viewer\">open the viewer on its own page</a></p>\
              <iframe class=\"viewer\" src=\"/games/{id}/viewer\" title=\"replay viewer\"></iframe>\
+             <script src=\"/frame.js\"></script>\
              <h2>Event log</h2><pre class=\"replay\">"
         );
         for line in lines {
@@ -727,7 +733,8 @@ pub(crate) mod headers {
     //! referrer policy.
     //!
     //! The pages load one stylesheet (`/style.css`), pictures from the server (the report's
-    //! SVG) and frame only the server's own viewer; they have no inline script or style. The
+    //! SVG), one script (`/frame.js`, which sizes the game page's viewer frame to the viewer)
+    //! and frame only the server's own viewer; they have no inline script or style. The
     //! viewer (`/games/{id}/viewer`, `arena_viewer::page`) is one self-contained page: its
     //! inline `<script>` and `<style>` elements are allowed by their SHA-256 hashes, computed
     //! from the page sent, so nothing else inline can run. It alone may be framed, by the
@@ -739,9 +746,9 @@ pub(crate) mod headers {
     use axum::response::Response;
     use sha2::{Digest, Sha256};
 
-    /// The policy of every answer but the viewer's: the server's own stylesheet, pictures and
-    /// viewer frame; nothing inline, no script, no forms, no framing by anyone.
-    pub(crate) const PAGE_CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
+    /// The policy of every answer but the viewer's: the server's own stylesheet, script,
+    /// pictures and viewer frame; nothing inline, no forms, no framing by anyone.
+    pub(crate) const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
          frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
     /// The security headers of every answer that does not set its own, by name: also

@@ -132,6 +132,7 @@ var Arena = { modes: {} };
   };
 
   Arena.start = function () {
+    if (window.self !== window.top) document.documentElement.classList.add('framed');
     var data = Arena.data = Arena.parse(document.getElementById('replay-data').textContent);
     var mode = Arena.modes[data.mode];
     if (!mode) throw new Error('no drawing module for mode ' + data.mode);
