@@ -226,7 +226,7 @@ fn the_dungeon_prompt_names_a_monster_that_is_there_and_its_next_ability() {
         dir.path(),
         "dungeon",
         ["human", "builtin:random"],
-        "1 1 1 1\nQUIT\n",
+        "2 2 2 2\nQUIT\n",
     );
     let text = stdout(&out);
     let example = text
@@ -236,13 +236,21 @@ fn the_dungeon_prompt_names_a_monster_that_is_there_and_its_next_ability() {
         .unwrap_or_else(|| panic!("an example in the prompt: {text}"));
     let target = example.split_whitespace().nth(1).unwrap();
     let view = text.split("choose 1-").next().unwrap();
+    // The picture --watch draws: each monster's next ability (as the monsters' command
+    // queues say), each hero's stats; the choices give each ability's mana cost.
     assert!(
-        view.lines()
-            .any(|l| l.trim_start().starts_with(&format!("{target} (level"))),
+        view.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with(&format!("{target} ")) && l.contains(" next ")
+        }),
         "`{example}` names a monster of the wave: {view}"
     );
-    // Each monster's next ability, as the monsters' command queues say.
-    assert!(view.contains("next: "), "{view}");
+    assert!(view.contains(" str ") && view.contains(" int "), "{view}");
+    assert!(
+        view.lines()
+            .any(|l| l.contains("frostbolt ") && l.ends_with(" mp)")),
+        "{view}"
+    );
 }
 
 /// A person sees what their seat's observation holds, plus public events: not the other
@@ -473,4 +481,59 @@ fn how_to_play_fits_one_screen_and_question_mark_shows_it() {
     );
     let text = stdout(&out);
     assert_eq!(text.matches("battle — Bot Wars").count(), 2, "{text}");
+}
+
+/// The picture above a person's prompt is the one `--watch` draws of the game as it
+/// stands (the same code: `arena replay show` of the game draws it again), and Enter alone
+/// shows the question again without answering it.
+#[test]
+fn the_prompt_shows_the_watch_picture_and_enter_alone_shows_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, opponent, setup, own_line) in [
+        ("battle", "builtin:random", "1 2 3\n", "turn 1/600: your #"),
+        ("grid", "builtin:coward", "", "turn 0/1250: you move hero 0"),
+        ("dungeon", "builtin:random", "1 2 3 4\n", "wave 1/10, turn "),
+    ] {
+        let (out, _) = play(
+            dir.path(),
+            mode,
+            ["human", opponent],
+            &format!("{setup}\nauto 1\nQUIT\n"),
+        );
+        let text = stdout(&out);
+        // Piped input is not echoed: each prompt ends where the next output starts.
+        let first = text
+            .find(own_line)
+            .unwrap_or_else(|| panic!("{mode}: {text}"));
+        let asked = first + text[first..].find("> ").unwrap() + 2;
+        let again = &text[asked..asked + text[asked..].find("> ").unwrap()];
+        let picture = &again[..again
+            .find(own_line)
+            .unwrap_or_else(|| panic!("{mode}: {again}"))];
+        assert!(picture.lines().count() >= 5, "{mode}: {again}");
+        assert!(
+            text[..first].ends_with(picture),
+            "{mode}: the question shown again is the question: {text}"
+        );
+        assert!(
+            text[asked..].contains("auto: builtin:"),
+            "{mode}: the empty line answered nothing: {text}"
+        );
+        let shown = crate::arena(
+            &dir.path().join("cache"),
+            &[
+                "replay",
+                "show",
+                "--delay",
+                "0",
+                dir.path().join(format!("{mode}.json")).to_str().unwrap(),
+            ],
+        );
+        assert!(shown.status.success(), "{shown:?}");
+        assert!(
+            stdout(&shown).contains(picture.trim_end()),
+            "{mode}: the prompt's picture\n{picture}\nis not the --watch picture:\n{}",
+            stdout(&shown)
+        );
+    }
 }

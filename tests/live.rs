@@ -177,13 +177,19 @@ fn a_person_sees_the_other_seats_moves_between_their_turns() {
         "1 2 3\n3\n3\n3\nQUIT\n",
     );
     let text = stdout(&out);
-    // The bot's seat-1 turns are told as they happen, before the next prompt; the person's
-    // own view is the picture (no board drawn by the live view, no header repeated).
+    // The bot's seat-1 turns are told as they happen, before the next prompt; the picture
+    // (the one --watch draws) comes once per decision of the person, above it, and never
+    // for the bot's turns (no header repeated).
     let bot_turn = text
         .find("(seat 1), meter")
         .unwrap_or_else(|| panic!("{text}"));
     assert!(text[bot_turn..].contains("you target id"), "{text}");
-    assert!(!text.contains("seat 0\n #0"), "no live picture: {text}");
+    let decisions = text.matches(": your #").count();
+    assert!(decisions >= 2, "{text}");
+    assert_eq!(text.matches("\nseat 0\n").count(), decisions, "{text}");
+    for question in text.split(": your #").skip(1) {
+        assert!(question.contains("you target id"), "{question}");
+    }
     assert!(
         !text.contains("vs builtin:random (seat 1), seed 1\nturn"),
         "{text}"
@@ -380,11 +386,14 @@ fn on_a_terminal_a_person_plays_and_bots_are_redrawn_in_place() {
     let screen = tmux.wait_for("the first decision", |s| {
         s.contains("target id or `skill`>")
     });
-    assert!(screen.contains("<- acting"), "{screen}");
+    // The prompt shows the --watch picture (cooldowns, skills ready) and the acting robot.
+    assert!(screen.contains("skill ready"), "{screen}");
+    assert!(screen.contains("acts (armor"), "{screen}");
     tmux.keys(&["4", "Enter"]);
     // The answer went through: a second decision, or the bot's moves after the first.
-    tmux.wait_for("the game to go on", |s| {
-        s.matches("target id or `skill`>").count() >= 2 || s.contains("#4")
+    // The next question (what is typed before it is shown is dropped).
+    tmux.wait_for("the next decision", |s| {
+        s.matches("target id or `skill`>").count() >= 2
     });
     tmux.keys(&["QUIT", "Enter"]);
     let screen = tmux.wait_for("the result", |s| s.contains("EXIT="));
@@ -440,4 +449,39 @@ fn on_a_terminal_a_person_plays_and_bots_are_redrawn_in_place() {
         end.contains("invalid_actions"),
         "the result follows the last screen: {end}"
     );
+}
+
+#[test]
+fn keys_typed_while_the_other_seat_plays_never_answer_the_next_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = arena_bin().display().to_string();
+    let cache = dir.path().display().to_string();
+    // Seed 3 with Tank, Beaverette and Kamikaze: the bot plays turn 1, the person turn 2,
+    // the bot turn 3 (its move shown for 1.5 s), the person turn 4.
+    let command = format!(
+        "cd '{cache}' && ARENA_CACHE_DIR='{cache}' '{arena}' play -m battle builtin:random human --seed 3 --delay 1500"
+    );
+    let Some(tmux) = Tmux::start(&command, 60) else {
+        return;
+    };
+    tmux.wait_for("the team prompt", |s| s.contains("pick 3 robots by number"));
+    tmux.keys(&["4 5 6", "Enter"]);
+    tmux.wait_for("turn 2", |s| s.contains("your #5 Kamikaze Bot acts"));
+    tmux.keys(&["skill", "Enter"]);
+    tmux.keys(&["zzz", "Enter", "9"]);
+    let typed = tmux.screen();
+    assert!(
+        !typed.contains("your #4 Beaverette Bot acts"),
+        "typed before the question was shown: {typed}"
+    );
+    let asked = tmux.wait_for("turn 4", |s| s.contains("your #4 Beaverette Bot acts"));
+    std::thread::sleep(Duration::from_millis(500));
+    let screen = tmux.screen();
+    assert!(!screen.contains("invalid"), "{screen}");
+    assert_eq!(screen, asked, "the question waits, untouched");
+    // What is typed now answers it.
+    tmux.keys(&["QUIT", "Enter"]);
+    let end = tmux.wait_for("the end", |s| s.contains("EXIT="));
+    assert!(end.contains("EXIT=0"), "{end}");
+    assert!(end.contains("the player typed QUIT"), "{end}");
 }

@@ -11,7 +11,7 @@
 //! rest of the game (or N decisions); its answers are the seat's, recorded as any other.
 
 use crate::input::{Line, read_line};
-use crate::live::{Live, Pace};
+use crate::live::{Live, Pace, PromptPicture};
 use crate::terminal::escape;
 use arena_builtins::Builtins;
 use arena_engine::human::{Interactive, Step};
@@ -117,12 +117,14 @@ pub struct HumanPlayer<G: Interactive + Builtins> {
     quit: bool,
     /// What the replay's log keeps of this call: who took the seat over, or gave it back.
     log: String,
+    /// The live view's picture, shown above each decision's own lines.
+    picture: Option<PromptPicture>,
 }
 
 impl<G: Interactive + Builtins> HumanPlayer<G> {
     /// A person called `label` in the prompts, with `clock` for each decision (`None`: no
-    /// time limit).
-    pub fn new(label: String, clock: Option<Duration>) -> Self {
+    /// time limit), shown `picture` (the live view's) above each decision.
+    pub fn new(label: String, clock: Option<Duration>, picture: Option<PromptPicture>) -> Self {
         HumanPlayer {
             console: Console {
                 label,
@@ -134,6 +136,7 @@ impl<G: Interactive + Builtins> HumanPlayer<G> {
             deputy: None,
             quit: false,
             log: String::new(),
+            picture,
         }
     }
 
@@ -235,9 +238,10 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
     fn start(&mut self, start: &MatchStart<G>) -> Result<(), Fault> {
         self.start = Some(start.clone());
         let _ = self.console.say(&format!(
-            "{} — you are seat {}; type a number, {}, `auto [N]` (a built-in plays for you), `?` (how to play), or QUIT",
+            "{} — you are seat {}; type {}{}, `auto [N]` (a built-in plays for you), `?` (how to play), Enter alone (the game and the choices again), or QUIT",
             G::MODE,
             start.seat,
+            if G::NUMBERED { "a number, " } else { "" },
             G::HINT
         ));
         if !G::INTRO.is_empty() {
@@ -255,6 +259,7 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
             return G::parse_setup(request, "").map_err(|e| Fault::new(FaultKind::BotError, e));
         };
         self.start_clock();
+        crate::input::drop_typed_ahead();
         if let Err(why) = self.console.say(&prompt) {
             return Err(self.fault(why));
         }
@@ -283,27 +288,49 @@ impl<G: Interactive + Builtins> Player<G> for HumanPlayer<G> {
             return Ok(action);
         }
         self.start_clock();
+        // What was typed before this decision was shown (while the other seat's moves
+        // scrolled by) was not meant for it.
+        crate::input::drop_typed_ahead();
         let setup = self.setup.clone();
+        let picture = self
+            .picture
+            .as_ref()
+            .and_then(|p| p.lock().unwrap_or_else(|e| e.into_inner()).clone());
         let mut dialogue = G::dialogue(observation, setup.as_ref());
+        // The decision as first shown: Enter alone shows it again.
+        let mut question: Option<Vec<String>> = None;
         let mut line = None;
         loop {
             match dialogue.step(line.as_deref()) {
                 Step::Answer(action) => return Ok(action),
                 Step::Ask { say, prompt } => {
-                    let asked = say
-                        .iter()
-                        .try_for_each(|text| self.console.say(text))
-                        .and_then(|()| self.ask_line(&prompt));
-                    match asked {
-                        Ok(Some(typed)) => line = Some(typed),
-                        // `auto …`: the built-in answers this decision already.
-                        Ok(None) => {
-                            return Ok(self
-                                .deputy(|bot| bot.act(observation))
-                                .expect("handed over"));
+                    let mut say = match &question {
+                        None => {
+                            let shown: Vec<String> = picture.iter().cloned().chain(say).collect();
+                            question = Some(shown.clone());
+                            shown
                         }
-                        Err(why) => return Err(self.fault(why)),
-                    }
+                        Some(_) => say,
+                    };
+                    let typed = loop {
+                        let asked = say
+                            .iter()
+                            .try_for_each(|text| self.console.say(text))
+                            .and_then(|()| self.ask_line(&prompt));
+                        match asked {
+                            Ok(Some(typed)) if typed.is_empty() => {
+                                say = question.clone().unwrap_or_default();
+                            }
+                            Ok(Some(typed)) => break typed,
+                            Ok(None) => {
+                                return Ok(self
+                                    .deputy(|bot| bot.act(observation))
+                                    .expect("handed over"));
+                            }
+                            Err(why) => return Err(self.fault(why)),
+                        }
+                    };
+                    line = Some(typed);
                 }
             }
         }
@@ -361,6 +388,7 @@ fn play_typed<G: Interactive + Builtins>(
     view: View,
 ) -> Result<(GameResult, Option<anyhow::Error>), GameError> {
     let humans = contestants.map(|c| c.is_none());
+    let picture: Option<PromptPicture> = G::PICTURE_AT_PROMPT.then(PromptPicture::default);
     let hot_seat = humans.iter().all(|&h| h);
     let [a, b] = [0u8, 1].map(|seat| match contestants[usize::from(seat)] {
         Some(contestant) => Occupant::Contestant(contestant),
@@ -370,7 +398,11 @@ fn play_typed<G: Interactive + Builtins>(
             } else {
                 "you".to_owned()
             };
-            Occupant::Player(Box::new(HumanPlayer::<G>::new(label, view.clock)))
+            Occupant::Player(Box::new(HumanPlayer::<G>::new(
+                label,
+                view.clock,
+                picture.clone(),
+            )))
         }
     });
     let mut live = (view.watch || humans.contains(&true)).then(|| {
@@ -378,7 +410,11 @@ fn play_typed<G: Interactive + Builtins>(
             name: name.to_owned(),
             sha256: None,
         });
-        Live::<G>::new(spec.mode, &bots, spec.seed, view.pace, humans)
+        let mut live = Live::<G>::new(spec.mode, &bots, spec.seed, view.pace, humans);
+        if let Some(picture) = &picture {
+            live.share_picture(picture.clone());
+        }
+        live
     });
     let observer = live.as_mut().map(|l| l as &mut dyn Observer<G>);
     let result = game::play_seats::<G>(spec, [a, b], names, sandbox, observer)?;

@@ -78,3 +78,16 @@ pub fn read_line(deadline: Option<Instant>) -> Line {
         }
     }
 }
+
+/// On a terminal, throw away what was typed and not yet read (whole lines, and the line
+/// being typed): called when a new question is shown, so keys pressed while the other
+/// seat's moves scrolled by never answer it. Piped input (scripts, tests) is kept.
+pub fn drop_typed_ahead() {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return;
+    }
+    let _ = rustix::termios::tcflush(&stdin, rustix::termios::QueueSelector::IFlush);
+    let receiver = lines().lock().unwrap_or_else(|e| e.into_inner());
+    while receiver.try_recv().is_ok() {}
+}

@@ -18,6 +18,11 @@ use arena_tournament::game::Renderer;
 use std::io::IsTerminal;
 use std::time::Duration;
 
+/// The live view's picture of the game as it stands, for the person asked next: the view
+/// draws it (the same picture as `--watch`) and their prompt shows it, in the modes whose
+/// `Interactive::PICTURE_AT_PROMPT` is set.
+pub type PromptPicture = std::sync::Arc<std::sync::Mutex<Option<String>>>;
+
 /// The pause between two steps on a terminal when `--delay` is not given.
 pub const DEFAULT_DELAY_MS: u64 = 300;
 
@@ -69,6 +74,8 @@ pub struct Live<G: Ruleset> {
     /// The first failure to print (a closed pipe): the view stops drawing, the game goes
     /// on, and the caller reports it afterwards.
     error: Option<anyhow::Error>,
+    /// Where the picture goes before a person's decision, for their prompt to show.
+    prompt_picture: Option<PromptPicture>,
 }
 
 impl<G: Ruleset> Live<G> {
@@ -89,7 +96,14 @@ impl<G: Ruleset> Live<G> {
             cleared: false,
             stepping: pace.step,
             error: None,
+            prompt_picture: None,
         }
+    }
+
+    /// Before each decision of a person, put the picture of the game as it stands (the
+    /// `--watch` picture) in `slot` for their prompt.
+    pub fn share_picture(&mut self, slot: PromptPicture) {
+        self.prompt_picture = Some(slot);
     }
 
     fn with_human(&self) -> bool {
@@ -283,6 +297,14 @@ impl<G: Ruleset> Observer<G> for Live<G> {
             // The person's prompt waits for them: no pause before it.
             self.viewer = Some(seat);
             self.cut(false);
+            if let Some(slot) = self.prompt_picture.clone() {
+                if self.renderer.picture().is_none() {
+                    // The board before anything happened.
+                    self.cut_with(false, true);
+                }
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) =
+                    self.renderer.picture().map(str::to_owned);
+            }
         } else if !self.by_round() {
             self.cut(true);
         }

@@ -40,7 +40,16 @@ pub trait Interactive: Ruleset {
     /// The setup choice for an answer to [`Interactive::setup_prompt`] (`""` when there
     /// was no question, or the person just pressed Enter: the default).
     fn parse_setup(request: &Self::SetupRequest, line: &str) -> Result<Self::SetupChoice, String>;
-    /// The game as this seat sees it.
+    /// Whether the live view's picture (the one `arena play --watch` draws, by the same
+    /// code) is what this seat sees at its prompt, above [`Interactive::show`]: the modes
+    /// where a seat sees the whole game at its turn. Otherwise `show` draws the seat's own
+    /// view (tcg's hand, conquest's assets).
+    const PICTURE_AT_PROMPT: bool = false;
+    /// Whether the answers are offered numbered (battle's are not: a number is a target's
+    /// id there).
+    const NUMBERED: bool = true;
+    /// The game as this seat sees it: with [`Interactive::PICTURE_AT_PROMPT`], only what the
+    /// picture does not say (whose decision this is, what the answers depend on).
     fn show(observation: &Self::Observation, setup: Option<&Self::SetupRequest>) -> String;
     /// The legal answers, each with its text, in the order they are numbered from 1:
     /// exactly the answers the engine takes (`setup`, the match's setup request, has what

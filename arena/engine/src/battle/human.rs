@@ -1,7 +1,7 @@
 //! A person's input in battle: a team by numbers, then a target id or `skill`.
 
 use crate::human::{Dialogue, Interactive, Step, numbers};
-use arena_sdk::battle::{Action, Battle, Observation, SetupRequest, TeamChoice};
+use arena_sdk::battle::{Action, Battle, Effect, Observation, SetupRequest, TeamChoice};
 use std::fmt::Write as _;
 
 impl Interactive for Battle {
@@ -33,30 +33,49 @@ impl Interactive for Battle {
         Ok(TeamChoice { team })
     }
 
+    const PICTURE_AT_PROMPT: bool = true;
+    const NUMBERED: bool = false;
+
+    /// The acting robot's effective stats (the picture has integrity, cooldowns and
+    /// effects), and why an enemy left alive is not a target.
     fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
-        let mut text = format!("turn {}/{}", obs.turn, obs.turn_cap);
-        for u in &obs.units {
-            let side = if u.owner == obs.seat {
-                "yours"
+        let me = obs.me();
+        let mut text = format!(
+            "turn {}/{}: your #{} {} acts (armor {} power {} speed {} resistance {})",
+            obs.turn,
+            obs.turn_cap,
+            me.id,
+            me.kind.name(),
+            me.armor,
+            me.power,
+            me.speed,
+            me.resistance
+        );
+        let enemies = obs
+            .units
+            .iter()
+            .filter(|u| u.owner != obs.seat && !u.destroyed);
+        let taunting: Vec<String> = enemies
+            .clone()
+            .filter(|u| u.has(Effect::Taunt))
+            .map(|u| format!("#{}", u.id))
+            .collect();
+        for u in enemies.filter(|u| !obs.legal_targets.contains(&u.id)) {
+            // The rules' order: a taunting enemy must be attacked first, and a stealthed
+            // one cannot be while another can.
+            let why = if !taunting.is_empty() {
+                let verb = if taunting.len() == 1 {
+                    "taunts"
+                } else {
+                    "taunt"
+                };
+                format!("{} {verb}", taunting.join(" and "))
             } else {
-                "enemy"
-            };
-            let state = if u.destroyed {
-                "destroyed".to_owned()
-            } else {
-                format!(
-                    "integrity {} armor {} power {} speed {}",
-                    u.integrity, u.armor, u.power, u.speed
-                )
-            };
-            let acting = if u.id == obs.acting {
-                "  <- acting"
-            } else {
-                ""
+                "it is stealthed".to_owned()
             };
             let _ = write!(
                 text,
-                "\n  [{}] {} ({side}): {state}{acting}",
+                "\n  #{} {} is not a target: {why}",
                 u.id,
                 u.kind.name()
             );

@@ -68,46 +68,32 @@ impl Interactive for Dungeon {
         })
     }
 
+    const PICTURE_AT_PROMPT: bool = true;
+
+    /// Which hero acts (the picture has every hero's hp, mp and stats and each monster's
+    /// next ability); the choices give each ability's mana cost.
     fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
-        let mut text = format!("wave {}/{}, turn {}", obs.wave, obs.waves, obs.turn);
-        for h in &obs.party {
-            let acting = if h.id == obs.acting {
-                "  <- acting"
-            } else {
-                ""
-            };
-            let _ = write!(
-                text,
-                "\n  {} (level {}): hp {}/{} mp {}/{}{}{acting}",
-                h.name,
-                h.level,
-                h.hp,
-                h.max_hp,
-                h.mp,
-                h.max_mp,
-                if h.dead { ", dead" } else { "" }
-            );
-        }
-        for m in obs.monsters.iter().filter(|m| !m.dead) {
-            let _ = write!(
-                text,
-                "\n  {} (level {}): hp {}/{}, next: {}",
-                m.name,
-                m.level,
-                m.hp,
-                m.max_hp,
-                m.next_ability().name()
-            );
-        }
-        text
+        let name = obs
+            .party
+            .iter()
+            .find(|h| h.id == obs.acting)
+            .map_or("?", |h| h.name.as_str());
+        format!(
+            "wave {}/{}, turn {}: {name} acts",
+            obs.wave, obs.waves, obs.turn
+        )
     }
 
     fn choices(obs: &Observation, _: Option<&SetupRequest>) -> Vec<(String, Action)> {
         obs.legal
             .iter()
             .map(|a| {
+                let cost = match a.ability.mp_cost() {
+                    0 => String::new(),
+                    mp => format!(" ({mp} mp)"),
+                };
                 (
-                    format!("{} {}", a.ability.name(), target_text(obs, a.target)),
+                    format!("{} {}{cost}", a.ability.name(), target_text(obs, a.target)),
                     *a,
                 )
             })

@@ -1,7 +1,7 @@
 //! A person's input in grid: a direction (or `stay`) for each hero's turn.
 
 use crate::human::Interactive;
-use arena_sdk::grid::{Action, Grid, Observation, Pos, SetupChoice, SetupRequest};
+use arena_sdk::grid::{Action, Grid, Observation, SetupChoice, SetupRequest};
 
 impl Interactive for Grid {
     const HOW_TO_PLAY: &'static str = include_str!("how-to-play.txt");
@@ -17,62 +17,20 @@ impl Interactive for Grid {
         Ok(SetupChoice {})
     }
 
-    fn show(obs: &Observation, setup: Option<&SetupRequest>) -> String {
-        let Some(setup) = setup else {
-            return format!("turn {}/{}", obs.turn, obs.turn_limit);
-        };
-        let mut rows: Vec<Vec<char>> =
-            vec![vec!['.'; usize::from(setup.width)]; usize::from(setup.height)];
-        let mut put = |p: Pos, c: char| {
-            if let Some(cell) = rows
-                .get_mut(usize::from(p.y))
-                .and_then(|r| r.get_mut(usize::from(p.x)))
-            {
-                *cell = c;
-            }
-        };
-        for &p in &setup.walls {
-            put(p, '#');
-        }
-        for &p in &setup.wells {
-            put(p, '+');
-        }
-        for (i, &p) in setup.mines.iter().enumerate() {
-            let owner = obs.mines.get(i).and_then(|m| m.team);
-            put(
-                p,
-                match owner {
-                    Some(t) if t == obs.team => 'M',
-                    Some(_) => 'm',
-                    None => '$',
-                },
-            );
-        }
-        for &p in &obs.graves {
-            put(p, 'x');
-        }
-        for h in obs.heroes.iter().filter(|h| !h.dead) {
-            let c = char::from_digit(u32::from(h.id) % 10, 10).unwrap_or('?');
-            put(h.pos, if h.id == obs.acting { '@' } else { c });
-        }
-        let mut text = format!(
-            "turn {}/{}: you move hero {} (@); # wall, + well, $ free mine, M yours, m theirs",
-            obs.turn, obs.turn_limit, obs.acting
-        );
-        for row in rows {
-            text.push('\n');
-            text.extend(row);
-        }
-        for h in &obs.heroes {
-            let side = if h.team == obs.team { "yours" } else { "enemy" };
-            let state = if h.dead {
-                "dead".to_owned()
-            } else {
-                format!("health {}", h.health)
-            };
-            text += &format!("\n  hero {} ({side}) at {}: {state}", h.id, h.pos);
-        }
-        text
+    const PICTURE_AT_PROMPT: bool = true;
+
+    /// Which hero moves (the picture has the board, its coordinates and the score).
+    fn show(obs: &Observation, _: Option<&SetupRequest>) -> String {
+        let me = obs.me();
+        format!(
+            "turn {}/{}: you move hero {} of team {} at {}, health {}",
+            obs.turn,
+            obs.turn_limit,
+            me.id,
+            if me.team == 0 { 'A' } else { 'B' },
+            me.pos,
+            me.health
+        )
     }
 
     /// The moves the engine takes without a rejection: `stay` and the directions that
@@ -95,7 +53,7 @@ impl Interactive for Grid {
             "e" | "east" | "\u{1b}[c" => Action::East,
             "s" | "south" | "\u{1b}[b" => Action::South,
             "w" | "west" | "\u{1b}[d" => Action::West,
-            "stay" | "x" | "" => Action::Stay,
+            "stay" | "x" => Action::Stay,
             _ => return Err(format!("`{line}`: type n, e, s, w or stay")),
         };
         match refused(obs, setup, action) {
@@ -115,6 +73,7 @@ fn refused(obs: &Observation, setup: Option<&SetupRequest>, action: Action) -> O
 mod tests {
     use super::*;
     use crate::human::{first_requests, typed};
+    use arena_sdk::grid::Pos;
 
     #[test]
     fn at_the_east_edge_east_is_neither_offered_nor_taken() {
