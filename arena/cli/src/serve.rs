@@ -154,10 +154,7 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode> {
 }
 
 fn run_server(config: ServerConfig) -> Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = arena_server::runtime().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let db = config.db.clone();
         let jobs = config.jobs;

@@ -330,6 +330,7 @@ async fn upload(
             format!("the bot belongs to {owner}; choose another name"),
         )
     })?;
+    app.forget_details();
     app.ladder.wake();
     let url = format!("{}/bots/{}", app.base_url, version.bot);
     Ok((
@@ -362,6 +363,7 @@ async fn retire(State(app): State<Arc<App>>, headers: HeaderMap, Id(id): Id) -> 
         Ok(store.set_active(id, false)?)
     })
     .await?;
+    app.forget_details();
     json_ok(json!({ "bot_id": id, "active": false }))
 }
 

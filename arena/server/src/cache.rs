@@ -51,6 +51,12 @@ impl<K: Hash + Eq, V> Lru<K, V> {
         self.entries.put(key, (value, cost));
     }
 
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.cost = 0;
+    }
+
     /// Forget `key`.
     pub fn remove(&mut self, key: &K) {
         if let Some((_, cost)) = self.entries.pop(key) {

@@ -2,14 +2,30 @@
 
 use crate::App;
 use crate::error::ApiError;
+use crate::ladder::PAGE_STANDINGS_LAG;
 use crate::store::Game;
 use arena_sdk::Mode;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// Everything about a bot: versions, per-mode standing and record, rating history, recent
-/// games and faults.
+/// games and faults. Gathering them reads the bot's whole rating history, which grows with
+/// every game: what was gathered is answered again for [`PAGE_STANDINGS_LAG`] (like the
+/// standings, at most that far behind the ladder), and an upload or a retirement forgets it.
 pub fn bot_details(app: &App, id: i64) -> Result<Value, ApiError> {
+    let kept = || app.details.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, value)) = kept().get(&id)
+        && at.elapsed() < PAGE_STANDINGS_LAG
+    {
+        return Ok(value.clone());
+    }
+    let value = gather(app, id)?;
+    kept().insert(id, (Instant::now(), value.clone()), 1);
+    Ok(value)
+}
+
+fn gather(app: &App, id: i64) -> Result<Value, ApiError> {
     let store = app.store();
     let bot = store.bot(id)?.ok_or_else(|| ApiError::not_found("bot"))?;
     let versions = store.versions_of(id)?;

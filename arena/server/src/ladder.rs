@@ -22,7 +22,7 @@ use arena_tournament::game::{self, GameSpec};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What the workers share.
 #[derive(Debug)]
@@ -58,7 +58,16 @@ struct Standings {
     tally: Option<Tally>,
     /// A refit is under way (outside the lock).
     refitting: bool,
+    /// When `published` was.
+    published_at: Option<Instant>,
 }
+
+/// How far behind the ladder's games a page's or the API's standings may be (never behind
+/// a new version or a retired bot). The ladder refits after every game it commits, so
+/// while it plays the published standings are at most a game behind; within this window a
+/// request takes them rather than refitting itself, which would make the next game wait
+/// for a fit running at a request's priority.
+pub const PAGE_STANDINGS_LAG: Duration = Duration::from_secs(1);
 
 /// A refit under way; if it ends early (a database error, a panic) it still clears the
 /// mark and wakes waiters, and its totals are dropped, to be rebuilt from the first game.
@@ -153,6 +162,7 @@ impl Ladder {
                 std::thread::Builder::new()
                     .name(format!("ladder-{worker}"))
                     .spawn(move || {
+                        crate::store::as_game_worker();
                         while let Err(error) = ladder.work() {
                             // A failing database or a bug in one job must not end the
                             // ladder for good: say so, pause, go on.
@@ -415,8 +425,13 @@ impl Ladder {
             let key = self.store.mode_state(mode)?;
             let mut all = lock();
             let standings = all.entry(mode).or_default();
+            let recent = standings
+                .published_at
+                .is_some_and(|at| at.elapsed() < PAGE_STANDINGS_LAG);
+            // Behind by games only (the same versions and bots), and recently published.
+            let games_behind = |k: &ModeState| recent && (k.1, k.2) == (key.1, key.2);
             if let Some((k, board)) = &standings.published
-                && (*k == key || (standings.refitting && !wait))
+                && (*k == key || (!wait && (standings.refitting || games_behind(k))))
             {
                 return Ok(Arc::clone(board));
             }
@@ -441,6 +456,7 @@ impl Ladder {
             let mut all = lock();
             let standings = all.entry(mode).or_default();
             standings.published = Some((state, Arc::clone(&board)));
+            standings.published_at = Some(Instant::now());
             standings.tally = Some(tally);
             standings.refitting = false;
             refit.done = true;
@@ -545,6 +561,10 @@ mod tests {
         let during = ladder.leaderboard(Mode::Battle).unwrap();
         assert!(Arc::ptr_eq(&first, &during));
         assert_eq!(during.games, 2);
+        // Just published and only a game behind: a page takes them too, without a refit.
+        refitting(false);
+        let lagging = ladder.leaderboard(Mode::Battle).unwrap();
+        assert!(Arc::ptr_eq(&first, &lagging));
         // Once it has ended, the next asks for a fit with the new game: the same numbers
         // as fitting every game at once.
         refitting(false);

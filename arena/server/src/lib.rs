@@ -90,6 +90,9 @@ pub struct App {
     /// past `page_cache_bytes`.
     pub(crate) pages:
         Mutex<cache::Lru<(i64, pages::GamePage), (axum::http::StatusCode, axum::body::Bytes)>>,
+    /// Bots' details (`details::bot_details`) as gathered, with when: answered again within
+    /// [`ladder::PAGE_STANDINGS_LAG`], forgotten at an upload or a retirement.
+    pub(crate) details: Mutex<cache::Lru<i64, (std::time::Instant, serde_json::Value)>>,
     /// Bounds how many game pages are rendered at once.
     pub(crate) renders: Arc<tokio::sync::Semaphore>,
     /// Game pages rendered since the start (for `/api/status`: a page asked for again is
@@ -103,7 +106,18 @@ pub struct App {
     pub base_url: String,
 }
 
+/// Bots whose details are kept for a moment ([`App::details`]).
+const DETAILS_KEPT: usize = 1024;
+
 impl App {
+    /// Forget every bot's gathered details: a bot or version changed.
+    pub(crate) fn forget_details(&self) {
+        self.details
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
     /// The database.
     pub fn store(&self) -> &Arc<Store> {
         self.ladder.store()
@@ -251,6 +265,26 @@ fn within_hour(recent: &mut VecDeque<Instant>, limit: usize) -> bool {
     true
 }
 
+/// The async runtime to serve with: its threads (the executor's and the blocking pool's,
+/// which answer requests) run at a lower priority (nice +10) than the threads that play
+/// games, which are not the runtime's: when the machine is busy, page and API traffic
+/// slows down before the ladder does. Run [`Server::run`] with `block_on` on a thread of
+/// normal priority (as `arena serve` does on its main thread): the game workers it starts
+/// inherit that thread's priority, and a lowered one cannot be raised back.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_start(|| {
+            // On Linux a nice value is the calling thread's own. Lowering one's own
+            // priority needs no privilege; where it fails the thread keeps its priority.
+            let _ = rustix::process::setpriority_process(None, REQUEST_NICE);
+        })
+        .build()
+}
+
+/// How much lower than the game workers the request threads run ([`runtime`]).
+pub const REQUEST_NICE: i32 = 10;
+
 /// Open the database and the sandbox of a configuration. The database, and the
 /// directories beside it the server writes (tournaments, compiled modules), must be
 /// writable: refused here with what to fix, rather than found out by failed writes later.
@@ -339,6 +373,7 @@ impl Server {
         let app = Arc::new(App {
             checks: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
             pages: Mutex::new(cache::Lru::new(PAGES_KEPT, config.page_cache_bytes)),
+            details: Mutex::new(cache::Lru::new(DETAILS_KEPT, usize::MAX)),
             renders: Arc::new(tokio::sync::Semaphore::new(config.jobs.max(1))),
             pages_rendered: std::sync::atomic::AtomicU64::new(0),
             config,

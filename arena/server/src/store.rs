@@ -48,11 +48,20 @@ fn ctx(what: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError {
     }
 }
 
-/// The database. Cheap to share (`Arc<Store>`); one connection behind a mutex is plenty for
-/// SQLite, which serializes writers anyway, and every call is short.
+/// The database. Cheap to share (`Arc<Store>`); every call is short. The threads that play
+/// games ([`as_game_worker`]) have a connection of their own, so however many requests are
+/// waiting for theirs, a game is never queued behind them: WAL lets the two read at once,
+/// and write transactions begin `IMMEDIATE` (SQLite serializes them, waiting up to the busy
+/// timeout). An in-memory database has one connection; there a worker's call still goes
+/// before the requests', which queue behind one another (`requests`), so a worker waits for
+/// at most the one call holding it.
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// The game workers' connection (`None` in memory: they share `conn`).
+    workers: Option<Mutex<Connection>>,
+    /// Held by a request's call while it waits for and uses `conn`.
+    requests: Mutex<()>,
     /// What the replays stored here are signed with ([`Store::add_game`]): the key beside
     /// the database file, or a new one for an in-memory database.
     signer: ReplayKey,
@@ -219,6 +228,34 @@ pub type ModeState = (i64, i64, i64);
 thread_local! {
     /// Set while [`off_executor`] runs its work: this thread may wait on the database.
     static OFF_EXECUTOR: Cell<bool> = const { Cell::new(false) };
+    /// Set on the threads that play games ([`as_game_worker`]).
+    static GAME_WORKER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Mark this thread as one that plays games (a ladder worker, the tournament runner): its
+/// database calls go before the requests' ([`Store`]), so page and API traffic cannot slow
+/// the games down.
+pub fn as_game_worker() {
+    GAME_WORKER.set(true);
+}
+
+/// The connection, and a request's place in the queue (dropped after the connection).
+struct Conn<'a> {
+    conn: MutexGuard<'a, Connection>,
+    _queue: Option<MutexGuard<'a, ()>>,
+}
+
+impl std::ops::Deref for Conn<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Conn<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
 }
 
 /// Run `work` (which may call the [`Store`]) on tokio's blocking pool, never on the async
@@ -335,6 +372,18 @@ fn latest_versions_on(
         .map_err(ctx("list bots"))
 }
 
+/// A connection's own settings (the journal mode is the database file's): durable commits
+/// in WAL mode (only an OS crash can lose the last ones, never tear them), foreign keys,
+/// and waiting for another connection's write instead of failing.
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(ctx("set synchronous"))?;
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .map_err(ctx("enable foreign keys"))?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(ctx("set busy timeout"))
+}
+
 fn deflate(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(6));
     encoder.write_all(bytes).expect("writing to a Vec");
@@ -352,7 +401,11 @@ impl Store {
                 what: "replay signing key",
                 error: error.into(),
             })?;
-        Store::init(conn, signer)
+        let mut store = Store::init(conn, signer)?;
+        let workers = Connection::open(path).map_err(ctx("open"))?;
+        configure(&workers)?;
+        store.workers = Some(Mutex::new(workers));
+        Ok(store)
     }
 
     /// The public key the stored replays are signed with (`arena replay verify --key`).
@@ -396,12 +449,7 @@ impl Store {
         // can lose the last ones, never tear them).
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(ctx("set WAL mode"))?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(ctx("set synchronous"))?;
-        conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(ctx("enable foreign keys"))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(ctx("set busy timeout"))?;
+        configure(&conn)?;
         let version: usize = conn
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .map_err(ctx("read schema version"))?;
@@ -414,18 +462,31 @@ impl Store {
         }
         Ok(Store {
             conn: Mutex::new(conn),
+            workers: None,
+            requests: Mutex::new(()),
             signer,
         })
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    fn conn(&self) -> Conn<'_> {
         debug_assert!(
             may_block(),
             "a database call on the async executor: run it through store::off_executor"
         );
         // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
         // back on drop), so a poisoned lock is still usable.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+        let worker = GAME_WORKER.get();
+        if worker && let Some(workers) = &self.workers {
+            return Conn {
+                conn: workers.lock().unwrap_or_else(|e| e.into_inner()),
+                _queue: None,
+            };
+        }
+        let queue = (!worker).then(|| self.requests.lock().unwrap_or_else(|e| e.into_inner()));
+        Conn {
+            conn: self.conn.lock().unwrap_or_else(|e| e.into_inner()),
+            _queue: queue,
+        }
     }
 
     /// The schema version.
@@ -524,7 +585,9 @@ impl Store {
         report: &str,
     ) -> Result<Result<Version, String>, StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(ctx("begin upload"))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(ctx("begin upload"))?;
         let existing: Option<(i64, i64, String)> = tx
             .query_row(
                 "SELECT b.id, b.owner, u.name FROM bots b JOIN users u ON u.id = b.owner WHERE b.name = ?1",
@@ -588,7 +651,9 @@ impl Store {
         active: bool,
     ) -> Result<(), StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(ctx("begin house bots"))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(ctx("begin house bots"))?;
         tx.execute(
             "UPDATE bots SET active = 0 WHERE owner IN (SELECT id FROM users WHERE name = ?1)",
             [HOUSE_OWNER],
@@ -783,7 +848,9 @@ impl Store {
         seed_of: impl Fn(i64) -> u64,
     ) -> Result<Job, StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(ctx("begin job"))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(ctx("begin job"))?;
         tx.execute(
             "INSERT INTO jobs (mode, seed, a, b, created) VALUES (?1, 0, ?2, ?3, ?4)",
             params![mode.name(), a, b, now()],
@@ -857,7 +924,9 @@ impl Store {
         })?;
         let deflated = deflate(&replay);
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(ctx("begin game"))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(ctx("begin game"))?;
         tx.execute(
             "INSERT OR IGNORE INTO replays (sha256, deflated) VALUES (?1, ?2)",
             params![sha256, deflated],
@@ -1035,7 +1104,9 @@ impl Store {
         elo: &[(i64, f64)],
     ) -> Result<(), StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(ctx("begin ratings"))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(ctx("begin ratings"))?;
         for (version, rating) in elo {
             tx.execute(
                 "INSERT OR REPLACE INTO rating_history (mode, version, games, elo) VALUES (?1, ?2, ?3, ?4)",
@@ -1240,6 +1311,8 @@ mod tests {
             Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
         let store = Store {
             conn: Mutex::new(conn),
+            workers: None,
+            requests: Mutex::new(()),
             signer: ReplayKey::generate().unwrap(),
         };
         assert_eq!(
@@ -1249,6 +1322,32 @@ mod tests {
         );
         let error = store.check_writable().unwrap_err().to_string();
         assert!(error.contains("readonly"), "{error}");
+    }
+
+    #[test]
+    fn a_game_worker_is_not_queued_behind_a_request_holding_the_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(Store::open(&dir.path().join("arena.db")).unwrap());
+        // A request's call holds its connection (as a slow page would).
+        let held = store.conn();
+        let (done, finished) = std::sync::mpsc::channel();
+        let worker = {
+            let store = std::sync::Arc::clone(&store);
+            std::thread::spawn(move || {
+                as_game_worker();
+                done.send(store.schema_version().unwrap()).unwrap();
+            })
+        };
+        let version = finished.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(
+            version,
+            Ok(MIGRATIONS.len()),
+            "the worker's call went through"
+        );
+        drop(held);
+        worker.join().unwrap();
+        // In memory there is one connection: a worker waits for it like anyone.
+        assert!(Store::in_memory().unwrap().workers.is_none());
     }
 
     #[test]

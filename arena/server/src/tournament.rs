@@ -784,6 +784,7 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("tournaments".to_owned())
         .spawn(move || {
+            crate::store::as_game_worker();
             // Each run ends with `done`, which frees the runner after the last; a panic in
             // a run frees it here. Only then: after the last `done` a new tournament may
             // already have claimed the runner, and releasing again would drop its claim.
