@@ -36,15 +36,29 @@ fn played(cache: &Path, mode: &str, module: &str) {
 #[test]
 fn a_new_rust_bot_builds_outside_the_repository_checks_and_plays() {
     let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("my-bot");
+    let created = dir.path().join("first-place");
     let out = arena(
         dir.path(),
-        &["new", project.to_str().unwrap(), "--mode", "battle"],
+        &["new", created.to_str().unwrap(), "--mode", "battle"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
+    // Moved (or sent to a teammate), the project still builds: it names no path outside.
+    let project = dir.path().join("my-bot");
+    std::fs::rename(&created, &project).unwrap();
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    for file in ["Cargo.toml", "README.md", "arena-sdk/Cargo.toml"] {
+        let text = std::fs::read_to_string(project.join(file)).unwrap();
+        assert!(!text.contains(checkout.to_str().unwrap()), "{file}: {text}");
+    }
     let manifest = std::fs::read_to_string(project.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("[workspace]"), "{manifest}");
+    assert!(
+        manifest.contains("arena-sdk = { path = \"arena-sdk\" }"),
+        "{manifest}"
+    );
     assert!(!manifest.contains(".workspace = true"), "{manifest}");
+    let sdk = std::fs::read_to_string(project.join("arena-sdk/Cargo.toml")).unwrap();
+    assert!(!sdk.contains("workspace"), "{sdk}");
     let command = build_command(&project);
     assert_eq!(
         command,
@@ -299,12 +313,12 @@ fn a_new_c_bots_strategy_edited_once_plays_alike_in_both_encodings() {
 fn a_new_go_bot_for_every_mode_builds_with_its_readme_command_checks_and_plays() {
     let dir = tempfile::tempdir().unwrap();
     for mode in ["battle", "tcg", "grid", "dungeon", "conquest"] {
-        let project = dir.path().join(format!("go-{mode}"));
+        let created = dir.path().join(format!("new-{mode}"));
         let out = arena(
             dir.path(),
             &[
                 "new",
-                project.to_str().unwrap(),
+                created.to_str().unwrap(),
                 "--mode",
                 mode,
                 "--lang",
@@ -312,11 +326,19 @@ fn a_new_go_bot_for_every_mode_builds_with_its_readme_command_checks_and_plays()
             ],
         );
         assert!(out.status.success(), "{}", stderr(&out));
+        // Moved, the project still builds: `go.mod` points at its own copy of the SDK.
+        let project = dir.path().join(format!("go-{mode}"));
+        std::fs::rename(&created, &project).unwrap();
         let go_mod = std::fs::read_to_string(project.join("go.mod")).unwrap();
-        assert!(
-            go_mod.starts_with(&format!("module go-{mode}\n")),
-            "{go_mod}"
+        assert_eq!(
+            go_mod,
+            "module new-{mode}\n\ngo 1.24\n\nrequire botarena.invalid/sdk v0.0.0\n\n\
+             // The Bot Arena Go SDK, a copy in the project (it is not published).\n\
+             replace botarena.invalid/sdk => ./arena-sdk\n"
+                .replace("{mode}", mode)
         );
+        assert!(project.join("arena-sdk/arena/arena.go").is_file());
+        assert!(!project.join("arena-sdk/arena/arena_test.go").exists());
         assert!(project.join(format!("{mode}.go")).is_file());
         assert!(project.join("main.go").is_file());
         let command = build_command(&project);

