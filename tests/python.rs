@@ -255,6 +255,13 @@ fn without_componentize_py_a_python_bot_directory_says_how_to_install_it() {
             text.contains("python3 -m pip install componentize-py==0.25.1"),
             "{text}"
         );
+        // And the route that works on an externally managed Python (Debian 12).
+        assert!(
+            text.contains(
+                "python3 -m venv ~/.arena-tools && ~/.arena-tools/bin/pip install componentize-py==0.25.1"
+            ),
+            "{text}"
+        );
         text
     };
     let text = check(&dir.path().join("no-componentize-py-here"));

@@ -650,6 +650,9 @@ fn python_files(name: &str, mode: Option<Mode>) -> Vec<(String, String)> {
          WebAssembly component (again only when a file changed; the build is kept in\n\
          `target/arena-python/`). The build needs componentize-py {version}:\n\n\
          ```sh\n{install}\n```\n\n\
+         Where the system's Python is externally managed (Debian 12, Ubuntu 23.04 and later\n\
+         refuse that), install it in a virtual environment and put its `bin/` on the PATH:\n\n\
+         ```sh\n{venv}\nexport PATH=\"$HOME/.arena-tools/bin:$PATH\"\n```\n\n\
          The Python SDK and the WIT world come with the `arena` program.\n\n{which}\n\n\
          `print()` and `arena.log` write to the bot's log, shown by `arena check` and in\n\
          replays; an exception in the bot's functions is answered as an error (the turn gets\n\
@@ -658,6 +661,7 @@ fn python_files(name: &str, mode: Option<Mode>) -> Vec<(String, String)> {
          no clock, a `random` seeded from the match).\n",
         version = arena_tournament::python::COMPONENTIZE_PY_VERSION,
         install = arena_tournament::python::INSTALL,
+        venv = arena_tournament::python::VENV_INSTALL,
     );
     files.push((
         ".gitignore".to_owned(),

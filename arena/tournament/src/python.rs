@@ -28,6 +28,10 @@ pub const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 
 /// The command that installs it.
 pub const INSTALL: &str = "python3 -m pip install componentize-py==0.25.1";
+/// [`INSTALL`] where the system's Python is externally managed (Debian 12, Ubuntu 23.04
+/// and later refuse a plain `pip install`): a virtual environment of the arena's tools.
+pub const VENV_INSTALL: &str =
+    "python3 -m venv ~/.arena-tools && ~/.arena-tools/bin/pip install componentize-py==0.25.1";
 
 /// The app module componentize-py builds: the SDK's, which imports the bot's `bot.py`.
 pub const APP_MODULE: &str = "arena_main";
@@ -162,7 +166,7 @@ pub fn program() -> Result<PathBuf, String> {
 
 fn install_hint() -> String {
     format!(
-        "install it with `{INSTALL}` (then `componentize-py` is on the PATH), or point ARENA_COMPONENTIZE_PY at its `componentize-py` program"
+        "install it with `{INSTALL}` (then `componentize-py` is on the PATH) or, where the system's Python is externally managed (Debian 12, Ubuntu 23.04 and later), with `{VENV_INSTALL}` (then add `~/.arena-tools/bin` to the PATH); or point ARENA_COMPONENTIZE_PY at its `componentize-py` program"
     )
 }
 

@@ -1,6 +1,6 @@
 //! Built-in AIs for `grid`: the eleven strategies of the original JS Battle starter kit
 //! (hero.js, using the path finding of its helpers.js, which [`Board`](arena_sdk::grid::Board) reproduces) and
-//! [`Commander`], our team strategy.
+//! [`Commander`], our team strategy, and [`Random`], which plays any legal answer.
 //!
 //! A starter strategy moves every hero of its team the same way, as in the original where
 //! each hero ran one strategy; where the original's helper found nothing (no path), the hero
@@ -9,6 +9,7 @@
 //! `starter.rs` holds the starter kit's strategies, `commander.rs` the commander.
 
 mod commander;
+mod random;
 mod starter;
 
 #[cfg(test)]
@@ -19,6 +20,7 @@ use arena_sdk::grid::Grid;
 use arena_sdk::{Bot, Mode};
 
 pub use commander::Commander;
+pub use random::Random;
 pub use starter::{Starter, Strategy};
 
 const BUILTINS: &[BuiltinInfo] = &[
@@ -26,6 +28,12 @@ const BUILTINS: &[BuiltinInfo] = &[
         name: "idle",
         mode: Mode::Grid,
         summary: "the starter kit's hero that answers nothing: every hero stays (as the original did)",
+        strength: 1,
+    },
+    BuiltinInfo {
+        name: "random",
+        mode: Mode::Grid,
+        summary: "every hero takes one of its legal answers at random (never a move off the board)",
         strength: 1,
     },
     BuiltinInfo {
@@ -104,6 +112,9 @@ impl Builtins for Grid {
     fn create(name: &str) -> Option<Box<dyn Bot<Grid> + Send>> {
         if name == "commander" {
             return Some(Box::new(Commander::default()));
+        }
+        if name == "random" {
+            return Some(Box::new(Random::default()));
         }
         Strategy::ALL
             .into_iter()

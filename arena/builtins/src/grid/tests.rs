@@ -217,7 +217,7 @@ fn every_builtin_is_listed_and_creatable() {
         assert_eq!(info.mode, Mode::Grid);
         assert!(Grid::create(info.name).is_some(), "{}", info.name);
     }
-    assert_eq!(Grid::builtins().len(), 12);
+    assert_eq!(Grid::builtins().len(), 13);
     assert!(Grid::create("nobody").is_none());
 }
 
@@ -308,4 +308,30 @@ fn commander_never_walks_off_the_board() {
             assert_eq!(outcome.seats[0].invalid_actions, 0, "{map}, seed {seed}");
         }
     }
+}
+
+#[test]
+fn random_takes_only_legal_answers_and_every_one_of_them() {
+    let mut bot = Random::default();
+    let setup = request();
+    bot.setup(&setup);
+    let obs = scene(&[(0, 0, 100), (5, 5, 100)], vec![Mine::default(); 2]);
+    assert_eq!(obs.me().pos, Pos::new(0, 0));
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        seen.insert(format!("{:?}", bot.act(&obs)));
+    }
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["East", "South", "Stay"]
+    );
+    // Whole games: never a rejected answer.
+    let mut random = NativePlayer::new(Grid::create("random").expect("listed"));
+    let mut other = NativePlayer::new(Grid::create("coward").expect("listed"));
+    let outcome = run_match::<Grid>(
+        &MatchConfig::new(Rules::default(), 3),
+        [&mut random, &mut other],
+    )
+    .outcome;
+    assert_eq!(outcome.seats[0].invalid_actions, 0, "{outcome:?}");
 }
