@@ -58,7 +58,7 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ("bad-json.wat", "not_json"),
         (
             "wrong-shape.wat",
-            "the bot faults in every mode it accepts; in battle: turn 0: wrong_shape",
+            "the bot forfeits its trial game in every mode it accepts; in battle: forfeit: seat 0 faulted 3 times",
         ),
         (
             "forbidden-import.wat",
@@ -161,4 +161,91 @@ fn a_bots_source_file_is_refused_naming_the_directory_to_give() {
             "{file}: {text}"
         );
     }
+}
+
+/// One exception in a trial game the bot still wins is said as such: how many turns
+/// faulted and how the game ended; the bot is accepted (it plays). A JavaScript runner's
+/// score of WASI imports is counted, not listed.
+#[test]
+fn a_bot_that_faults_once_and_wins_its_trial_is_told_so_and_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("once");
+    let out = arena(
+        dir.path(),
+        &[
+            "new",
+            project.to_str().unwrap(),
+            "--lang",
+            "js",
+            "--mode",
+            "battle",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let lib = project.join("lib/battle.js");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let patched = source.replacen(
+        "  act(observation) {\n",
+        "  act(observation) {\n    if (observation.turn === 3) throw new Error(\"just this once\");\n",
+        1,
+    );
+    assert_ne!(patched, source);
+    std::fs::write(&lib, patched).unwrap();
+    let out = arena(dir.path(), &["check", project.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("just this once"), "{text}");
+    assert!(
+        text.contains("1 of the game's")
+            && text.contains(
+                "turns faulted (each played as the mode's default) and the bot won the game"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok: the bot is ready to play battle"),
+        "{text}"
+    );
+    assert!(!text.contains("REJECTED"), "{text}");
+    let imports = text.lines().find(|l| l.starts_with("imports: ")).unwrap();
+    assert!(
+        imports.contains("wasi_snapshot_preview1: 21 functions"),
+        "{imports}"
+    );
+    assert!(!imports.contains("fd_write"), "{imports}");
+}
+
+/// A script that does not load fails alike in every mode: said once.
+#[test]
+fn a_load_error_is_said_once_not_once_per_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("broken");
+    let out = arena(
+        dir.path(),
+        &[
+            "new",
+            project.to_str().unwrap(),
+            "--lang",
+            "js",
+            "--mode",
+            "battle",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let bot = project.join("bot.js");
+    let mut source = std::fs::read_to_string(&bot).unwrap();
+    source += "this is not javascript (\n";
+    std::fs::write(&bot, source).unwrap();
+    let out = arena(dir.path(), &["check", project.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert_eq!(
+        text.matches("SyntaxError: expecting").count(),
+        3,
+        "the fault, the log, the verdict: {text}"
+    );
+    assert!(
+        text.contains("start (tcg, grid, dungeon, conquest): the same as battle"),
+        "{text}"
+    );
 }

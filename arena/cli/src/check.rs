@@ -133,6 +133,38 @@ fn debug_build_warning(path: &std::path::Path) -> Option<String> {
     ))
 }
 
+/// The imports by module, names only (`MODULE::NAME: TYPE` each in `imports`), and only
+/// counted past four: a JavaScript or Python runner imports a score of WASI functions,
+/// whose types the load already checked.
+fn imports_summary(imports: &[String]) -> String {
+    if imports.is_empty() {
+        return "none".to_owned();
+    }
+    let mut modules: Vec<(&str, Vec<&str>)> = Vec::new();
+    for import in imports {
+        let name = import
+            .split_once(": ")
+            .map_or(import.as_str(), |(name, _)| name);
+        let (module, function) = name.split_once("::").unwrap_or(("", name));
+        match modules.iter_mut().find(|(m, _)| *m == module) {
+            Some((_, functions)) => functions.push(function),
+            None => modules.push((module, vec![function])),
+        }
+    }
+    modules
+        .iter()
+        .map(|(module, functions)| match functions.as_slice() {
+            [one] => format!("{module}::{one}"),
+            few if few.len() <= 4 => format!("{module}: {}", few.join(", ")),
+            many => format!(
+                "{module}: {} functions (`arena check --json` lists them)",
+                many.len()
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The human-readable report; it quotes the bot's own text, so it is printed escaped.
 fn print_report(report: &Report<'_>) -> Result<()> {
     use std::fmt::Write;
@@ -157,15 +189,7 @@ fn print_report(report: &Report<'_>) -> Result<()> {
                 "warning: refused a module cache entry and recompiled: {warning}"
             );
         }
-        _ = writeln!(
-            out,
-            "imports: {}",
-            if info.imports.is_empty() {
-                "none".to_owned()
-            } else {
-                info.imports.join(", ")
-            }
-        );
+        _ = writeln!(out, "imports: {}", imports_summary(&info.imports));
         _ = writeln!(out, "exports:");
         for export in &info.exports {
             _ = writeln!(out, "  {export}");
@@ -190,7 +214,35 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             (None, _) => _ = writeln!(out, "encoding: none (the bot was not instantiated)"),
         }
     }
+    // A fault every mode gives alike (a script that does not load) is said once.
+    let said = |check: &arena_tournament::check::ModeCheck| {
+        (check.trial.is_none() && check.fault.is_some()).then(|| {
+            (
+                check.fault.as_ref().map(ToString::to_string),
+                check.log.clone(),
+            )
+        })
+    };
+    let mut alike: Vec<&str> = Vec::new();
+    let mut first_of_kind: Option<&arena_tournament::check::ModeCheck> = None;
     for check in &report.modes {
+        if let Some(first) = first_of_kind
+            && said(check).is_some()
+            && said(check) == said(first)
+        {
+            alike.push(check.mode.name());
+            continue;
+        }
+        if let (Some(first), false) = (first_of_kind, alike.is_empty()) {
+            _ = writeln!(
+                out,
+                "start ({}): the same as {}",
+                alike.join(", "),
+                first.mode
+            );
+            alike.clear();
+        }
+        first_of_kind = Some(check);
         match &check.fault {
             None => _ = writeln!(out, "start ({}): ok, {} fuel", check.mode, check.fuel),
             Some(fault) if fault.kind == FaultKind::BotError => {
@@ -227,10 +279,25 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             if let Some(fault) = &t.first_fault {
                 _ = writeln!(out, "  first fault: {fault}");
             }
+            if t.faults > 0 && !t.forfeited {
+                _ = writeln!(
+                    out,
+                    "  {} of the game's {} turns faulted (each played as the mode's default) and the bot {} the game: it plays {}, but fix the fault",
+                    t.faults, t.turns, t.result, check.mode
+                );
+            }
             if let Some(rejection) = &t.first_rejection {
                 _ = writeln!(out, "  first rejected answer: {rejection}");
             }
         }
+    }
+    if let (Some(first), false) = (first_of_kind, alike.is_empty()) {
+        _ = writeln!(
+            out,
+            "start ({}): the same as {}",
+            alike.join(", "),
+            first.mode
+        );
     }
     for warning in &report.warnings {
         _ = writeln!(out, "warning: {warning}");
@@ -240,7 +307,7 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             let plays: Vec<&str> = report
                 .modes
                 .iter()
-                .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
+                .filter(|m| m.trial.as_ref().is_some_and(|t| !t.forfeited))
                 .map(|m| m.mode.name())
                 .collect();
             _ = writeln!(out, "ok: the bot is ready to play {}", plays.join(", "));

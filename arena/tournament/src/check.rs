@@ -42,8 +42,12 @@ pub struct Trial {
     pub reason: String,
     /// Turns played.
     pub turns: u32,
-    /// The bot's faults.
+    /// The bot's faults: turns it answered with an error, each played as the mode's
+    /// default.
     pub faults: u32,
+    /// Whether the bot forfeited the game (too many faults or rejected answers): a bot that
+    /// faults now and then but plays its games to their end can play.
+    pub forfeited: bool,
     /// The first fault, with its turn.
     pub first_fault: Option<String>,
     /// The first answer the rules rejected, with its turn and why.
@@ -61,7 +65,8 @@ pub struct Trial {
 pub struct CheckReport {
     /// The bot's name.
     pub bot: String,
-    /// Whether the bot plays at least one mode without faults.
+    /// Whether the bot plays at least one mode: its trial game there ends without its
+    /// forfeit.
     pub ok: bool,
     /// Why not, when not.
     pub error: Option<String>,
@@ -72,11 +77,11 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
-    /// The modes the bot plays without faults.
+    /// The modes the bot plays: its trial game there ended without its forfeit.
     pub fn playable(&self) -> Vec<Mode> {
         self.modes
             .iter()
-            .filter(|m| m.trial.as_ref().is_some_and(|t| t.faults == 0))
+            .filter(|m| m.trial.as_ref().is_some_and(|t| !t.forfeited))
             .map(|m| m.mode)
             .collect()
     }
@@ -94,7 +99,7 @@ pub fn check(bot: &LoadedBot, sandbox: &Sandbox) -> Result<CheckReport, GameErro
             Ok(check)
         })
         .collect::<Result<_, GameError>>()?;
-    let plays = |m: &ModeCheck| m.trial.as_ref().is_some_and(|t| t.faults == 0);
+    let plays = |m: &ModeCheck| m.trial.as_ref().is_some_and(|t| !t.forfeited);
     let ok = modes.iter().any(plays);
     let error = (!ok).then(|| {
         match modes
@@ -102,8 +107,16 @@ pub fn check(bot: &LoadedBot, sandbox: &Sandbox) -> Result<CheckReport, GameErro
             .find_map(|m| m.trial.as_ref().map(|t| (m.mode, t)))
         {
             Some((mode, trial)) => format!(
-                "the bot faults in every mode it accepts; in {mode}: {}",
-                trial.first_fault.as_deref().unwrap_or("?")
+                "the bot forfeits its trial game in every mode it accepts; in {mode}: {} ({} turns, {} of them faulted, {} answers rejected); first {}",
+                trial.reason,
+                trial.turns,
+                trial.faults,
+                trial.invalid_actions,
+                match (&trial.first_fault, &trial.first_rejection) {
+                    (Some(fault), _) => format!("fault: {fault}"),
+                    (None, Some(rejection)) => format!("rejected answer: {rejection}"),
+                    (None, None) => "fault: ?".to_owned(),
+                }
             ),
             None => match modes.first().and_then(|m| m.fault.as_ref()) {
                 Some(fault) => format!(
@@ -138,11 +151,12 @@ pub fn start_in(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<ModeCh
     })
 }
 
-/// The modes whose start `bot` accepts and whose trial game it plays without a fault.
+/// The modes whose start `bot` accepts and whose trial game it plays to its end (without
+/// its forfeit).
 pub fn playable_modes(bot: &LoadedBot, sandbox: &Sandbox) -> Result<Vec<Mode>, GameError> {
     let mut modes = Vec::new();
     for mode in Mode::ALL {
-        if start_in(mode, bot, sandbox)?.accepted && trial(mode, bot, sandbox)?.faults == 0 {
+        if start_in(mode, bot, sandbox)?.accepted && !trial(mode, bot, sandbox)?.forfeited {
             modes.push(mode);
         }
     }
@@ -216,6 +230,8 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
         reason: outcome.reason.clone(),
         turns: outcome.turns,
         faults: outcome.seats[0].faults,
+        // The engine's forfeit reasons name the seat that forfeits.
+        forfeited: outcome.winner == Some(1) && outcome.reason.starts_with("forfeit: seat 0 "),
         first_fault,
         first_rejection,
         invalid_actions: outcome.seats[0].invalid_actions,
