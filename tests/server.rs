@@ -1965,3 +1965,65 @@ fn an_organizer_cancels_a_running_tournament_and_the_next_one_runs() {
         "cancelled"
     );
 }
+
+/// The same module uploaded again is no new version: the answer says "unchanged", checks
+/// nothing, and a retired bot is back on the ladder.
+#[test]
+fn an_identical_re_upload_is_unchanged_and_makes_no_new_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        dir.path(),
+        "jobs = 1\nhouse_bots = false\nladder = false\n[modes.battle]\n",
+    );
+    let alice = server.add_user("alice", false);
+    let wasm = std::fs::read(bots::BATTLE_STARTER).unwrap();
+    let (status, first) = server.upload(Some(&alice), "starter", &wasm);
+    assert_eq!(status, 201, "{first}");
+    let id = first["bot_id"].as_i64().unwrap();
+    let (status, again) = server.upload(Some(&alice), "starter", &wasm);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["unchanged"], true, "{again}");
+    assert_eq!(again["version"], 1, "{again}");
+    assert_eq!(
+        again["check"],
+        Value::Null,
+        "nothing checked again: {again}"
+    );
+    let versions = server.get_json(&format!("/api/bots/{id}"))["versions"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(versions, 1);
+    // Retired, then the same module again: back on the ladder, still version 1.
+    let (status, _) = request(
+        ureq_agent()
+            .delete(format!("{}/api/bots/{id}", server.url))
+            .header("Authorization", &format!("Bearer {alice}"))
+            .call(),
+    );
+    assert_eq!(status, 200);
+    let out = Command::new(arena_bin())
+        .args([
+            "submit",
+            bots::BATTLE_STARTER,
+            "--server",
+            &server.url,
+            "--name",
+            "starter",
+        ])
+        .env("ARENA_TOKEN", &alice)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("unchanged: starter version 1 is already this module (no new version; the retired bot is back on the ladder)"),
+        "{text}"
+    );
+    assert_eq!(server.get_json(&format!("/api/bots/{id}"))["active"], true);
+    // A different module is a new version, checked.
+    let other = std::fs::read(bots::BATTLE_RANDOM).unwrap();
+    let (status, second) = server.upload(Some(&alice), "starter", &other);
+    assert_eq!(status, 201, "{second}");
+    assert_eq!(second["version"], 2, "{second}");
+}

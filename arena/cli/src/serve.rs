@@ -265,7 +265,20 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
     if let Some(check) = body.get("check").filter(|c| !c.is_null()) {
         print_check(check)?;
     }
-    if status.is_success() {
+    if status.is_success() && body["unchanged"] == true {
+        outln!(
+            "unchanged: {} version {} is already this module (no new version{})",
+            body["bot"].as_str().unwrap_or(&name),
+            body["version"],
+            if body["reactivated"] == true {
+                "; the retired bot is back on the ladder"
+            } else {
+                ""
+            }
+        )?;
+        outln!("bot page: {}", body["url"].as_str().unwrap_or(""))?;
+        Ok(ExitCode::SUCCESS)
+    } else if status.is_success() {
         outln!(
             "accepted: {} version {} plays {}",
             body["bot"].as_str().unwrap_or(&name),

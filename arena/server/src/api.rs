@@ -263,7 +263,7 @@ async fn upload(
     let store = Arc::clone(app.store());
     let owner_name = name.clone();
     let existing = blocking(move || Ok(store.bot_by_name(&owner_name)?)).await?;
-    if let Some(bot) = existing
+    if let Some(bot) = &existing
         && bot.owner_id != user.id
     {
         return Err(ApiError::new(
@@ -273,6 +273,41 @@ async fn upload(
                 bot.owner
             ),
         ));
+    }
+    // The same module as the bot's latest version: nothing to check, no new version (a
+    // retired bot is back on the ladder).
+    if let Some(bot) = existing {
+        use sha2::Digest as _;
+        let sha256 = hex::encode(sha2::Sha256::digest(&wasm));
+        let store = Arc::clone(app.store());
+        let latest = blocking(move || {
+            let latest = store.versions_of(bot.id)?.pop();
+            let same = latest.filter(|v| v.sha256 == sha256);
+            if same.is_some() && !bot.active {
+                store.set_active(bot.id, true)?;
+            }
+            Ok(same.map(|v| (v, bot.active)))
+        })
+        .await?;
+        if let Some((version, was_active)) = latest {
+            app.forget_details();
+            app.ladder.wake();
+            return Ok((
+                StatusCode::OK,
+                axum::Json(json!({
+                    "bot_id": version.bot,
+                    "bot": version.bot_name,
+                    "version": version.number,
+                    "version_id": version.id,
+                    "modes": version.modes,
+                    "url": format!("{}/bots/{}", app.base_url, version.bot),
+                    "unchanged": true,
+                    "reactivated": !was_active,
+                    "check": Value::Null,
+                })),
+            )
+                .into_response());
+        }
     }
     if !app.allow_upload(user.id) {
         return Err(ApiError::new(
