@@ -145,7 +145,8 @@ fn imports_summary(imports: &[String]) -> String {
         let name = import
             .split_once(": ")
             .map_or(import.as_str(), |(name, _)| name);
-        let (module, function) = name.split_once("::").unwrap_or(("", name));
+        // A component's imports have no module: each is said whole, with its type.
+        let (module, function) = name.split_once("::").unwrap_or(("", import));
         match modules.iter_mut().find(|(m, _)| *m == module) {
             Some((_, functions)) => functions.push(function),
             None => modules.push((module, vec![function])),
@@ -154,6 +155,7 @@ fn imports_summary(imports: &[String]) -> String {
     modules
         .iter()
         .map(|(module, functions)| match functions.as_slice() {
+            few if module.is_empty() => few.join(", "),
             [one] => format!("{module}::{one}"),
             few if few.len() <= 4 => format!("{module}: {}", few.join(", ")),
             many => format!(
@@ -214,7 +216,8 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             (None, _) => _ = writeln!(out, "encoding: none (the bot was not instantiated)"),
         }
     }
-    // A fault every mode gives alike (a script that does not load) is said once.
+    // A fault every mode gives alike (a script that does not load: no mode accepted) is
+    // said once.
     let said = |check: &arena_tournament::check::ModeCheck| {
         (check.trial.is_none() && check.fault.is_some()).then(|| {
             (
@@ -223,26 +226,15 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             )
         })
     };
-    let mut alike: Vec<&str> = Vec::new();
-    let mut first_of_kind: Option<&arena_tournament::check::ModeCheck> = None;
+    let alike = report.modes.len() > 1
+        && report
+            .modes
+            .iter()
+            .all(|m| said(m).is_some() && said(m) == said(&report.modes[0]));
     for check in &report.modes {
-        if let Some(first) = first_of_kind
-            && said(check).is_some()
-            && said(check) == said(first)
-        {
-            alike.push(check.mode.name());
+        if alike && check.mode != report.modes[0].mode {
             continue;
         }
-        if let (Some(first), false) = (first_of_kind, alike.is_empty()) {
-            _ = writeln!(
-                out,
-                "start ({}): the same as {}",
-                alike.join(", "),
-                first.mode
-            );
-            alike.clear();
-        }
-        first_of_kind = Some(check);
         match &check.fault {
             None => _ = writeln!(out, "start ({}): ok, {} fuel", check.mode, check.fuel),
             Some(fault) if fault.kind == FaultKind::BotError => {
@@ -291,12 +283,13 @@ fn print_report(report: &Report<'_>) -> Result<()> {
             }
         }
     }
-    if let (Some(first), false) = (first_of_kind, alike.is_empty()) {
+    if alike {
+        let rest: Vec<&str> = report.modes[1..].iter().map(|m| m.mode.name()).collect();
         _ = writeln!(
             out,
             "start ({}): the same as {}",
-            alike.join(", "),
-            first.mode
+            rest.join(", "),
+            report.modes[0].mode
         );
     }
     for warning in &report.warnings {
