@@ -98,7 +98,11 @@ where
             }
         }
     }
-    let (strong, weak) = (names[names.len() - 1], names[0]);
+    // By strength (the last of the strongest, the first of the weakest), not by place.
+    let list = G::builtins();
+    let strong = list.iter().max_by_key(|b| b.strength).map(|b| b.name);
+    let weak = list.iter().min_by_key(|b| b.strength).map(|b| b.name);
+    let (strong, weak) = (strong.expect("built-ins"), weak.expect("built-ins"));
     for flavor in Flavor::ALL {
         for seed in [2u64, 3, 6, 7] {
             plan.push((flavor, strong, weak, seed));
