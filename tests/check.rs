@@ -163,15 +163,11 @@ fn a_bots_source_file_is_refused_naming_the_directory_to_give() {
     }
 }
 
-/// One exception in a trial game the bot still wins is said as such: how many turns
-/// faulted and how the game ended; the bot is accepted (it plays). A JavaScript runner's
-/// score of WASI imports is counted, not listed.
-#[test]
-fn a_bot_that_faults_once_and_wins_its_trial_is_told_so_and_accepted() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("once");
+/// `arena new DIR/NAME --lang js --mode battle`: the project's directory.
+fn new_js_battle_bot(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let project = dir.join(name);
     let out = arena(
-        dir.path(),
+        dir,
         &[
             "new",
             project.to_str().unwrap(),
@@ -182,6 +178,16 @@ fn a_bot_that_faults_once_and_wins_its_trial_is_told_so_and_accepted() {
         ],
     );
     assert!(out.status.success(), "{out:?}");
+    project
+}
+
+/// One exception in a trial game the bot still wins is said as such: how many turns
+/// faulted and how the game ended; the bot is accepted (it plays). A JavaScript runner's
+/// score of WASI imports is counted, not listed.
+#[test]
+fn a_bot_that_faults_once_and_wins_its_trial_is_told_so_and_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = new_js_battle_bot(dir.path(), "once");
     let lib = project.join("lib/battle.js");
     let source = std::fs::read_to_string(&lib).unwrap();
     let patched = source.replacen(
@@ -219,19 +225,7 @@ fn a_bot_that_faults_once_and_wins_its_trial_is_told_so_and_accepted() {
 #[test]
 fn a_load_error_is_said_once_not_once_per_mode() {
     let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("broken");
-    let out = arena(
-        dir.path(),
-        &[
-            "new",
-            project.to_str().unwrap(),
-            "--lang",
-            "js",
-            "--mode",
-            "battle",
-        ],
-    );
-    assert!(out.status.success(), "{out:?}");
+    let project = new_js_battle_bot(dir.path(), "broken");
     let bot = project.join("bot.js");
     let mut source = std::fs::read_to_string(&bot).unwrap();
     source += "this is not javascript (\n";

@@ -244,10 +244,6 @@ fn main() {
         v[v.len() / 2]
     };
     let (alone_rate, crowded_rate) = (median(&mut alone), median(&mut crowded));
-    let mut crowd_by_endpoint: BTreeMap<usize, Vec<Duration>> = BTreeMap::new();
-    for (which, latency) in &crowded_latencies {
-        crowd_by_endpoint.entry(*which).or_default().push(*latency);
-    }
     let mut all: Vec<Duration> = crowded_latencies.iter().map(|(_, d)| *d).collect();
     all.sort();
     let at = |p: f64| all[((all.len() - 1) as f64 * p) as usize].as_secs_f64() * 1000.0;
@@ -260,20 +256,8 @@ fn main() {
         at(0.5),
         at(0.99)
     );
-    println!(
-        "under {MANY_CLIENTS} clients:\n| endpoint | requests | p50 ms | p99 ms |\n|---|---|---|---|"
-    );
-    for (which, mut times) in crowd_by_endpoint {
-        times.sort();
-        let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize].as_secs_f64() * 1000.0;
-        println!(
-            "| `{}` | {} | {:.1} | {:.1} |",
-            endpoints[which],
-            times.len(),
-            pct(0.5),
-            pct(0.99)
-        );
-    }
+    println!("under {MANY_CLIENTS} clients:");
+    print_table(&endpoints, crowded_latencies);
     let total = CLIENTS * REQUESTS;
     println!(
         "3 uploads (each checked: start + trial game per mode) in {:.2} s; {GAMES_FIRST} ladder games stored {:.2} s later",
@@ -286,8 +270,14 @@ fn main() {
         total as f64 / wall.as_secs_f64(),
         games_during as f64 / wall.as_secs_f64()
     );
+    print_table(&endpoints, latencies.into_iter().flatten());
+}
+
+/// Requests, p50 and p99 per endpoint (`latencies`: each request's endpoint index and
+/// time), as a Markdown table.
+fn print_table(endpoints: &[&str], latencies: impl IntoIterator<Item = (usize, Duration)>) {
     let mut by_endpoint: BTreeMap<usize, Vec<Duration>> = BTreeMap::new();
-    for (which, latency) in latencies.into_iter().flatten() {
+    for (which, latency) in latencies {
         by_endpoint.entry(which).or_default().push(latency);
     }
     println!("| endpoint | requests | p50 ms | p99 ms |\n|---|---|---|---|");

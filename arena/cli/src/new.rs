@@ -481,32 +481,8 @@ fn standalone_sdk_manifest(sdk: &Path) -> Result<String> {
             }
         }
     }
-    let mut tables: Vec<&mut toml::Table> = Vec::new();
-    let (top, targets) = {
-        let mut top = None;
-        let mut targets = None;
-        for (key, value) in manifest.iter_mut() {
-            match key.as_str() {
-                "dependencies" => top = value.as_table_mut(),
-                "target" => targets = value.as_table_mut(),
-                _ => {}
-            }
-        }
-        (top, targets)
-    };
-    tables.extend(top);
-    for target in targets
-        .into_iter()
-        .flat_map(|t| t.iter_mut().map(|(_, v)| v))
-    {
-        if let Some(deps) = target
-            .get_mut("dependencies")
-            .and_then(toml::Value::as_table_mut)
-        {
-            tables.push(deps);
-        }
-    }
-    for deps in tables {
+    // A dependency table's `NAME.workspace = true` entries, written out.
+    let resolve = |deps: &mut toml::Table| -> Result<()> {
         for (name, value) in deps.iter_mut() {
             if !inherits(value) {
                 continue;
@@ -527,6 +503,26 @@ fn standalone_sdk_manifest(sdk: &Path) -> Result<String> {
                 }
             }
             *value = toml::Value::Table(resolved);
+        }
+        Ok(())
+    };
+    if let Some(deps) = manifest
+        .get_mut("dependencies")
+        .and_then(toml::Value::as_table_mut)
+    {
+        resolve(deps)?;
+    }
+    if let Some(targets) = manifest
+        .get_mut("target")
+        .and_then(toml::Value::as_table_mut)
+    {
+        for (_, target) in targets.iter_mut() {
+            if let Some(deps) = target
+                .get_mut("dependencies")
+                .and_then(toml::Value::as_table_mut)
+            {
+                resolve(deps)?;
+            }
         }
     }
     manifest.remove("lints");

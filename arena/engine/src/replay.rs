@@ -57,7 +57,8 @@ pub struct SeatOutcome {
     pub invalid_actions: u32,
     /// Fuel used over the match (0 for built-ins).
     pub fuel: u64,
-    /// Whether the seat forfeited by faulting too often.
+    /// Whether the seat forfeited: its faults or rejected answers reached the limit, or its
+    /// player quit.
     pub forfeited: bool,
 }
 

@@ -290,23 +290,10 @@ async fn upload(
         })
         .await?;
         if let Some((version, was_active)) = latest {
-            app.forget_details();
-            app.ladder.wake();
-            return Ok((
-                StatusCode::OK,
-                axum::Json(json!({
-                    "bot_id": version.bot,
-                    "bot": version.bot_name,
-                    "version": version.number,
-                    "version_id": version.id,
-                    "modes": version.modes,
-                    "url": format!("{}/bots/{}", app.base_url, version.bot),
-                    "unchanged": true,
-                    "reactivated": !was_active,
-                    "check": Value::Null,
-                })),
-            )
-                .into_response());
+            let mut answer = uploaded(&app, &version, Value::Null);
+            answer["unchanged"] = true.into();
+            answer["reactivated"] = (!was_active).into();
+            return Ok((StatusCode::OK, axum::Json(answer)).into_response());
         }
     }
     if !app.allow_upload(user.id) {
@@ -365,22 +352,25 @@ async fn upload(
             format!("the bot belongs to {owner}; choose another name"),
         )
     })?;
+    let answer = uploaded(&app, &version, json!(report));
+    Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
+}
+
+/// The answer to an upload that left `version` the bot's latest (`check`: the report of
+/// the check it passed, or null when nothing was checked); the bot's pages and the ladder
+/// learn of it.
+fn uploaded(app: &App, version: &crate::store::Version, check: Value) -> Value {
     app.forget_details();
     app.ladder.wake();
-    let url = format!("{}/bots/{}", app.base_url, version.bot);
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(json!({
-            "bot_id": version.bot,
-            "bot": version.bot_name,
-            "version": version.number,
-            "version_id": version.id,
-            "modes": version.modes,
-            "url": url,
-            "check": report,
-        })),
-    )
-        .into_response())
+    json!({
+        "bot_id": version.bot,
+        "bot": version.bot_name,
+        "version": version.number,
+        "version_id": version.id,
+        "modes": version.modes,
+        "url": format!("{}/bots/{}", app.base_url, version.bot),
+        "check": check,
+    })
 }
 
 /// `DELETE /api/bots/{id}`: the owner retires a bot from the ladder (its games stay).

@@ -418,7 +418,7 @@ fn game_header(game: &Game) -> String {
 }
 
 async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
-    cached_page(app, (id, GamePage::Log), move |app| {
+    let mut page = cached_page(app, (id, GamePage::Log), move |app| {
         let (game, json) = stored_game(app, id)?;
         // A replay this engine cannot re-simulate (one stored before a format change)
         // still gets its page and viewer; the log says why it is missing.
@@ -449,7 +449,14 @@ async fn game(State(app): State<Arc<App>>, Id(id): Id) -> Response {
             ),
         ))
     })
-    .await
+    .await;
+    // The one page with a script: /frame.js sizes the viewer's frame.
+    let (name, value) = headers::GAME_PAGE_CSP;
+    page.headers_mut().insert(
+        axum::http::HeaderName::from_static(name),
+        axum::http::HeaderValue::from_static(value),
+    );
+    page
 }
 
 /// The pages derived from a game's replay (by re-simulating it), kept once rendered.
@@ -733,8 +740,9 @@ pub(crate) mod headers {
     //! referrer policy.
     //!
     //! The pages load one stylesheet (`/style.css`), pictures from the server (the report's
-    //! SVG), one script (`/frame.js`, which sizes the game page's viewer frame to the viewer)
-    //! and frame only the server's own viewer; they have no inline script or style. The
+    //! SVG) and frame only the server's own viewer; they have no inline script or style, and
+    //! no script but the game page's `/frame.js` (which sizes its viewer frame), which only
+    //! that page's policy allows. The
     //! viewer (`/games/{id}/viewer`, `arena_viewer::page`) is one self-contained page: its
     //! inline `<script>` and `<style>` elements are allowed by their SHA-256 hashes, computed
     //! from the page sent, so nothing else inline can run. It alone may be framed, by the
@@ -746,10 +754,30 @@ pub(crate) mod headers {
     use axum::response::Response;
     use sha2::{Digest, Sha256};
 
-    /// The policy of every answer but the viewer's: the server's own stylesheet, script,
-    /// pictures and viewer frame; nothing inline, no forms, no framing by anyone.
-    pub(crate) const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
-         frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    /// The pages' policy, with `script` (a `script-src` directive, or nothing).
+    macro_rules! page_policy {
+        ($script:literal) => {
+            concat!(
+                "default-src 'none'; ",
+                $script,
+                "style-src 'self'; img-src 'self'; frame-src 'self'; base-uri 'none'; \
+                 form-action 'none'; frame-ancestors 'none'"
+            )
+        };
+    }
+
+    /// The policy of every answer but the viewer's and the game page's: the server's own
+    /// stylesheet, pictures and viewer frame; nothing inline, no script, no forms, no
+    /// framing by anyone.
+    pub(crate) const PAGE_CSP: &str = page_policy!("");
+
+    /// The game page's policy: [`PAGE_CSP`] and the server's own scripts (`/frame.js`; every
+    /// other answer of the server is JSON, CSS, SVG or HTML, which `nosniff` keeps from
+    /// running as a script).
+    pub(crate) const GAME_PAGE_CSP: (&str, &str) = (
+        "content-security-policy",
+        page_policy!("script-src 'self'; "),
+    );
 
     /// The security headers of every answer that does not set its own, by name: also
     /// written by hand where an answer bypasses the router (the accept loop's 429).

@@ -230,8 +230,7 @@ pub fn trial(mode: Mode, bot: &LoadedBot, sandbox: &Sandbox) -> Result<Trial, Ga
         reason: outcome.reason.clone(),
         turns: outcome.turns,
         faults: outcome.seats[0].faults,
-        // The engine's forfeit reasons name the seat that forfeits.
-        forfeited: outcome.winner == Some(1) && outcome.reason.starts_with("forfeit: seat 0 "),
+        forfeited: outcome.seats[0].forfeited,
         first_fault,
         first_rejection,
         invalid_actions: outcome.seats[0].invalid_actions,
