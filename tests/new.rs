@@ -67,6 +67,16 @@ fn a_new_rust_bot_builds_outside_the_repository_checks_and_plays() {
     // The README's command, plus a target directory shared with the sample bots' build so
     // that the SDK's dependencies are not compiled again.
     let shared = Path::new(bots::BATTLE_STARTER).ancestors().nth(3).unwrap();
+    // The module the README's `arena check` line names, in the shared target directory;
+    // one left by an earlier run must not stand in for this build.
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    let named = readme
+        .lines()
+        .find_map(|line| line.strip_prefix("arena check target/"))
+        .expect("the README names the built module");
+    assert_eq!(named, "wasm32-unknown-unknown/release/first_place.wasm");
+    let module = shared.join(named);
+    std::fs::remove_file(&module).ok();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut words = command.split_whitespace();
     assert_eq!(words.next(), Some("cargo"));
@@ -82,7 +92,6 @@ fn a_new_rust_bot_builds_outside_the_repository_checks_and_plays() {
         .output()
         .unwrap();
     assert!(built.status.success(), "{}", stderr(&built));
-    let module = shared.join("wasm32-unknown-unknown/release/my_bot.wasm");
     played(dir.path(), "battle", module.to_str().unwrap());
 }
 
