@@ -5,7 +5,8 @@
 //! ladder's games per minute alone and under `MANY_CLIENTS` clients, and their latency.
 //!
 //! Run with `cargo bench --profile dev --workspace --bench server_load`
-//! (docs/performance.md). Nothing leaves the machine; the database is a temporary file.
+//! (docs/performance.md). The server has one ladder worker (`jobs = 1`, a core left for
+//! requests on a 2-core machine); `ARENA_BENCH_JOBS=N` measures another number. Nothing leaves the machine; the database is a temporary file.
 
 use arena_server::config::ServerConfig;
 use arena_tests::bots;
@@ -66,7 +67,10 @@ fn main() {
     let mut config = ServerConfig {
         listen: "127.0.0.1:0".parse().unwrap(),
         db: dir.path().join("arena.db"),
-        jobs: 1,
+        jobs: std::env::var("ARENA_BENCH_JOBS").map_or(1, |jobs| {
+            jobs.parse()
+                .expect("ARENA_BENCH_JOBS is a number of ladder workers")
+        }),
         uploads_per_hour: 100,
         // The clients stand for many users but all come from 127.0.0.1.
         max_connections_per_client: 2 * MANY_CLIENTS,
@@ -200,7 +204,7 @@ fn main() {
     let windows = ROUNDS as f64 * WINDOW.as_secs_f64();
     let games = |rates: &[f64]| rates.iter().sum::<f64>() / 60.0 * WINDOW.as_secs_f64();
     println!(
-        "the ladder's worker thread was on a core {:.0} % of the time alone, {:.0} % under the clients; \
+        "the ladder's first worker thread was on a core {:.0} % of the time alone, {:.0} % under the clients; \
          games per CPU second of it: {:.0} alone, {:.0} under the clients",
         alone_cpu / windows * 100.0,
         crowded_cpu / windows * 100.0,
