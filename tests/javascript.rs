@@ -208,6 +208,63 @@ fn the_committed_ts_starter_module_is_what_a_build_makes() {
 }
 
 #[test]
+fn a_build_is_shared_between_directories_with_the_same_sources() {
+    use std::os::unix::fs::MetadataExt;
+    let shared = tempfile::tempdir().unwrap();
+    let built = |bot: &Path| -> PathBuf {
+        let out = std::process::Command::new(crate::arena_bin())
+            .args(["check", bot.to_str().unwrap()])
+            .env("ARENA_CACHE_DIR", crate::shared_cache())
+            .env("ARENA_BUILD_CACHE_DIR", shared.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+        let mut wasm: Vec<PathBuf> = std::fs::read_dir(bot.join("target/arena-js"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(wasm.len(), 1, "{wasm:?}");
+        wasm.pop().unwrap()
+    };
+    let entries = || -> Vec<PathBuf> {
+        std::fs::read_dir(shared.path().join("js"))
+            .map(|dir| dir.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    };
+    let (_a, first) = copy_of(JS_STARTER);
+    let first = built(&first);
+    let kept = entries();
+    assert_eq!(
+        kept.len(),
+        1,
+        "the build is kept in the shared cache: {kept:?}"
+    );
+    assert_eq!(
+        std::fs::read(&kept[0]).unwrap(),
+        std::fs::read(&first).unwrap()
+    );
+    // Another directory, elsewhere, with the same files: its build is the shared one (the
+    // same file, linked), and nothing more is kept.
+    let (_b, second) = copy_of(JS_STARTER);
+    let second = built(&second);
+    assert_eq!(
+        std::fs::metadata(&second).unwrap().ino(),
+        std::fs::metadata(&kept[0]).unwrap().ino()
+    );
+    assert_eq!(entries(), kept);
+    // Changed sources make a build of their own, kept beside the first.
+    let (_c, third) = copy_of(JS_STARTER);
+    let source = std::fs::read_to_string(third.join("bot.js")).unwrap();
+    std::fs::write(third.join("bot.js"), source + "\n// changed\n").unwrap();
+    let third = built(&third);
+    assert_ne!(
+        std::fs::metadata(&third).unwrap().ino(),
+        std::fs::metadata(&kept[0]).unwrap().ino()
+    );
+    assert_eq!(entries().len(), 2);
+}
+
+#[test]
 fn typescript_errors_and_a_missing_compiler_are_build_errors_that_say_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bot.ts"), "const n: number = \"no\";\n").unwrap();

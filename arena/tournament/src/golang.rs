@@ -216,13 +216,16 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
     let go = go_program().map_err(fail)?;
     let version = go_version(&go).map_err(fail)?;
     let mut hash = Sha256::new();
-    framed(&mut hash, b"arena go build v2");
+    framed(&mut hash, b"arena go build v3");
     framed(&mut hash, version.as_bytes());
     let io = |at: &Path, e: std::io::Error| fail(format!("{}: {e}", at.display()));
     let mut counted = 0;
     hash_sources(dir, &mut hash, &mut counted).map_err(|e| io(dir, e))?;
     for replaced in local_replacements(dir, &go_mod) {
-        framed(&mut hash, replaced.to_string_lossy().as_bytes());
+        // Named as go.mod gives it (relative to the bot's directory, or absolute): the
+        // key follows the files, not where the project sits.
+        let named = replaced.strip_prefix(dir).unwrap_or(&replaced);
+        framed(&mut hash, named.to_string_lossy().as_bytes());
         hash_sources(&replaced, &mut hash, &mut counted).map_err(|e| io(&replaced, e))?;
     }
     let key = hex::encode(hash.finalize());
@@ -234,6 +237,10 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(|e| io(&out_dir, e))?;
+    if crate::build_cache::from_shared("go", &key, &wasm) {
+        crate::build_cache::keep_only(&out_dir, &wasm);
+        return Ok(wasm);
+    }
     let partial = out_dir.join(format!(
         "{}.partial",
         crate::build_cache::own_name(&key[..32])
@@ -254,6 +261,7 @@ pub fn build_go(dir: &Path) -> Result<PathBuf, BotError> {
         ));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;
+    crate::build_cache::to_shared("go", &key, &wasm);
     crate::build_cache::keep_only(&out_dir, &wasm);
     Ok(wasm)
 }

@@ -354,6 +354,10 @@ pub fn build(dir: &Path) -> Result<PathBuf, JsError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(io(&out_dir))?;
+    if crate::build_cache::from_shared("js", &key, &wasm) {
+        crate::build_cache::keep_only(&out_dir, &wasm);
+        return Ok(wasm);
+    }
     // Written under a name of this build's own and renamed, so that a build cut short
     // leaves no module that looks finished, and two at once do not mix.
     let unique = crate::build_cache::own_name(&key[..32]);
@@ -411,6 +415,7 @@ pub fn build(dir: &Path) -> Result<PathBuf, JsError> {
     let partial = out_dir.join(format!("{unique}.partial"));
     std::fs::write(&partial, module).map_err(io(&partial))?;
     std::fs::rename(&partial, &wasm).map_err(io(&wasm))?;
+    crate::build_cache::to_shared("js", &key, &wasm);
     crate::build_cache::keep_only(&out_dir, &wasm);
     Ok(wasm)
 }

@@ -388,6 +388,10 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         return Ok(wasm);
     }
     std::fs::create_dir_all(&out_dir).map_err(|e| io(&out_dir, e))?;
+    if crate::build_cache::from_shared("python", &key, &wasm) {
+        crate::build_cache::keep_only(&out_dir, &wasm);
+        return Ok(wasm);
+    }
     let own = crate::build_cache::own_name(&key[..32]);
     let partial = out_dir.join(format!("{own}.partial"));
     let sources = out_dir.join(format!("{own}.sdk"));
@@ -425,6 +429,7 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         }));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;
+    crate::build_cache::to_shared("python", &key, &wasm);
     // Only the build of the current sources is kept; what a build cut short left (long
     // enough ago that it cannot be running) goes too.
     crate::build_cache::keep_only(&out_dir, &wasm);
