@@ -55,6 +55,15 @@ fn ladder_cpu() -> f64 {
     0.0
 }
 
+/// How long a GET of `endpoint` took, answer read whole; anything but 200 stops the bench.
+fn timed_get(agent: &ureq::Agent, url: &str, endpoint: &str) -> Duration {
+    let t = Instant::now();
+    let mut response = agent.get(format!("{url}{endpoint}")).call().unwrap();
+    assert_eq!(response.status(), 200, "{endpoint}");
+    let _ = response.body_mut().read_to_vec().unwrap();
+    t.elapsed()
+}
+
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -165,14 +174,7 @@ fn main() {
                         while Instant::now() < until {
                             let which = (client + i) % endpoints.len();
                             i += 1;
-                            let t = Instant::now();
-                            let mut response = agent
-                                .get(format!("{url}{}", endpoints[which]))
-                                .call()
-                                .unwrap();
-                            assert_eq!(response.status(), 200, "{}", endpoints[which]);
-                            let _ = response.body_mut().read_to_vec().unwrap();
-                            out.push((which, t.elapsed()));
+                            out.push((which, timed_get(&agent, url, endpoints[which])));
                         }
                         out
                     })
@@ -223,14 +225,7 @@ fn main() {
                     (0..REQUESTS)
                         .map(|i| {
                             let which = (client + i) % endpoints.len();
-                            let t = Instant::now();
-                            let mut response = agent
-                                .get(format!("{url}{}", endpoints[which]))
-                                .call()
-                                .unwrap();
-                            assert_eq!(response.status(), 200, "{}", endpoints[which]);
-                            let _ = response.body_mut().read_to_vec().unwrap();
-                            (which, t.elapsed())
+                            (which, timed_get(&agent, url, endpoints[which]))
                         })
                         .collect()
                 })
