@@ -25,6 +25,7 @@ fn main() {
         "sample-bots",
         "tests/bench-bots",
         "tests/hostile-rust",
+        "tests/thinkers",
         "sdk/src",
         "sdk/c",
         "sdk/go",
@@ -61,6 +62,8 @@ fn main() {
         "observation-digest",
         "-p",
         "panic-once",
+        "-p",
+        "thinker",
     ]);
     build.envs(BOT_PROFILE);
     // The outer build's flags are for the host; the bots get a clean environment.
@@ -109,6 +112,15 @@ fn main() {
             .display()
             .to_string()
     );
+    consts += &format!(
+        "/// `tests/thinkers/rust` built to wasm.\npub const THINKER_RUST: &str = {:?};\n",
+        target_dir
+            .join(TARGET)
+            .join("release")
+            .join("thinker.wasm")
+            .display()
+            .to_string()
+    );
     for (package, _) in &crates {
         let wasm = target_dir
             .join(TARGET)
@@ -121,20 +133,29 @@ fn main() {
             wasm.display().to_string()
         );
     }
-    let c_bot = build_c_bot(&root, &out_dir);
+    for (dir, name, build, language) in [
+        ("sample-bots/c-bot", "C_BOT", build_c as Builder, "clang"),
+        ("tests/thinkers/c", "THINKER_C", build_c, "clang"),
+        ("sample-bots/zig-bot", "ZIG_BOT", build_zig, "Zig"),
+        ("tests/thinkers/zig", "THINKER_ZIG", build_zig, "Zig"),
+        ("sample-bots/as-bot", "AS_BOT", build_as, "AssemblyScript"),
+        (
+            "tests/thinkers/as",
+            "THINKER_AS",
+            build_as,
+            "AssemblyScript",
+        ),
+    ] {
+        let wasm = build(&root, &out_dir, dir, &name.to_lowercase());
+        consts += &format!(
+            "/// `{dir}` built with {language}.\npub const {name}: &str = {:?};\n",
+            wasm.display().to_string()
+        );
+    }
+    let thinker_wat = root.join("tests/thinkers/wat/bot.wat");
     consts += &format!(
-        "/// `sample-bots/c-bot` built with clang.\npub const C_BOT: &str = {:?};\n",
-        c_bot.display().to_string()
-    );
-    let zig_bot = build_zig_bot(&root, &out_dir);
-    consts += &format!(
-        "/// `sample-bots/zig-bot` built with Zig.\npub const ZIG_BOT: &str = {:?};\n",
-        zig_bot.display().to_string()
-    );
-    let as_bot = build_as_bot(&root, &out_dir);
-    consts += &format!(
-        "/// `sample-bots/as-bot` built with AssemblyScript.\npub const AS_BOT: &str = {:?};\n",
-        as_bot.display().to_string()
+        "/// `tests/thinkers/wat` (WAT text).\npub const THINKER_WAT: &str = {:?};\n",
+        thinker_wat.display().to_string()
     );
     consts += &build_go_bots(&root, &out_dir);
     consts += &build_python_bots(&root, &out_dir);
@@ -214,6 +235,9 @@ fn zig() -> Option<Vec<String>> {
         .map(|cmd| cmd.into_iter().map(str::to_owned).collect())
 }
 
+/// Builds a bot of one language: (root, out dir, the bot's directory, output name).
+type Builder = fn(&Path, &Path, &str, &str) -> PathBuf;
+
 /// Run a compiler; true when it produced `output`.
 fn compiled(mut command: Command, output: &Path) -> bool {
     command
@@ -221,12 +245,12 @@ fn compiled(mut command: Command, output: &Path) -> bool {
         .is_ok_and(|o| o.status.success() && output.is_file())
 }
 
-/// Compile the C bot with clang for wasm32 (or `zig cc`, which brings clang and wasm-ld);
-/// without either, use the committed build of the same source
-/// (`sample-bots/c-bot/bot.wasm`) and say so.
-fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
-    let source = root.join("sample-bots/c-bot/bot.c");
-    let output = out_dir.join("c-bot.wasm");
+/// Compile the C bot in `dir` (`bot.c`) with clang for wasm32 (or `zig cc`, which brings
+/// clang and wasm-ld) into `$OUT_DIR/NAME.wasm`; without either, use the committed build
+/// of the same source (`dir/bot.wasm`) and say so.
+fn build_c(root: &Path, out_dir: &Path, dir: &str, name: &str) -> PathBuf {
+    let source = root.join(dir).join("bot.c");
+    let output = out_dir.join(format!("{name}.wasm"));
     let flags = |command: &mut Command| {
         command
             .args(["-O2", "-g0", "-nostdlib", "-Wl,--no-entry", "-I"])
@@ -251,14 +275,15 @@ fn build_c_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt sample-bots/c-bot/bot.wasm; install clang and lld (or `pip install ziglang==0.13.0`) to build the C bot from source"
+        "cargo:warning=neither clang (with wasm-ld) nor zig found: using the prebuilt {dir}/bot.wasm; install clang and lld (or `pip install ziglang==0.13.0`) to build it from source"
     );
-    root.join("sample-bots/c-bot/bot.wasm")
+    root.join(dir).join("bot.wasm")
 }
 
-/// Compile the Zig bot (`zig`, or `pip install ziglang`); else its committed build.
-fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
-    let output = out_dir.join("zig-bot.wasm");
+/// Compile the Zig bot in `dir` (`bot.zig`; `zig`, or `pip install ziglang`) into
+/// `$OUT_DIR/NAME.wasm`; else its committed build (`dir/bot.wasm`).
+fn build_zig(root: &Path, out_dir: &Path, dir: &str, name: &str) -> PathBuf {
+    let output = out_dir.join(format!("{name}.wasm"));
     if let Some(zig) = zig() {
         let mut build = Command::new(&zig[0]);
         build
@@ -272,7 +297,7 @@ fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
                 "-O",
                 "ReleaseSmall",
             ])
-            .arg(root.join("sample-bots/zig-bot/bot.zig"))
+            .arg(root.join(dir).join("bot.zig"))
             .arg(format!("-femit-bin={}", output.display()))
             .arg("--cache-dir")
             .arg(out_dir.join("zig-cache"))
@@ -283,17 +308,17 @@ fn build_zig_bot(root: &Path, out_dir: &Path) -> PathBuf {
         }
     }
     println!(
-        "cargo:warning=zig not found: using the prebuilt sample-bots/zig-bot/bot.wasm; `pip install ziglang==0.13.0` builds the Zig bot from source"
+        "cargo:warning=zig not found: using the prebuilt {dir}/bot.wasm; `pip install ziglang==0.13.0` builds it from source"
     );
-    root.join("sample-bots/zig-bot/bot.wasm")
+    root.join(dir).join("bot.wasm")
 }
 
-/// Compile the AssemblyScript bot with the compiler `npm ci` installs in
-/// `sample-bots/as-bot/node_modules`; else its committed build.
-fn build_as_bot(root: &Path, out_dir: &Path) -> PathBuf {
-    let dir = root.join("sample-bots/as-bot");
-    let asc = dir.join("node_modules/.bin/asc");
-    let output = out_dir.join("as-bot.wasm");
+/// Compile the AssemblyScript bot in `dir` (`bot.ts`) into `$OUT_DIR/NAME.wasm` with the
+/// compiler `npm ci` installs in `sample-bots/as-bot/node_modules`; else its committed
+/// build (`dir/bot.wasm`).
+fn build_as(root: &Path, out_dir: &Path, dir: &str, name: &str) -> PathBuf {
+    let asc = root.join("sample-bots/as-bot/node_modules/.bin/asc");
+    let output = out_dir.join(format!("{name}.wasm"));
     if asc.is_file() {
         let mut build = Command::new(&asc);
         build
@@ -301,15 +326,15 @@ fn build_as_bot(root: &Path, out_dir: &Path) -> PathBuf {
             .arg("--outFile")
             .arg(&output)
             .args(["--optimize", "--runtime", "stub", "--use", "abort="])
-            .current_dir(&dir);
+            .current_dir(root.join(dir));
         if compiled(build, &output) {
             return output;
         }
     }
     println!(
-        "cargo:warning=AssemblyScript not installed: using the prebuilt sample-bots/as-bot/bot.wasm; `npm ci` in sample-bots/as-bot builds it from source"
+        "cargo:warning=AssemblyScript not installed: using the prebuilt {dir}/bot.wasm; `npm ci` in sample-bots/as-bot builds it from source"
     );
-    root.join("sample-bots/as-bot/bot.wasm")
+    root.join(dir).join("bot.wasm")
 }
 
 /// Go ≥ 1.24 (`go`, or `$ARENA_GO`), if it runs.

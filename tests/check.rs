@@ -62,7 +62,7 @@ fn check_rejects_each_hostile_bot_with_its_own_message() {
         ),
         (
             "forbidden-import.wat",
-            "imports env::glue_vi, wasi_unstable::fd_write; bots may import only arena::log and WASI preview 1",
+            "imports env::glue_vi, wasi_unstable::fd_write; bots may import only arena::log, arena::fuel_left, arena::fuel_budget and WASI preview 1",
         ),
         (
             "wasi-mistyped.wat",

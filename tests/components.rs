@@ -244,7 +244,7 @@ fn a_component_of_another_world_is_refused_saying_what_it_has() {
                 "(import \"log\" (func $log (param \"msg\" string))) \
                  (import \"wasi:cli/environment@0.2.0\" (instance (export \"get-arguments\" (func (result (list string))))))",
             ),
-            "the component imports wasi:cli/environment@0.2.0; a component may import only `log` (docs/wit/arena-bot.wit) (WASI: build with componentize-py's --stub-wasi",
+            "the component imports wasi:cli/environment@0.2.0; a component may import only `log`, `fuel-left` and `fuel-budget` (docs/wit/arena-bot.wit) (WASI: build with componentize-py's --stub-wasi",
         ),
         (
             "nocall.wat",
@@ -295,7 +295,7 @@ fn a_component_of_another_world_is_told_so_before_any_limit_it_breaks() {
     let cases = [
         (
             &wasi,
-            "the component imports wasi:cli/environment@0.2.0; a component may import only `log`",
+            "the component imports wasi:cli/environment@0.2.0; a component may import only `log`, `fuel-left` and `fuel-budget`",
         ),
         (&no_call, "the component does not export `call`"),
     ];

@@ -11,7 +11,7 @@ use crate::{arena, faults, play_json, replays_repeat_and_verify, seat0_answers};
 use arena_tests::{bots, root, stderr, stdout};
 
 /// Whether Go is here to build with; `false` prints why the caller skips.
-fn go_here(what: &str) -> bool {
+pub(crate) fn go_here(what: &str) -> bool {
     if bots::GO_BUILT {
         return true;
     }

@@ -68,7 +68,7 @@ fn js_bot(source: &str) -> (tempfile::TempDir, String) {
 }
 
 /// Whether TypeScript is here to build with; `false` prints why the caller skips.
-fn typescript_here(what: &str) -> bool {
+pub(crate) fn typescript_here(what: &str) -> bool {
     let tsc = root()
         .join(TS_STARTER)
         .join("node_modules/typescript/bin/tsc");

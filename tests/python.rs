@@ -15,7 +15,7 @@ use arena_tests::{bots, root, stderr, stdout};
 use std::path::Path;
 
 /// Whether componentize-py is here to build with; `false` prints why the caller skips.
-fn python_here(what: &str) -> bool {
+pub(crate) fn python_here(what: &str) -> bool {
     if bots::PYTHON_BUILT {
         return true;
     }

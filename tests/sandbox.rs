@@ -319,7 +319,7 @@ fn rejected_modules_say_what_is_wrong() {
         ),
         (
             "forbidden-import.wat",
-            "bots may import only arena::log and WASI preview 1",
+            "bots may import only arena::log, arena::fuel_left, arena::fuel_budget and WASI preview 1",
         ),
         ("wasi-mistyped.wat", "WASI preview 1 defines it as"),
         ("missing-export.wat", "missing export `arena_call`"),

@@ -181,6 +181,7 @@ mod conquest;
 mod deploy;
 mod dungeon;
 mod encoding;
+mod fuel_budget;
 mod go;
 mod hardening;
 mod human;

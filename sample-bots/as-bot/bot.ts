@@ -7,8 +7,9 @@
 //   npx asc bot.ts --outFile bot.wasm --optimize --runtime stub --use abort=
 //
 // `--use abort=` drops the `env.abort` import AssemblyScript adds for failed assertions
-// (the arena rejects any import but `arena.log`); `--runtime stub` needs no GC. The bot
-// works on raw bytes in static buffers: no strings are allocated.
+// (the arena rejects imports that are not its own or WASI preview 1's: docs/abi.md);
+// `--runtime stub` needs no GC. The bot works on raw bytes in static buffers: no strings
+// are allocated.
 
 @external("arena", "log")
 declare function arena_log(ptr: usize, len: usize): void;

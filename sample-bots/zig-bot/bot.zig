@@ -7,7 +7,8 @@
 //!   zig build-exe bot.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall
 //!
 //! `wasm32-freestanding` and `-fno-entry` keep WASI and a `_start` out of the module: the
-//! arena rejects any import but `arena.log`.
+//! bot imports only `arena.log` (the arena offers `arena.fuel_left` and `arena.fuel_budget`
+//! too, and WASI preview 1: docs/abi.md; `tests/thinkers/zig` reads its budget).
 
 extern "arena" fn log(ptr: [*]const u8, len: usize) void;
 

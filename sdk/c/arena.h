@@ -5,7 +5,7 @@
  * (this header defines the memset, memcpy and memmove such a build needs; see below).
  *
  * A bot defines the three functions below (ARENA_EXPORT makes them wasm exports) and
- * may call arena_log. Requests and responses are JSON; the host writes each request into
+ * may call arena_log, arena_fuel_left and arena_fuel_budget. Requests and responses are JSON; the host writes each request into
  * the buffer arena_alloc returned, then calls arena_call. A bot that also defines
  * arena_encoding may choose the binary encoding instead (docs/abi.md, "Encodings"); the
  * arena_read_* helpers below read its values. */
@@ -21,6 +21,18 @@
 /* Write `len` bytes at `msg` to the arena's per-turn log (shown in replays). */
 __attribute__((import_module("arena"), import_name("log")))
 void arena_log(const char *msg, size_t len);
+
+/* The fuel the current call has left, after paying 100 fuel for this read, and the fuel
+ * it started with: the turn's budget in a turn request, the setup budget in the others
+ * (docs/abi.md, "Imports"). A bot that thinks until 80 % of its turn is spent:
+ *
+ *     int64_t stop = arena_fuel_budget() / 5;
+ *     while (arena_fuel_left() > stop && improve(&plan)) {}
+ */
+__attribute__((import_module("arena"), import_name("fuel_left")))
+int64_t arena_fuel_left(void);
+__attribute__((import_module("arena"), import_name("fuel_budget")))
+int64_t arena_fuel_budget(void);
 
 /* Pack a response for arena_call's return value. */
 static inline uint64_t arena_response(const char *ptr, size_t len) {

@@ -32,6 +32,17 @@ declare namespace arena {
    * each line costs fuel (10,000 plus 10 per byte).
    */
   function log(...args: unknown[]): void;
+  /**
+   * The fuel the current call has left, after paying 100 fuel for this read (docs/abi.md,
+   * "Imports"); 0 outside the arena. A bot that thinks until it has spent 80 % of its turn:
+   * `const stop = arena.fuelBudget() / 5; while (arena.fuelLeft() > stop && improve(plan)) {}`
+   */
+  function fuelLeft(): number;
+  /**
+   * The fuel the current call started with: the turn's budget in `act`, the setup budget in
+   * `start`, `setup` and `end` (100 fuel a read); 0 outside the arena.
+   */
+  function fuelBudget(): number;
   /** The start request of the match being played (null before it). */
   function start(): MatchStart | null;
   /** A float in [0, 1) from the match seed's stream (what Math.random is). */

@@ -18,7 +18,9 @@
 // asked again on its next turn. console.log (and arena.log) write to the arena's log.
 // Math.random is a PRNG seeded from the match seed, so a bot's answers follow the seed;
 // Date.now and performance.now read the arena's clock, which counts the fuel spent
-// (docs/abi.md, "WASI"): deterministic too. The arena instantiates the bot afresh for every
+// (docs/abi.md, "WASI"; a millisecond is 1,000,000 fuel, so a 20,000,000-fuel turn is
+// 20 ms of it): deterministic too. arena.fuelLeft() and arena.fuelBudget() read the
+// current call's budget. The arena instantiates the bot afresh for every
 // match, so top-level variables start from their initial values in each match.
 (function () {
   "use strict";
@@ -336,6 +338,12 @@
     }
   }
 
+  // The runner's readings of the budget (BigInts; absent outside the arena, under Node.js).
+  const hostFuelLeft = globalThis.__arena_fuel_left;
+  const hostFuelBudget = globalThis.__arena_fuel_budget;
+  delete globalThis.__arena_fuel_left;
+  delete globalThis.__arena_fuel_budget;
+
   const arena = {
     /** The ABI version this SDK speaks. */
     ABI_VERSION: 1,
@@ -346,6 +354,10 @@
     playDungeon: (bot) => play("dungeon", bot),
     playConquest: (bot) => play("conquest", bot),
     log,
+    /** The fuel the current call has left, after paying 100 for this read (0 outside the arena). */
+    fuelLeft: () => (hostFuelLeft ? Number(hostFuelLeft()) : 0),
+    /** The fuel the current call started with: the turn's budget in act, the setup budget in the others. */
+    fuelBudget: () => (hostFuelBudget ? Number(hostFuelBudget()) : 0),
     /** The start request of the match being played (null before it). */
     start: () => started,
     /** A float in [0, 1) from the match seed's stream (what Math.random is). */

@@ -274,7 +274,28 @@ mod host {
     #[link(wasm_import_module = "arena")]
     unsafe extern "C" {
         pub fn log(ptr: *const u8, len: usize);
+        pub fn fuel_left() -> i64;
+        pub fn fuel_budget() -> i64;
     }
+}
+
+/// The fuel the current call has left (`arena::fuel_left`, 100 fuel a read); 0 outside wasm.
+pub fn fuel_left() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: a host function without arguments.
+    return unsafe { host::fuel_left() } as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    0
+}
+
+/// The fuel the current call started with (`arena::fuel_budget`, 100 fuel a read); 0
+/// outside wasm.
+pub fn fuel_budget() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: a host function without arguments.
+    return unsafe { host::fuel_budget() } as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    0
 }
 
 /// Send a line to the host's per-turn log.

@@ -126,3 +126,25 @@ impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
 pub fn log(message: &str) {
     abi::log(message);
 }
+
+/// The fuel the current call (a turn, or setup) has left, after paying 100 fuel for this
+/// read (`arena::fuel_left`, docs/abi.md). Outside wasm it is 0.
+///
+/// A bot that thinks until it has spent 80 % of its turn:
+///
+/// ```
+/// # fn improve(plan: &mut u32) -> bool { *plan += 1; *plan < 1000 }
+/// # let mut plan = 0;
+/// let stop = arena_sdk::fuel_budget() / 5;
+/// while arena_sdk::fuel_left() > stop && improve(&mut plan) {}
+/// ```
+pub fn fuel_left() -> u64 {
+    abi::fuel_left()
+}
+
+/// The fuel the current call started with: the turn's budget in `act`, the setup budget in
+/// `start`, `setup` and `end` (`arena::fuel_budget`, 100 fuel a read). Outside wasm it is 0,
+/// so a loop that thinks while fuel is left stops at once.
+pub fn fuel_budget() -> u64 {
+    abi::fuel_budget()
+}

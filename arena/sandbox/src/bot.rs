@@ -10,7 +10,8 @@ use arena_sdk::{Encoding, Game, MatchEnd, MatchStart};
 use serde::de::DeserializeOwned;
 use wasmtime::{Caller, Engine, Func, Instance, InstancePre, Linker, Memory, Store, Trap, ValRaw};
 
-/// The host functions a bot may import: `arena::log` and the WASI subset (`wasi.rs`). A
+/// The host functions a bot may import: `arena::log`, `arena::fuel_left`,
+/// `arena::fuel_budget` and the WASI subset (`wasi.rs`). A
 /// log call costs
 /// [`LOG_FUEL_BASE`](crate::LOG_FUEL_BASE) plus [`LOG_FUEL_PER_BYTE`](crate::LOG_FUEL_PER_BYTE)
 /// per byte it reads, so spinning on the host is paid for like any other work; calls past
@@ -48,9 +49,28 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             Ok(())
         },
     )?;
+    linker.func_wrap(
+        "arena",
+        FUEL_LEFT,
+        |mut caller: Caller<'_, BotState>| -> wasmtime::Result<i64> {
+            Ok(crate::state::fuel_left(&mut caller)? as i64)
+        },
+    )?;
+    linker.func_wrap(
+        "arena",
+        FUEL_BUDGET,
+        |mut caller: Caller<'_, BotState>| -> wasmtime::Result<i64> {
+            Ok(crate::state::fuel_budget(&mut caller)? as i64)
+        },
+    )?;
     crate::wasi::add_to_linker(&mut linker)?;
     Ok(linker)
 }
+
+/// `arena::fuel_left` `(func (result i64))`: the fuel the current call has left.
+pub(crate) const FUEL_LEFT: &str = "fuel_left";
+/// `arena::fuel_budget` `(func (result i64))`: the fuel the current call started with.
+pub(crate) const FUEL_BUDGET: &str = "fuel_budget";
 
 /// The code a [`WasmBot`] instantiates: a core module's or a component's.
 pub(crate) enum Pre {

@@ -1,5 +1,6 @@
 //! Bots as WebAssembly components of the `arena:bot` world (`docs/wit/arena-bot.wit`):
-//! the host's one import (`log`) and the check of what a component imports and exports.
+//! the host's imports (`log`, `fuel-left`, `fuel-budget`) and the check of what a
+//! component imports and exports.
 //!
 //! A component speaks the same requests as a core bot, as JSON text through one export,
 //! `call: func(request: string) -> string`, and runs in the same store under the same
@@ -14,11 +15,15 @@ use wasmtime::{AsContext, Engine, StoreContextMut, Trap};
 /// The world's export, its parameter's name and its type in words.
 pub(crate) const CALL: &str = "call";
 const CALL_TYPE: &str = "func(request: string) -> string";
-/// The world's import.
+/// The world's imports.
 pub(crate) const LOG: &str = "log";
 const LOG_TYPE: &str = "func(msg: string)";
+const FUEL_LEFT: &str = "fuel-left";
+const FUEL_BUDGET: &str = "fuel-budget";
+const FUEL_TYPE: &str = "func() -> u64";
 
-/// The host side of the world: `log`, at the price and under the caps of `arena::log`.
+/// The host side of the world: `log`, at the price and under the caps of `arena::log`;
+/// `fuel-left` and `fuel-budget`, as `arena::fuel_left` and `arena::fuel_budget`.
 pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
     linker.root().func_wrap(
@@ -45,6 +50,15 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             Ok(())
         },
     )?;
+    linker
+        .root()
+        .func_wrap(FUEL_LEFT, |store: StoreContextMut<'_, BotState>, (): ()| {
+            Ok((crate::state::fuel_left(store)?,))
+        })?;
+    linker.root().func_wrap(
+        FUEL_BUDGET,
+        |store: StoreContextMut<'_, BotState>, (): ()| Ok((crate::state::fuel_budget(store)?,)),
+    )?;
     Ok(linker)
 }
 
@@ -55,7 +69,8 @@ pub(crate) fn is_component(bytes: &[u8]) -> bool {
 }
 
 /// What a component imports and exports, in the words `arena check` prints; or what is
-/// wrong with them (the world allows `log` in and requires `call` out, of these types).
+/// wrong with them (the world allows `log`, `fuel-left` and `fuel-budget` in and requires
+/// `call` out, of these types).
 pub(crate) fn validate(
     engine: &Engine,
     component: &Component,
@@ -69,6 +84,12 @@ pub(crate) fn validate(
             if !matches!(&item.ty, ComponentItem::ComponentFunc(f) if is_log(f)) {
                 return Err(format!(
                     "imports `log` as {described}; the arena:bot world defines it as {LOG_TYPE}"
+                ));
+            }
+        } else if name == FUEL_LEFT || name == FUEL_BUDGET {
+            if !matches!(&item.ty, ComponentItem::ComponentFunc(f) if is_fuel(f)) {
+                return Err(format!(
+                    "imports `{name}` as {described}; the arena:bot world defines it as {FUEL_TYPE}"
                 ));
             }
         } else {
@@ -104,7 +125,7 @@ fn forbidden_imports(forbidden: &[String]) -> String {
         ""
     };
     format!(
-        "the component imports {}; a component may import only `log` (docs/wit/arena-bot.wit){hint}",
+        "the component imports {}; a component may import only `log`, `fuel-left` and `fuel-budget` (docs/wit/arena-bot.wit){hint}",
         forbidden.join(", ")
     )
 }
@@ -131,7 +152,7 @@ pub(crate) fn foreign_world(binary: &[u8]) -> Option<String> {
             Payload::ComponentImportSection(section) if depth == 0 => {
                 for import in section {
                     let name = import.ok()?.name.name;
-                    if name != LOG {
+                    if ![LOG, FUEL_LEFT, FUEL_BUDGET].contains(&name) {
                         forbidden.push(name.to_owned());
                     }
                 }
@@ -156,6 +177,11 @@ pub(crate) fn foreign_world(binary: &[u8]) -> Option<String> {
 fn is_log(f: &ComponentFunc) -> bool {
     let params: Vec<_> = f.params().map(|(_, t)| t).collect();
     matches!(params.as_slice(), [Type::String]) && f.results().len() == 0
+}
+
+fn is_fuel(f: &ComponentFunc) -> bool {
+    let results: Vec<_> = f.results().collect();
+    f.params().len() == 0 && matches!(results.as_slice(), [Type::U64])
 }
 
 fn is_call(f: &ComponentFunc) -> bool {

@@ -87,6 +87,10 @@ pub struct Limits {
 pub const LOG_FUEL_BASE: u64 = 10_000;
 /// Fuel per byte an `arena::log` call asks to write (up to what fits under the cap).
 pub const LOG_FUEL_PER_BYTE: u64 = 10;
+/// Fuel an `arena::fuel_left` or `arena::fuel_budget` call costs (a component's
+/// `fuel-left`, `fuel-budget` too): about what the host call takes in time, so a bot
+/// reading its budget in a loop pays for the reads like for its own work.
+pub const FUEL_QUERY_FUEL: u64 = 100;
 /// Fuel a refused `memory.grow` or `table.grow` costs.
 pub const GROW_FAILURE_FUEL: u64 = 100_000;
 

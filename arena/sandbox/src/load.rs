@@ -721,6 +721,17 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
                     describe(&import.ty())
                 )));
             }
+        } else if import.module() == "arena"
+            && [crate::bot::FUEL_LEFT, crate::bot::FUEL_BUDGET].contains(&import.name())
+        {
+            if !matches!(import.ty(), ExternType::Func(ref f) if same_signature(f, &[], &[ValType::I64]))
+            {
+                return Err(abi(format!(
+                    "imports arena::{} as {}; it must be (func (result i64))",
+                    import.name(),
+                    describe(&import.ty())
+                )));
+            }
         } else if let Some((params, results)) = (import.module() == crate::wasi::MODULE)
             .then(|| crate::wasi::signature(import.name()))
             .flatten()
@@ -751,7 +762,7 @@ fn validate(bot: &str, module: &Module, memory_limit: usize) -> Result<u64, Load
             ""
         };
         return Err(abi(format!(
-            "imports {}; bots may import only arena::log and WASI preview 1 (docs/abi.md, WASI){hint}",
+            "imports {}; bots may import only arena::log, arena::fuel_left, arena::fuel_budget and WASI preview 1 (docs/abi.md, WASI){hint}",
             forbidden.join(", ")
         )));
     }

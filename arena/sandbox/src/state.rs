@@ -7,7 +7,7 @@ use crate::text::cut;
 use rand_chacha::ChaCha12Rng;
 use rand_chacha::rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
-use wasmtime::{ResourceLimiter, Trap};
+use wasmtime::{AsContextMut, ResourceLimiter, Trap};
 
 /// Per-store state: the limiter and the log of the current call.
 pub struct BotState {
@@ -196,4 +196,26 @@ impl Wasi {
             slept_ns: 0,
         }
     }
+}
+
+/// Take [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) from the running call (or end it as out
+/// of fuel) and return what is left: the host side of `arena::fuel_left` and of a
+/// component's `fuel-left`. Refused growths are paid at the call's end; what they cost so
+/// far is not left.
+pub(crate) fn fuel_left(mut store: impl AsContextMut<Data = BotState>) -> wasmtime::Result<u64> {
+    let mut store = store.as_context_mut();
+    let fuel = store.get_fuel()?;
+    let Some(fuel) = fuel.checked_sub(crate::FUEL_QUERY_FUEL) else {
+        store.set_fuel(0)?;
+        return Err(Trap::OutOfFuel.into());
+    };
+    store.set_fuel(fuel)?;
+    Ok(fuel.saturating_sub(store.data().limiter.grow_fuel))
+}
+
+/// Take [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) and return the current call's budget:
+/// the host side of `arena::fuel_budget` and of a component's `fuel-budget`.
+pub(crate) fn fuel_budget(mut store: impl AsContextMut<Data = BotState>) -> wasmtime::Result<u64> {
+    fuel_left(&mut store)?;
+    Ok(store.as_context_mut().data().fuel_budget())
 }

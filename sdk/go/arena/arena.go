@@ -25,7 +25,7 @@
 //	func main() {}
 //
 // The request loop, the exports (arena_abi_version, arena_alloc, arena_call,
-// arena_encoding) and the import (arena::log) are this package's: the bot's functions
+// arena_encoding) and the imports (arena::log, arena::fuel_left, arena::fuel_budget) are this package's: the bot's functions
 // get the same typed values in either encoding. A start request of a mode the bot did not
 // register is refused with an error answer, so tournaments leave the bot out of that
 // mode. A panic in a bot's function is recovered: the answer is {"error": "panic: …"}
@@ -130,6 +130,24 @@ func PlayConquest(setup func(*conquest.SetupRequest) conquest.SetupChoice, act f
 // same log.
 func Log(format string, args ...any) {
 	hostLog(fmt.Sprintf(format, args...))
+}
+
+// FuelLeft is the fuel the current call (a turn, or setup) has left, after paying 100 fuel
+// for this read (arena::fuel_left, docs/abi.md). Outside wasm it is 0. A bot that thinks
+// until it has spent 80 % of its turn:
+//
+//	stop := arena.FuelBudget() / 5
+//	for arena.FuelLeft() > stop && improve(&plan) {
+//	}
+func FuelLeft() uint64 {
+	return hostFuelLeft()
+}
+
+// FuelBudget is the fuel the current call started with: the turn's budget in Act, the
+// setup budget in Start, Setup and End (arena::fuel_budget, 100 fuel a read). Outside
+// wasm it is 0.
+func FuelBudget() uint64 {
+	return hostFuelBudget()
 }
 
 // Start is the start request of the match being played (zero before it): mode, seat

@@ -10,6 +10,15 @@ import "unsafe"
 //go:wasmimport arena log
 func arenaLog(ptr unsafe.Pointer, length uint32)
 
+//go:wasmimport arena fuel_left
+func arenaFuelLeft() int64
+
+//go:wasmimport arena fuel_budget
+func arenaFuelBudget() int64
+
+func hostFuelLeft() uint64   { return uint64(arenaFuelLeft()) }
+func hostFuelBudget() uint64 { return uint64(arenaFuelBudget()) }
+
 func hostLog(message string) {
 	if message == "" {
 		return

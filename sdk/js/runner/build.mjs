@@ -18,9 +18,17 @@ const features = ["--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable
 const qjs = binaryen.readBinary(readFileSync(reactor));
 qjs.setFeatures(binaryen.Features.All);
 for (const f of ["JS_Eval", "JS_GetGlobalObject", "JS_GetPropertyStr", "JS_NewStringLen",
-  "JS_Call", "JS_ToCStringLen2", "JS_FreeCString", "JS_FreeValue"]) {
+  "JS_Call", "JS_ToCStringLen2", "JS_FreeCString", "JS_FreeValue", "JS_NewCFunction2",
+  "JS_SetPropertyStr", "JS_NewBigInt64"]) {
   qjs.addFunctionExport(f, f);
 }
+// Its function table too, with room for the runner's two C functions (table.grow in
+// runner.wat): the bot's budget readings.
+if (qjs.getNumTables() !== 1) throw new Error("the reactor has more than one table");
+const table = qjs.getTableByIndex(0);
+const tableName = binaryen.getTableInfo(table).name;
+binaryen._BinaryenTableSetMax(table, binaryen._BinaryenTableGetInitial(table) + 2);
+qjs.addTableExport(tableName, "table");
 if (!qjs.validate()) throw new Error("the reactor does not validate");
 writeFileSync(path.join(tmp, "qjs.wasm"), qjs.emitBinary());
 

@@ -24,16 +24,25 @@
   (import "qjs" "JS_ToCStringLen2" (func $tocstr (param i32 i32 i64 i32) (result i32)))
   (import "qjs" "JS_FreeCString" (func $freecstr (param i32 i32)))
   (import "qjs" "JS_FreeValue" (func $freeval (param i32 i64)))
+  (import "qjs" "JS_NewCFunction2" (func $newcfunc (param i32 i32 i32 i32 i32 i32) (result i64)))
+  (import "qjs" "JS_SetPropertyStr" (func $setprop (param i32 i64 i32 i64) (result i32)))
+  (import "qjs" "JS_NewBigInt64" (func $newbigint (param i32 i64) (result i64)))
+  ;; QuickJS's function table: a C function JavaScript calls is an index into it.
+  (import "qjs" "table" (table $table 0 funcref))
+  ;; The bot's budget (docs/abi.md, "Imports").
+  (import "arena" "fuel_left" (func $fuel_left (result i64)))
+  (import "arena" "fuel_budget" (func $fuel_budget (result i64)))
   (global $ready (mut i32) (i32.const 0))
-  ;; The JSContext, a 64-byte scratch block, the global object, `__arena_call`, and the
+  ;; The JSContext, a 96-byte scratch block, the global object, `__arena_call`, and the
   ;; last answer's C string (freed at the next call).
   (global $c (mut i32) (i32.const 0))
   (global $scratch (mut i32) (i32.const 0))
   (global $g (mut i64) (i64.const 0))
   (global $f (mut i64) (i64.const 0))
   (global $last (mut i32) (i32.const 0))
-  ;; "arena.js" at scratch+16, "__arena_call" at scratch+32.
-  (data $names "arena.js\00\00\00\00\00\00\00\00__arena_call\00")
+  ;; "arena.js" at scratch+16, "__arena_call" at scratch+32, "__arena_fuel_left" at
+  ;; scratch+48, "__arena_fuel_budget" at scratch+72 (the scratch block is 96 bytes).
+  (data $names "arena.js\00\00\00\00\00\00\00\00__arena_call\00\00\00\00__arena_fuel_left\00\00\00\00\00\00\00__arena_fuel_budget\00")
   ;; The placeholder the packer replaces (it checks these exact bytes): length, then text.
   (data $script "\27\00\00\00/* arena-js runner: no script packed */")
   (func $init (local $len i32) (local $p i32)
@@ -45,10 +54,19 @@
     drop
     call $ctx
     global.set $c
-    i32.const 64
+    i32.const 96
     call $malloc
     global.set $scratch
-    global.get $scratch i32.const 16 i32.add i32.const 0 i32.const 29 memory.init $names
+    global.get $scratch i32.const 16 i32.add i32.const 0 i32.const 76 memory.init $names
+    ;; The globals __arena_fuel_left() and __arena_fuel_budget() (BigInts; the prelude's
+    ;; arena.fuelLeft and arena.fuelBudget), before the script runs.
+    global.get $c call $global global.set $g
+    global.get $scratch i32.const 48 i32.add
+    (table.grow $table (ref.func $js_fuel_left) (i32.const 1))
+    call $define
+    global.get $scratch i32.const 72 i32.add
+    (table.grow $table (ref.func $js_fuel_budget) (i32.const 1))
+    call $define
     ;; The script's length, then the script with a NUL after it (JS_Eval wants one).
     global.get $scratch i32.const 0 i32.const 4 memory.init $script
     global.get $scratch i32.load
@@ -66,9 +84,22 @@
     call $eval
     call $freeval
     local.get $p call $free
-    global.get $c call $global global.set $g
     global.get $c global.get $g global.get $scratch i32.const 32 i32.add call $getprop
     global.set $f)
+  ;; Make the function at `index` of the table a global function of JavaScript named by
+  ;; the C string at `name`.
+  (func $define (param $name i32) (param $index i32)
+    global.get $c global.get $g local.get $name
+    global.get $c local.get $index local.get $name i32.const 0 i32.const 0 i32.const 0
+    call $newcfunc
+    call $setprop
+    drop)
+  ;; JSCFunction(ctx, this, argc, argv): the readings as BigInts.
+  (func $js_fuel_left (param $ctx i32) (param i64 i32 i32) (result i64)
+    local.get $ctx call $fuel_left call $newbigint)
+  (func $js_fuel_budget (param $ctx i32) (param i64 i32 i32) (result i64)
+    local.get $ctx call $fuel_budget call $newbigint)
+  (elem declare func $js_fuel_left $js_fuel_budget)
   (func (export "arena_abi_version") (result i32) i32.const 1)
   (func (export "arena_alloc") (param i32) (result i32)
     call $init

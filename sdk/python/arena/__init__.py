@@ -25,6 +25,11 @@ Functions:
 - `log(text)`: a line in the bot's log of the current call. `print()` writes there too.
 - `start()`: this match's `MatchStart` (mode, seat, seed and the mode's typed rules), or
   None before the first start request.
+- `fuel_left()`, `fuel_budget()`: the fuel the current call has left (after paying 100
+  for the read) and the fuel it started with (the turn's budget in `act`, the setup
+  budget in the others); 0 outside the arena. A bot that thinks until it has spent 80 %
+  of its turn: `stop = arena.fuel_budget() // 5`, then
+  `while arena.fuel_left() > stop and improve(plan): pass`.
 
 An exception in a bot's function is caught: the answer is `{"error": "<Type>: <message>"}`
 (a bot_error fault: the arena plays the mode's default), the traceback goes to the log,
@@ -40,17 +45,18 @@ The component has no WASI, so the SDK (`arena_main`) replaces what would need it
   seed draw one from the match seed too.
 - `os.urandom(n)` (and so `random.SystemRandom`, `secrets`, `uuid.uuid4`) returns bytes
   of a generator seeded from the match seed: deterministic, and not cryptographic.
-- A bot has no clock; its budget is fuel (instructions), not time. `time.time`,
-  `time.monotonic`, `time.perf_counter`, `time.process_time`, `time.thread_time` (and
-  their `_ns` forms) read a virtual clock that starts at 0 on each start request and
-  advances 1 ms on every read, so a loop that waits for the clock still ends;
-  `time.sleep(s)` returns at once and advances it by `s`. `time.localtime()`,
-  `time.gmtime()`, `time.ctime()`, `time.asctime()` and `time.strftime(f)` without a time
-  use that clock (1970-01-01 plus the virtual time, UTC), as do `datetime.date.today()`
-  and `datetime.datetime.now()`, `.today()` and `.utcnow()` (module datetime's
-  `datetime` is a subclass that reads it). Files, `input()` and sockets are not
-  available: they trap, and a component that trapped fails every later call of the
-  match.
+- A bot's budget is fuel (instructions), not time, and its clocks read fuel, as every
+  language's do in the arena: `time.monotonic`, `time.perf_counter`,
+  `time.process_time`, `time.thread_time` (and their `_ns` forms) give the fuel the bot
+  has spent in the match's calls since the start request, one nanosecond per unit (a
+  20,000,000-fuel turn is 20 ms of it), plus its sleeps; `time.time()` adds
+  2025-01-01T00:00:00Z (`REALTIME_START_NS`). `time.sleep(s)` returns at once and advances
+  the clocks by `s`. `time.localtime()`, `time.gmtime()`, `time.ctime()`,
+  `time.asctime()` and `time.strftime(f)` without a time use `time.time()` (UTC), as do
+  `datetime.date.today()` and `datetime.datetime.now()`, `.today()` and `.utcnow()`
+  (module datetime's `datetime` is a subclass that reads it). Files, `input()` and
+  sockets are not available: they trap, and a component that trapped fails every later
+  call of the match.
 
 The arena runs each match in a fresh instance: module globals start from their state
 after import in every match and may hold a bot's state between turns.
@@ -59,6 +65,8 @@ after import in every match and may hold a bot's state between turns.
 from ._runtime import (
     ABI_VERSION,
     MODES,
+    fuel_budget,
+    fuel_left,
     log,
     play,
     play_battle,
@@ -77,6 +85,8 @@ __all__ = [
     "MatchResult",
     "MatchStart",
     "Mode",
+    "fuel_budget",
+    "fuel_left",
     "log",
     "play",
     "play_battle",

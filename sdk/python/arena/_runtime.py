@@ -35,6 +35,37 @@ except ImportError:  # plain Python (tests, trying a bot out): the log is standa
         sys.__stderr__.write(msg + "\n")
 
 
+try:
+    from wit_world import fuel_budget as _host_fuel_budget
+    from wit_world import fuel_left as _host_fuel_left
+except ImportError:  # plain Python: no budget, so a loop that thinks while fuel is left stops
+
+    def _host_fuel_left() -> int:
+        return 0
+
+    def _host_fuel_budget() -> int:
+        return 0
+
+
+def fuel_left() -> int:
+    """The fuel the current call (a turn, or setup) has left, after paying 100 fuel for
+    this read (the world's `fuel-left`, docs/abi.md). 0 outside the arena. A bot that
+    thinks until it has spent 80 % of its turn:
+
+        stop = arena.fuel_budget() // 5
+        while arena.fuel_left() > stop and improve(plan):
+            pass
+    """
+    return _host_fuel_left()
+
+
+def fuel_budget() -> int:
+    """The fuel the current call started with: the turn's budget in `act`, the setup budget
+    in `start`, `setup` and `end` (the world's `fuel-budget`, 100 fuel a read). 0 outside
+    the arena."""
+    return _host_fuel_budget()
+
+
 class _Bot:
     __slots__ = ("mode", "setup", "act", "start", "end")
 
@@ -166,20 +197,35 @@ class _Output:
 # ---------------------------------------------------------------------------------------
 # No WASI: the clock, entropy, output
 
+# The clock is the fuel the bot has spent in the match, one nanosecond per unit, plus its
+# sleeps, as a core bot's WASI clock is (docs/abi.md, WASI): what the calls before this
+# one spent (each call's budget less what was left when it answered), plus what this call
+# has spent so far. The wall clock (`time.time`) adds REALTIME_START_NS.
 _clock_ns = 0
+_call_budget = 0
 _entropy = random.Random(0)
 _NS = 1_000_000_000
-_TICK_NS = 1_000_000
+REALTIME_START_NS = 1_735_689_600 * _NS
+"""2025-01-01T00:00:00Z: what `time.time()` reads when the bot has spent nothing."""
 
 
 def _read_ns() -> int:
-    global _clock_ns
-    _clock_ns += _TICK_NS
-    return _clock_ns
+    # Outside a call (the bot's import, at build time) the host cannot be asked.
+    if not _call_budget:
+        return _clock_ns
+    return _clock_ns + max(_call_budget - _host_fuel_left(), 0)
 
 
 def _read() -> float:
     return _read_ns() / _NS
+
+
+def _wall_ns() -> int:
+    return REALTIME_START_NS + _read_ns()
+
+
+def _wall() -> float:
+    return _wall_ns() / _NS
 
 
 def _sleep(seconds: float) -> None:
@@ -187,6 +233,17 @@ def _sleep(seconds: float) -> None:
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     _clock_ns += int(seconds * _NS)
+
+
+def _call_begins() -> None:
+    global _call_budget
+    _call_budget = _host_fuel_budget()
+
+
+def _call_ends() -> None:
+    global _clock_ns, _call_budget
+    _clock_ns = _read_ns()
+    _call_budget = 0
 
 
 def _urandom(n: int) -> bytes:
@@ -214,18 +271,22 @@ def install() -> None:
         return
     _installed = True
     sys.stdout = sys.stderr = _Output()
-    for name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
+    for name in ("monotonic", "perf_counter", "process_time", "thread_time"):
         if hasattr(time, name):
             setattr(time, name, _read)
         if hasattr(time, name + "_ns"):
             setattr(time, name + "_ns", _read_ns)
+    time.time, time.time_ns = _wall, _wall_ns
     if hasattr(time, "clock_gettime"):
-        time.clock_gettime = lambda clock_id: _read()
-        time.clock_gettime_ns = lambda clock_id: _read_ns()
+        realtime = getattr(time, "CLOCK_REALTIME", 0)
+        time.clock_gettime = lambda clock_id: _wall() if clock_id == realtime else _read()
+        time.clock_gettime_ns = lambda clock_id: (
+            _wall_ns() if clock_id == realtime else _read_ns()
+        )
     time.sleep = _sleep
     for name in ("localtime", "gmtime", "ctime"):
         original = getattr(time, name)
-        setattr(time, name, lambda secs=None, _f=original: _f(_read() if secs is None else secs))
+        setattr(time, name, lambda secs=None, _f=original: _f(_wall() if secs is None else secs))
     asctime, strftime, gmtime = time.asctime, time.strftime, time.gmtime
     time.asctime = lambda t=None: asctime(gmtime() if t is None else t)
     time.strftime = lambda f, t=None: strftime(f, gmtime() if t is None else t)
@@ -350,6 +411,14 @@ def _answer(value: Any, what: str) -> str:
 
 def handle(text: str) -> str:
     """Answer one request (JSON text) with JSON text. Never raises."""
+    _call_begins()
+    try:
+        return _handle(text)
+    finally:
+        _call_ends()
+
+
+def _handle(text: str) -> str:
     global _current, _started
     try:
         try:
