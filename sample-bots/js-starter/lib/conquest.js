@@ -48,6 +48,8 @@ arena.playConquest({
     const { width, height, seat } = obs;
     const inside = (p) => p.x >= 0 && p.y >= 0 && p.x < width && p.y < height;
     const key = (p) => p.y * width + p.x;
+    // A tile's index in column-first order (x, then y), from its reading-order index.
+    const columnFirst = (i) => (i % width) * height + Math.floor(i / width);
     const water = new Set(obs.water.map(key));
     const wet = new Uint8Array(width * height);
     for (const w of water) wet[w] = 1;
@@ -154,14 +156,14 @@ arena.playConquest({
     const claimed = new Set();
     const mine = [...armyAt.values()].filter((a) => a.owner === seat).sort((a, b) => a.id - b.id);
     for (const army of mine) {
-      // The nearest unclaimed resource around water (of equals, the first in reading
-      // order), else the enemy home.
+      // The nearest unclaimed resource around water (of equals, the first by column, then
+      // row: the other languages' order of tiles), else the enemy home.
       let goal = enemyHome;
       let goalSteps = Infinity;
       const around = fieldFrom(army.pos);
       for (const r of resources) {
         if (claimed.has(r) || around[r] < 0) continue;
-        if (around[r] < goalSteps || (around[r] === goalSteps && r < key(goal))) {
+        if (around[r] < goalSteps || (around[r] === goalSteps && columnFirst(r) < columnFirst(key(goal)))) {
           [goal, goalSteps] = [{ x: r % width, y: Math.floor(r / width) }, around[r]];
         }
       }
