@@ -322,6 +322,10 @@ fn rejected_modules_say_what_is_wrong() {
             "bots may import only arena::log, arena::fuel_left, arena::fuel_budget and WASI preview 1",
         ),
         ("wasi-mistyped.wat", "WASI preview 1 defines it as"),
+        (
+            "fuel-mistyped.wat",
+            "imports arena::fuel_left as (func (result i32)); it must be (func (result i64))",
+        ),
         ("missing-export.wat", "missing export `arena_call`"),
         ("not-wasm.wasm", "not a WebAssembly module"),
         (

@@ -5,10 +5,10 @@
  * (this header defines the memset, memcpy and memmove such a build needs; see below).
  *
  * A bot defines the three functions below (ARENA_EXPORT makes them wasm exports) and
- * may call arena_log, arena_fuel_left and arena_fuel_budget. Requests and responses are JSON; the host writes each request into
- * the buffer arena_alloc returned, then calls arena_call. A bot that also defines
- * arena_encoding may choose the binary encoding instead (docs/abi.md, "Encodings"); the
- * arena_read_* helpers below read its values. */
+ * may call arena_log, arena_fuel_left and arena_fuel_budget. Requests and responses are
+ * JSON; the host writes each request into the buffer arena_alloc returned, then calls
+ * arena_call. A bot that also defines arena_encoding may choose the binary encoding
+ * instead (docs/abi.md, "Encodings"); the arena_read_* helpers below read its values. */
 #ifndef ARENA_H
 #define ARENA_H
 
@@ -23,7 +23,7 @@ __attribute__((import_module("arena"), import_name("log")))
 void arena_log(const char *msg, size_t len);
 
 /* The fuel the current call has left, after paying 100 fuel for this read, and the fuel
- * it started with: the turn's budget in a turn request, the setup budget in the others
+ * it started with: the turn's budget in turn and end requests, the setup budget in start and setup
  * (docs/abi.md, "Imports"). A bot that thinks until 80 % of its turn is spent:
  *
  *     int64_t stop = arena_fuel_budget() / 5;

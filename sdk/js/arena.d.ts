@@ -39,8 +39,8 @@ declare namespace arena {
    */
   function fuelLeft(): number;
   /**
-   * The fuel the current call started with: the turn's budget in `act`, the setup budget in
-   * `start`, `setup` and `end` (100 fuel a read); 0 outside the arena.
+   * The fuel the current call started with: the turn's budget in `act` and `end`, the setup
+   * budget in `start` and `setup` (100 fuel a read); 0 outside the arena.
    */
   function fuelBudget(): number;
   /** The start request of the match being played (null before it). */

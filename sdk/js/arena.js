@@ -356,7 +356,7 @@
     log,
     /** The fuel the current call has left, after paying 100 for this read (0 outside the arena). */
     fuelLeft: () => (hostFuelLeft ? Number(hostFuelLeft()) : 0),
-    /** The fuel the current call started with: the turn's budget in act, the setup budget in the others. */
+    /** The fuel the current call started with: the turn's budget in act and end, the setup budget in start and setup. */
     fuelBudget: () => (hostFuelBudget ? Number(hostFuelBudget()) : 0),
     /** The start request of the match being played (null before it). */
     start: () => started,

@@ -142,8 +142,8 @@ pub fn fuel_left() -> u64 {
     abi::fuel_left()
 }
 
-/// The fuel the current call started with: the turn's budget in `act`, the setup budget in
-/// `start`, `setup` and `end` (`arena::fuel_budget`, 100 fuel a read). Outside wasm it is 0,
+/// The fuel the current call started with: the turn's budget in `act` and `end`, the setup
+/// budget in `start` and `setup` (`arena::fuel_budget`, 100 fuel a read). Outside wasm it is 0,
 /// so a loop that thinks while fuel is left stops at once.
 pub fn fuel_budget() -> u64 {
     abi::fuel_budget()

@@ -28,12 +28,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             let (start, len) = (ptr as u32 as usize, len as u32 as usize);
             let take = len.min(room);
             let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
-            let fuel = caller.get_fuel()?;
-            if fuel < cost {
-                caller.set_fuel(0)?;
-                return Err(Trap::OutOfFuel.into());
-            }
-            caller.set_fuel(fuel - cost)?;
+            crate::state::pay(&mut caller, cost)?;
             if take == 0 {
                 return Ok(());
             }

@@ -10,7 +10,7 @@
 use crate::state::BotState;
 use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, Linker, Type, WasmStr};
-use wasmtime::{AsContext, Engine, StoreContextMut, Trap};
+use wasmtime::{AsContext, Engine, StoreContextMut};
 
 /// The world's export, its parameter's name and its type in words.
 pub(crate) const CALL: &str = "call";
@@ -38,12 +38,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
             let take = crate::text::cut(&text, room).len();
             let kept = text[..take].to_owned();
             let cost = crate::LOG_FUEL_BASE + crate::LOG_FUEL_PER_BYTE * take as u64;
-            let fuel = store.get_fuel()?;
-            if fuel < cost {
-                store.set_fuel(0)?;
-                return Err(Trap::OutOfFuel.into());
-            }
-            store.set_fuel(fuel - cost)?;
+            crate::state::pay(&mut store, cost)?;
             if take > 0 {
                 store.data_mut().append(kept.as_bytes(), false);
             }

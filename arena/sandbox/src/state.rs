@@ -198,24 +198,36 @@ impl Wasi {
     }
 }
 
-/// Take [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) from the running call (or end it as out
-/// of fuel) and return what is left: the host side of `arena::fuel_left` and of a
-/// component's `fuel-left`. Refused growths are paid at the call's end; what they cost so
-/// far is not left.
-pub(crate) fn fuel_left(mut store: impl AsContextMut<Data = BotState>) -> wasmtime::Result<u64> {
+/// Take `cost` fuel from the running call, or end it as out of fuel: how every host
+/// function (the log, WASI, the budget readings) makes a bot pay for the host's work.
+pub(crate) fn pay(
+    mut store: impl AsContextMut<Data = BotState>,
+    cost: u64,
+) -> wasmtime::Result<()> {
     let mut store = store.as_context_mut();
     let fuel = store.get_fuel()?;
-    let Some(fuel) = fuel.checked_sub(crate::FUEL_QUERY_FUEL) else {
+    if fuel < cost {
         store.set_fuel(0)?;
         return Err(Trap::OutOfFuel.into());
-    };
-    store.set_fuel(fuel)?;
-    Ok(fuel.saturating_sub(store.data().limiter.grow_fuel))
+    }
+    store.set_fuel(fuel - cost)?;
+    Ok(())
 }
 
-/// Take [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) and return the current call's budget:
+/// Pay [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) and return what the current call has
+/// left: the host side of `arena::fuel_left` and of a component's `fuel-left`. Refused
+/// growths are paid at the call's end; what they cost so far is not left.
+pub(crate) fn fuel_left(mut store: impl AsContextMut<Data = BotState>) -> wasmtime::Result<u64> {
+    pay(&mut store, crate::FUEL_QUERY_FUEL)?;
+    let store = store.as_context_mut();
+    Ok(store
+        .get_fuel()?
+        .saturating_sub(store.data().limiter.grow_fuel))
+}
+
+/// Pay [`FUEL_QUERY_FUEL`](crate::FUEL_QUERY_FUEL) and return the current call's budget:
 /// the host side of `arena::fuel_budget` and of a component's `fuel-budget`.
 pub(crate) fn fuel_budget(mut store: impl AsContextMut<Data = BotState>) -> wasmtime::Result<u64> {
-    fuel_left(&mut store)?;
+    pay(&mut store, crate::FUEL_QUERY_FUEL)?;
     Ok(store.as_context_mut().data().fuel_budget())
 }

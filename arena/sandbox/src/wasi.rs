@@ -15,7 +15,7 @@
 
 use crate::state::BotState;
 use rand_chacha::rand_core::RngCore;
-use wasmtime::{Caller, Linker, Trap, ValType};
+use wasmtime::{Caller, Linker, ValType};
 
 /// The import module name of WASI preview 1.
 pub const MODULE: &str = "wasi_snapshot_preview1";
@@ -131,15 +131,10 @@ pub(crate) fn signature(name: &str) -> Option<(&'static [ValType], &'static [Val
 
 type Ctx<'a> = Caller<'a, BotState>;
 
-/// Take `cost` fuel from the running call, or end it as out of fuel.
+/// Take `cost` fuel from the running call, or end it as out of fuel
+/// ([`crate::state::pay`], on a reborrowed caller).
 fn pay(caller: &mut Ctx<'_>, cost: u64) -> wasmtime::Result<()> {
-    let fuel = caller.get_fuel()?;
-    if fuel < cost {
-        caller.set_fuel(0)?;
-        return Err(Trap::OutOfFuel.into());
-    }
-    caller.set_fuel(fuel - cost)?;
-    Ok(())
+    crate::state::pay(caller, cost)
 }
 
 /// The bot's memory (load checked that it exports one).

@@ -143,8 +143,8 @@ func FuelLeft() uint64 {
 	return hostFuelLeft()
 }
 
-// FuelBudget is the fuel the current call started with: the turn's budget in Act, the
-// setup budget in Start, Setup and End (arena::fuel_budget, 100 fuel a read). Outside
+// FuelBudget is the fuel the current call started with: the turn's budget in Act and
+// End, the setup budget in Start and Setup (arena::fuel_budget, 100 fuel a read). Outside
 // wasm it is 0.
 func FuelBudget() uint64 {
 	return hostFuelBudget()

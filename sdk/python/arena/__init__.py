@@ -26,8 +26,8 @@ Functions:
 - `start()`: this match's `MatchStart` (mode, seat, seed and the mode's typed rules), or
   None before the first start request.
 - `fuel_left()`, `fuel_budget()`: the fuel the current call has left (after paying 100
-  for the read) and the fuel it started with (the turn's budget in `act`, the setup
-  budget in the others); 0 outside the arena. A bot that thinks until it has spent 80 %
+  for the read) and the fuel it started with (the turn's budget in `act` and `end`,
+  the setup budget in `start` and `setup`); 0 outside the arena. A bot that thinks until it has spent 80 %
   of its turn: `stop = arena.fuel_budget() // 5`, then
   `while arena.fuel_left() > stop and improve(plan): pass`.
 

@@ -60,8 +60,8 @@ def fuel_left() -> int:
 
 
 def fuel_budget() -> int:
-    """The fuel the current call started with: the turn's budget in `act`, the setup budget
-    in `start`, `setup` and `end` (the world's `fuel-budget`, 100 fuel a read). 0 outside
+    """The fuel the current call started with: the turn's budget in `act` and `end`, the
+    setup budget in `start` and `setup` (the world's `fuel-budget`, 100 fuel a read). 0 outside
     the arena."""
     return _host_fuel_budget()
 
