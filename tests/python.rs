@@ -414,3 +414,199 @@ fn hostile_python_bots_end_in_typed_faults_and_forfeit() {
     assert!(log.starts_with("flood 0\nflood 1\n"), "{log}");
     assert!(log.len() <= 4096 + 200, "{} bytes", log.len());
 }
+
+/// Files, sockets and `input()` raise Python exceptions whose traceback names the bot's
+/// line (a `bot_error` fault: the bot plays on), instead of trapping in a missing WASI
+/// call; and what a bot printed before it ran out of fuel is in that turn's log.
+#[test]
+fn files_and_sockets_raise_with_the_line_and_prints_survive_running_out_of_fuel() {
+    if !python_here("a Python bot that opens files") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("nosy");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.py"),
+        r#"import socket
+import arena
+from arena import battle
+
+turns = 0
+
+def setup(request):
+    return battle.TeamChoice(team=request.roster[: request.team_size])
+
+def act(observation):
+    global turns
+    turns += 1
+    print(f"turn {turns} begins")
+    if turns == 1:
+        open("/etc/passwd")
+    if turns == 2:
+        socket.create_connection(("example.org", 80))
+    if turns == 3:
+        input()
+    if turns == 4:
+        import fractions
+    if turns == 5:
+        while True:
+            pass
+    return battle.attack(observation.legal_targets[0])
+
+arena.play_battle(setup, act)
+"#,
+    )
+    .unwrap();
+    let replay = dir.path().join("replay.json");
+    let out = arena(
+        dir.path(),
+        &[
+            "play",
+            "--mode",
+            "battle",
+            bot.to_str().unwrap(),
+            "builtin:random",
+            // Five faults in a row: the default of 3 would forfeit before the fourth.
+            "--max-faults",
+            "6",
+            "--replay",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replay: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let answers: Vec<serde_json::Value> = replay["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "answer" && e["seat"] == 0)
+        .cloned()
+        .collect();
+    let turns: Vec<&serde_json::Value> = answers
+        .iter()
+        .filter(|a| a["log"].as_str().unwrap_or("").contains("begins"))
+        .collect();
+    let expect = [
+        (
+            "turn 1 begins",
+            "OSError: [Errno 52] a bot has no files, sockets or processes while it plays",
+            "line 15, in act",
+        ),
+        (
+            "turn 2 begins",
+            "OSError: [Errno 52] a bot has no files, sockets or processes while it plays",
+            "line 17, in act",
+        ),
+        (
+            "turn 3 begins",
+            "EOFError: a bot has no standard input in the arena: it gets its requests",
+            "line 19, in act",
+        ),
+        (
+            "turn 4 begins",
+            "ModuleNotFoundError: No module named 'fractions' while the bot plays: a bot \
+             reads no files then, so import fractions at the top of bot.py",
+            "line 21, in act",
+        ),
+    ];
+    for ((printed, error, line), turn) in expect.iter().zip(&turns) {
+        let log = turn["log"].as_str().unwrap();
+        assert!(log.starts_with(printed), "{turn}");
+        assert!(log.contains(line), "the traceback names the line: {turn}");
+        assert_eq!(turn["answer"]["fault"]["kind"], "bot_error", "{turn}");
+        let message = turn["answer"]["fault"]["message"].as_str().unwrap();
+        assert!(message.contains(error), "{message}");
+    }
+    assert!(turns.len() >= 5, "{turns:?}");
+    // Turn 5 runs out of fuel: what it printed first is still in its log.
+    let spun = turns[4];
+    assert_eq!(spun["answer"]["fault"]["kind"], "out_of_fuel", "{spun}");
+    assert_eq!(
+        spun["log"].as_str().map(str::trim_end),
+        Some("turn 5 begins")
+    );
+}
+
+#[test]
+fn a_missing_module_says_how_to_vendor_it_and_a_vendored_package_plays() {
+    if !python_here("a Python bot that imports a package") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("vendoring");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.py"),
+        r#"import arena
+import tinypkg
+from arena import battle
+
+def setup(request):
+    return battle.TeamChoice(team=request.roster[: request.team_size])
+
+def act(observation):
+    print(tinypkg.greeting())
+    return battle.attack(observation.legal_targets[0])
+
+arena.play_battle(setup, act)
+"#,
+    )
+    .unwrap();
+    let spec = bot.to_str().unwrap();
+
+    // Without the package the build fails with Python's error and what to do about it.
+    let out = arena(dir.path(), &["check", spec]);
+    let text = stdout(&out) + &stderr(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("ModuleNotFoundError: No module named 'tinypkg'"),
+        "{text}"
+    );
+    let advice = format!("python3 -m pip install --target {spec} PACKAGE");
+    assert!(text.contains(&advice), "{text}");
+    assert!(text.contains("standard library"), "{text}");
+
+    // A pure-Python wheel (made here, so the test needs no network), installed as the
+    // advice says: the bot builds and plays with it.
+    let wheel = dir.path().join("tinypkg-1.0-py3-none-any.whl");
+    let made = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sys, zipfile\n\
+             with zipfile.ZipFile(sys.argv[1], 'w') as z:\n\
+             \x20   z.writestr('tinypkg/__init__.py', 'def greeting():\\n    return \"hello from a vendored package\"\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 1.0\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+             \x20   z.writestr('tinypkg-1.0.dist-info/RECORD', '')\n",
+        )
+        .arg(&wheel)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let pip = std::process::Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--target",
+            spec,
+        ])
+        .arg(&wheel)
+        .output()
+        .unwrap();
+    assert!(pip.status.success(), "{}", stderr(&pip));
+    let answers = seat0_answers(dir.path(), ("battle", spec, "builtin:random"), "1");
+    let turns: Vec<_> = answers.iter().filter(|a| a["turn"] != 0).collect();
+    assert!(!turns.is_empty(), "{answers:?}");
+    for turn in turns {
+        assert_eq!(
+            turn["log"].as_str().map(str::trim_end),
+            Some("hello from a vendored package"),
+            "{turn}"
+        );
+    }
+}

@@ -20,6 +20,8 @@ _runtime.install()
 
 import bot  # noqa: E402,F401  the bot's module: registers the modes it plays
 
+_runtime.install_no_files()
+
 
 class WitWorld(wit_world.WitWorld):
     def call(self, request: str) -> str:

@@ -317,6 +317,22 @@ pub fn readable_error(stderr: &str, dir: &Path) -> String {
         .to_owned()
 }
 
+/// What to do about a module the build did not find (nothing for another error): a bot has
+/// the standard library, the SDK and its own directory, where a pure-Python package can be
+/// put with pip.
+fn missing_module_hint(detail: &str, dir: &Path) -> String {
+    if !detail.contains("ModuleNotFoundError: No module named ") {
+        return String::new();
+    }
+    format!(
+        "\n  a Python bot has Python's standard library (without ctypes), the arena SDK and \
+         the modules of its own directory; put a pure-Python package there with \
+         `python3 -m pip install --target {} PACKAGE` (packages with compiled extensions, \
+         such as numpy, cannot be used)",
+        dir.display()
+    )
+}
+
 /// Run `command` to its end, or kill it after `limit`: (whether it succeeded, `None` if it
 /// was stopped; its stderr).
 fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(Option<bool>, String)> {
@@ -425,7 +441,10 @@ pub fn build_python(dir: &Path) -> Result<PathBuf, BotError> {
         return Err(fail(if detail.is_empty() {
             "componentize-py failed and said nothing".into()
         } else {
-            format!("componentize-py failed: {detail}")
+            format!(
+                "componentize-py failed: {detail}{}",
+                missing_module_hint(&detail, dir)
+            )
         }));
     }
     std::fs::rename(&partial, &wasm).map_err(|e| io(&wasm, e))?;

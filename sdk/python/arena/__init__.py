@@ -37,9 +37,9 @@ and the bot is asked again on its next turn.
 
 The component has no WASI, so the SDK (`arena_main`) replaces what would need it:
 
-- `sys.stdout` and `sys.stderr` write to the log (one log line per call: what was printed
-  during it; more than 4 KiB is written in pieces; what is printed at import time comes
-  with the first request of a match).
+- `sys.stdout` and `sys.stderr` write to the log, line-buffered (each write that completes
+  a line sends the complete lines, so they survive a trap later in the call; what is
+  printed at import time comes with the first request of a match).
 - `random` is seeded with the match seed on each start request (`random.seed(seed)`), so
   a bot's randomness follows the match; `random.Random()` and `random.seed()` without a
   seed draw one from the match seed too.
@@ -54,9 +54,9 @@ The component has no WASI, so the SDK (`arena_main`) replaces what would need it
   the clocks by `s`. `time.localtime()`, `time.gmtime()`, `time.ctime()`,
   `time.asctime()` and `time.strftime(f)` without a time use `time.time()` (UTC), as do
   `datetime.date.today()` and `datetime.datetime.now()`, `.today()` and `.utcnow()`
-  (module datetime's `datetime` is a subclass that reads it). Files, `input()` and
-  sockets are not available: they trap, and a component that trapped fails every later
-  call of the match.
+  (module datetime's `datetime` is a subclass that reads it).
+- While the bot plays (once its modules are imported), files, sockets and processes raise
+  `OSError` (ENOSYS) and `input()` `EOFError`, with the bot's line in the traceback.
 
 The arena runs each match in a fresh instance: module globals start from their state
 after import in every match and may hold a bot's state between turns.

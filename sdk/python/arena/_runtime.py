@@ -2,6 +2,7 @@
 encoding answers, and the process without WASI (`install`). Bots use the functions that
 package `arena` exports."""
 
+import errno
 import json
 import os
 import random
@@ -138,6 +139,7 @@ _LOG_CAP = 4096
 _TRACEBACK_FRAMES = 20
 _pending: list = []
 _pending_size = 0
+_in_call = False  # the host's log exists only during a call (not while the build imports)
 
 
 def _flush() -> None:
@@ -161,7 +163,10 @@ def log(text: Any) -> None:
 
 
 class _Output:
-    """sys.stdout and sys.stderr: what is written goes to the log, once per call."""
+    """sys.stdout and sys.stderr: line-buffered into the log. Each write that completes a
+    line sends the complete lines at once (one log call), so what a bot printed is in the
+    log even when the call then traps or runs out of fuel; a line without its newline yet
+    waits for the next write or the end of the call."""
 
     encoding = "utf-8"
     errors = "replace"
@@ -170,8 +175,16 @@ class _Output:
         global _pending_size
         _pending.append(s)
         _pending_size += len(s)
-        if _pending_size > _LOG_CAP:
-            _flush()
+        if _in_call and ("\n" in s or _pending_size > _LOG_CAP):
+            text = "".join(_pending)
+            cut = text.rfind("\n") + 1 if _pending_size <= _LOG_CAP else len(text)
+            _pending.clear()
+            _pending_size = 0
+            if text[cut:]:
+                _pending.append(text[cut:])
+                _pending_size = len(text) - cut
+            if cut > 1:
+                _host_log(text[: cut - 1] if text[cut - 1] == "\n" else text[:cut])
         return len(s)
 
     def writelines(self, lines) -> None:
@@ -236,14 +249,16 @@ def _sleep(seconds: float) -> None:
 
 
 def _call_begins() -> None:
-    global _call_budget
+    global _call_budget, _in_call
     _call_budget = _host_fuel_budget()
+    _in_call = True
 
 
 def _call_ends() -> None:
-    global _clock_ns, _call_budget
+    global _clock_ns, _call_budget, _in_call
     _clock_ns = _read_ns()
     _call_budget = 0
+    _in_call = False
 
 
 def _urandom(n: int) -> bytes:
@@ -305,6 +320,63 @@ def install() -> None:
 
     linecache.getlines = lambda filename, module_globals=None: []
     linecache.checkcache = lambda filename=None: None
+
+
+def _no_files(*args, **kwargs):
+    raise OSError(errno.ENOSYS, "a bot has no files, sockets or processes while it plays")
+
+
+def _no_input(prompt: Any = "") -> str:
+    raise EOFError("a bot has no standard input in the arena: it gets its requests")
+
+
+def install_no_files() -> None:
+    """From now on files, sockets and processes raise OSError (ENOSYS), input()
+    EOFError and importing a module not imported yet ModuleNotFoundError, with the bot's
+    own line in the traceback, instead of trapping in a missing WASI call (which would end
+    the call with no Python error at all). arena_main calls it
+    once the bot's modules are imported, so what they read while imported at build time
+    is theirs."""
+    import builtins
+    import io
+
+    builtins.open = io.open = _no_files
+    builtins.input = _no_input
+    for name in (
+        "open", "listdir", "scandir", "stat", "lstat", "mkdir", "makedirs", "remove",
+        "unlink", "rename", "rmdir", "getcwd", "chdir", "system", "popen", "fork",
+        "execv", "execve", "spawnv",
+    ):
+        if hasattr(os, name):
+            setattr(os, name, _no_files)
+    # An import while playing would search files for the module and trap: it raises
+    # ModuleNotFoundError instead. Built-in and frozen modules (no files) still import.
+    index = 0
+    while index < len(sys.meta_path) and getattr(sys.meta_path[index], "__name__", "") in (
+        "BuiltinImporter",
+        "FrozenImporter",
+    ):
+        index += 1
+    sys.meta_path.insert(index, _NoImportsWhilePlaying())
+    try:
+        import socket
+    except ImportError:
+        return
+    socket.socket = socket.create_connection = socket.create_server = _no_files
+    socket.getaddrinfo = socket.gethostbyname = _no_files
+
+
+class _NoImportsWhilePlaying:
+    """The import finder of a playing bot: every module not yet imported is missing."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        raise ModuleNotFoundError(
+            f"No module named {name!r} while the bot plays: a bot reads no files then, so"
+            f" import {name.partition('.')[0]} at the top of bot.py (or of a module it imports),"
+            " which runs when the bot is built",
+            name=name,
+        )
 
 
 def _install_datetime() -> None:
