@@ -75,6 +75,63 @@ fn a_swapped_cache_entry_is_refused_and_the_real_bot_runs() {
 }
 
 #[test]
+fn patched_compiled_functions_are_not_used_and_are_compiled_again() {
+    let dir = tempfile::tempdir().unwrap();
+    cached(dir.path()).load(Path::new(bots::WAT_BOT)).unwrap();
+    // Every kept function patched (as another bot's code would be), and the module's own
+    // entry gone, so that loading compiles again from the kept functions.
+    let mut functions = Vec::new();
+    for shard in std::fs::read_dir(dir.path()).unwrap().flatten() {
+        if shard
+            .file_name()
+            .to_string_lossy()
+            .starts_with("functions-")
+        {
+            for sub in std::fs::read_dir(shard.path()).unwrap().flatten() {
+                functions.extend(
+                    std::fs::read_dir(sub.path())
+                        .unwrap()
+                        .map(|e| e.unwrap().path()),
+                );
+            }
+        }
+    }
+    assert!(!functions.is_empty(), "compiling kept its functions");
+    let originals: Vec<Vec<u8>> = functions
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    for (path, original) in functions.iter().zip(&originals) {
+        let mut bytes = original.clone();
+        let at = bytes.len() - 1;
+        bytes[at] ^= 0x5a;
+        std::fs::write(path, &bytes).unwrap();
+    }
+    for entry in entries(dir.path()) {
+        std::fs::remove_file(entry).unwrap();
+    }
+    let sandbox = cached(dir.path());
+    let again = sandbox.load(Path::new(bots::WAT_BOT)).unwrap();
+    assert!(!again.info().from_cache);
+    // The bot's own code runs, and the patched functions were compiled again and their
+    // entries written anew (all but the few whose Cranelift key changed between the two
+    // compiles, which were not looked up).
+    let (started, log) = start_log(&sandbox, Path::new(bots::WAT_BOT));
+    assert!(started);
+    assert_eq!(log, "wat-bot: hello from WebAssembly text");
+    let rewritten = functions
+        .iter()
+        .zip(&originals)
+        .filter(|(path, original)| &std::fs::read(path).unwrap() == *original)
+        .count();
+    assert!(
+        rewritten * 4 >= functions.len() * 3,
+        "{rewritten} of {} rewritten",
+        functions.len()
+    );
+}
+
+#[test]
 fn a_patched_cache_entry_is_refused_before_it_is_deserialized() {
     let dir = tempfile::tempdir().unwrap();
     cached(dir.path()).load(Path::new(bots::WAT_BOT)).unwrap();

@@ -428,3 +428,71 @@ fn hostile_js_bots_end_in_typed_faults() {
         serde_json::json!({"bot_error": 3})
     );
 }
+
+/// The compiled functions kept beside a module cache (`functions-*/`), as files.
+fn function_entries(cache: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(cache).unwrap().flatten() {
+        if dir.file_name().to_string_lossy().starts_with("functions-") {
+            for shard in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                found.extend(
+                    std::fs::read_dir(shard.path())
+                        .unwrap()
+                        .map(|e| e.unwrap().path()),
+                );
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn an_edited_bot_compiles_from_the_kept_functions_and_plays_as_a_fresh_compile() {
+    let (dir, bot) = copy_of(JS_STARTER);
+    let cache = dir.path().join("cache");
+    let spec = bot.to_str().unwrap();
+    let replay = |cache: &Path, name: &str| {
+        let file = dir.path().join(name);
+        let out = crate::arena_private_cache(
+            cache,
+            &[
+                "play",
+                "--mode",
+                "battle",
+                spec,
+                "builtin:random",
+                "--seed",
+                "3",
+                "--replay",
+            ]
+            .into_iter()
+            .chain([file.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read(file).unwrap()
+    };
+    replay(&cache, "first.json");
+    let kept = function_entries(&cache);
+    assert!(
+        kept.len() > 100,
+        "the runner's functions are kept: {}",
+        kept.len()
+    );
+
+    // An edit changes the script, which is data: the functions come from the cache (all
+    // but the few, about 5 %, whose Cranelift key differs from one compile to the next).
+    let source = std::fs::read_to_string(bot.join("bot.js")).unwrap();
+    std::fs::write(bot.join("bot.js"), source + "\n// an edit\n").unwrap();
+    let edited = replay(&cache, "edited.json");
+    let compiled = function_entries(&cache).len() - kept.len();
+    assert!(
+        compiled < kept.len() / 5,
+        "{compiled} of {} functions compiled again",
+        kept.len()
+    );
+    // The module compiled from kept functions plays exactly as one compiled afresh.
+    let fresh = replay(&dir.path().join("fresh-cache"), "fresh.json");
+    assert_eq!(edited, fresh);
+}

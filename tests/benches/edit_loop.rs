@@ -8,7 +8,7 @@
 //! - unchanged: the same sources again (the directory's build and the module cache hit);
 //! - edited: one line added to the bot's main file, as an author's edit does.
 //!
-//! Run with `cargo bench --profile dev -p arena-tests --bench edit_loop` (or `--release`).
+//! Run with `cargo bench --profile dev --workspace --bench edit_loop`.
 //! Languages whose toolchain is missing are left out (and say so).
 
 use arena_builtins::Builtins;

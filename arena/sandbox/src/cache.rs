@@ -209,25 +209,43 @@ impl ModuleCache {
 
     /// The directory must be a real directory of this user that nobody else can write.
     fn check_dir(&self, create: bool) -> Result<(), String> {
-        if create && std::fs::symlink_metadata(&self.dir).is_err() {
-            let mut builder = std::fs::DirBuilder::new();
-            builder.recursive(true);
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            builder
-                .create(&self.dir)
-                .map_err(|e| format!("{}: cannot create: {e}", self.dir.display()))?;
-        }
-        let meta = std::fs::symlink_metadata(&self.dir)
-            .map_err(|e| format!("{}: {e}", self.dir.display()))?;
-        if !meta.is_dir() {
-            return Err(format!(
-                "{}: the module cache must be a directory, not a symlink or file",
-                self.dir.display()
-            ));
-        }
-        private(&meta).map_err(|why| format!("{}: {why}", self.dir.display()))
+        private_dir(&self.dir, create)
     }
+
+    /// Where the compiled functions of `engine`'s configuration are kept
+    /// (`functions-<engine hash>/`), and the key they are signed with (created if missing).
+    pub(crate) fn functions_dir_and_key(
+        &self,
+        engine: &Engine,
+    ) -> Result<(PathBuf, Vec<u8>), String> {
+        let key = self.key(true)?.expect("created on demand");
+        let dir = self
+            .dir
+            .join(format!("functions-{}", Self::engine_hash(engine)));
+        Ok((dir, key))
+    }
+}
+
+/// `dir` must be a real directory of this user that nobody else can write; created
+/// (owner-only) if missing and `create`.
+pub(crate) fn private_dir(dir: &Path, create: bool) -> Result<(), String> {
+    if create && std::fs::symlink_metadata(dir).is_err() {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(dir)
+            .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !meta.is_dir() {
+        return Err(format!(
+            "{}: the module cache must be a directory, not a symlink or file",
+            dir.display()
+        ));
+    }
+    private(&meta).map_err(|why| format!("{}: {why}", dir.display()))
 }
 
 /// Owned by this user and not writable by group or others.
@@ -260,7 +278,7 @@ fn private(_meta: &std::fs::Metadata) -> Result<(), String> {
 /// the path is checked without following links before it is opened, and opened with
 /// `O_NOFOLLOW | O_NONBLOCK` and checked again, so a swap between check and open is
 /// caught too (opening a FIFO for reading would otherwise wait for a writer forever).
-fn read_private(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+pub(crate) fn read_private(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     const NOT_REGULAR: &str = "entries must be regular files";
     let kind = std::fs::symlink_metadata(path)
         .map_err(|e| format!("cannot read: {e}"))?
@@ -319,9 +337,25 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Write `bytes` to `path` atomically, owner-only (a temporary file renamed into place).
-/// Without `replace`, an existing file is kept.
+/// Write `bytes` to `path` atomically, owner-only (a temporary file renamed into place),
+/// synced to disk. Without `replace`, an existing file is kept.
 fn write_private(dir: &Path, path: &Path, bytes: &[u8], replace: bool) -> Result<(), String> {
+    write_file(dir, path, bytes, replace, true)
+}
+
+/// Like `write_private`, replacing, without syncing: for entries whose loss costs only a
+/// recompile (a torn one fails its MAC).
+pub(crate) fn write_entry(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_file(dir, path, bytes, true, false)
+}
+
+fn write_file(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    replace: bool,
+    sync: bool,
+) -> Result<(), String> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
         .permissions({
@@ -339,7 +373,13 @@ fn write_private(dir: &Path, path: &Path, bytes: &[u8], replace: bool) -> Result
         .tempfile_in(dir)
         .map_err(|e| e.to_string())?;
     tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_data())
+        .and_then(|()| {
+            if sync {
+                tmp.as_file().sync_data()
+            } else {
+                Ok(())
+            }
+        })
         .map_err(|e| e.to_string())?;
     if replace {
         tmp.persist(path).map_err(|e| e.to_string())?;

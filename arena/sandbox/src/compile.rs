@@ -136,7 +136,7 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
             .and_then(|a| a.parse().ok())
             .ok_or_else(|| {
                 format!(
-                    "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component"
+                    "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component [CACHE_DIR]"
                 )
             })
     };
@@ -146,7 +146,7 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
         Some("component") => true,
         _ => {
             return Err(format!(
-                "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component"
+                "{SUBCOMMAND}: expected STACK_BYTES CPU_SECONDS MEMORY_BYTES module|component [CACHE_DIR]"
             ));
         }
     };
@@ -155,7 +155,20 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
     std::io::stdin()
         .read_to_end(&mut binary)
         .map_err(|e| format!("cannot read the module: {e}"))?;
-    let engine = wasmtime::Engine::new(&crate::engine_config(stack_bytes as usize))
+    let mut config = crate::engine_config(stack_bytes as usize);
+    // With the parent's module cache: its compiled functions (`functions.rs`).
+    let functions = args.get(4).and_then(|dir| {
+        crate::function_cache(
+            &crate::ModuleCache::new(PathBuf::from(dir)),
+            stack_bytes as usize,
+        )
+    });
+    if let Some(functions) = &functions {
+        config
+            .enable_incremental_compilation(functions.clone())
+            .map_err(|e| format!("cannot set up the wasm engine: {e:#}"))?;
+    }
+    let engine = wasmtime::Engine::new(&config)
         .map_err(|e| format!("cannot set up the wasm engine: {e:#}"))?;
     let compiled = if component {
         engine.precompile_component(&binary)
@@ -163,6 +176,9 @@ fn child(args: Vec<std::ffi::OsString>) -> Result<(), String> {
         engine.precompile_module(&binary)
     }
     .map_err(|e| format!("{e:#}"))?;
+    if let Some(functions) = &functions {
+        functions.prune(crate::functions::CAP_BYTES);
+    }
     std::io::stdout()
         .write_all(&compiled)
         .and_then(|()| std::io::stdout().flush())
@@ -194,21 +210,28 @@ fn set_rlimits(_cpu_seconds: u64, _memory_bytes: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// Compile `binary` in a child running `program`; returns wasmtime's serialized module.
+/// Compile `binary` in a child running `program`, with the compiled functions of the
+/// module cache in `cache` if given; returns wasmtime's serialized module.
 pub(crate) fn in_child(
     program: &Path,
     binary: &[u8],
     kind: Kind,
     limits: &CompileLimits,
     stack_bytes: usize,
+    cache: Option<&Path>,
 ) -> Result<Vec<u8>, CompileError> {
     let failed = |what: String| CompileError::Limit(what);
-    let mut child = Command::new(program)
+    let mut child = Command::new(program);
+    child
         .arg(SUBCOMMAND)
         .arg(stack_bytes.to_string())
         .arg(limits.cpu.as_secs().max(1).to_string())
         .arg(limits.memory_bytes.to_string())
-        .arg(kind.arg())
+        .arg(kind.arg());
+    if let Some(cache) = cache {
+        child.arg(cache);
+    }
+    let mut child = child
         // glibc reserves 64 MiB of address space per malloc arena and thread; two arenas
         // keep that from eating the address-space limit.
         .env("MALLOC_ARENA_MAX", "2")

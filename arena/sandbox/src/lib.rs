@@ -21,6 +21,7 @@ mod bot;
 mod cache;
 pub mod compile;
 mod component;
+mod functions;
 mod load;
 mod state;
 pub mod structure;
@@ -238,6 +239,8 @@ pub struct Sandbox {
     /// loading the same bytes again shares the compiled code instead of compiling (or
     /// deserializing) a second copy. Weak, so a module goes when its last bot does.
     resident: load::Resident<load::Compiled>,
+    /// The compiled functions kept beside `cache` (`functions.rs`), when there is one.
+    functions: Option<Arc<functions::FunctionCache>>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -268,7 +271,15 @@ impl Sandbox {
         cache: Option<ModuleCache>,
         pool: Pool,
     ) -> Result<Self, SetupError> {
-        let on_demand = engine_config(limits.stack_bytes);
+        let functions = cache
+            .as_ref()
+            .and_then(|cache| function_cache(cache, limits.stack_bytes));
+        let mut on_demand = engine_config(limits.stack_bytes);
+        if let Some(functions) = &functions {
+            on_demand
+                .enable_incremental_compilation(functions.clone())
+                .map_err(|e| SetupError(format!("{e:#}")))?;
+        }
         let (primary, pool) = if pool.instances == 0 {
             (Runtime::new(&on_demand)?, None)
         } else {
@@ -322,6 +333,7 @@ impl Sandbox {
             ticker_stop,
             ticks,
             resident: load::Resident::default(),
+            functions,
         })
     }
 
@@ -400,6 +412,25 @@ impl Sandbox {
 /// A budget in epoch ticks, rounded up (a zero budget is spent from the start).
 fn budget_ticks(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis().div_ceil(EPOCH_TICK.as_millis())).unwrap_or(u64::MAX)
+}
+
+/// The function cache of `cache` for the engine configuration (`None`, with a warning, if
+/// it cannot be opened: compiling just takes longer).
+fn function_cache(
+    cache: &ModuleCache,
+    stack_bytes: usize,
+) -> Option<Arc<functions::FunctionCache>> {
+    let plain = Engine::new(&engine_config(stack_bytes)).ok()?;
+    let opened = cache
+        .functions_dir_and_key(&plain)
+        .and_then(|(dir, key)| functions::FunctionCache::open(dir, key));
+    match opened {
+        Ok(functions) => Some(Arc::new(functions)),
+        Err(error) => {
+            tracing::warn!(%error, "cannot use the compiled-function cache");
+            None
+        }
+    }
 }
 
 /// The engine configuration, shared by the sandbox and its compile child (a module

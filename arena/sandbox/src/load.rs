@@ -588,8 +588,9 @@ impl Sandbox {
             detail,
         };
         if self.compiler == crate::Compiler::InProcess {
-            let module =
-                Module::new(&self.engine, binary).map_err(|e| invalid(format!("{e:#}")))?;
+            let module = Module::new(&self.engine, binary);
+            self.prune_functions();
+            let module = module.map_err(|e| invalid(format!("{e:#}")))?;
             let compiled = module.serialize().map_err(|e| invalid(format!("{e:#}")))?;
             return Ok((module, compiled));
         }
@@ -600,6 +601,14 @@ impl Sandbox {
         let module = unsafe { Module::deserialize(&self.engine, &compiled) }
             .map_err(|e| invalid(format!("{e:#}")))?;
         Ok((module, compiled))
+    }
+
+    /// Keep the compiled functions in their bound after compiling in this process (a
+    /// compile child prunes them itself).
+    fn prune_functions(&self) {
+        if let Some(functions) = &self.functions {
+            functions.prune(crate::functions::CAP_BYTES);
+        }
     }
 
     /// Compile untrusted code of `kind` with this sandbox's [`Compiler`](crate::Compiler)
@@ -620,25 +629,34 @@ impl Sandbox {
                     crate::compile::Kind::Module => &self.engine,
                     crate::compile::Kind::Component => self.component_runtime().0,
                 };
-                match kind {
+                let compiled = match kind {
                     crate::compile::Kind::Module => engine.precompile_module(binary),
                     crate::compile::Kind::Component => engine.precompile_component(binary),
-                }
-                .map_err(|e| invalid(format!("{e:#}")))
+                };
+                self.prune_functions();
+                compiled.map_err(|e| invalid(format!("{e:#}")))
             }
             crate::Compiler::Child(program) => {
                 let limits = match kind {
                     crate::compile::Kind::Module => &self.limits.compile,
                     crate::compile::Kind::Component => &self.limits.component_compile,
                 };
-                crate::compile::in_child(program, binary, kind, limits, self.limits.stack_bytes)
-                    .map_err(|e| match e {
-                        crate::compile::CompileError::Invalid(detail) => invalid(detail),
-                        crate::compile::CompileError::Limit(detail) => LoadError::CompileLimit {
-                            bot: bot.to_owned(),
-                            detail,
-                        },
-                    })
+                let cache = self.cache.as_ref().map(|cache| cache.dir());
+                crate::compile::in_child(
+                    program,
+                    binary,
+                    kind,
+                    limits,
+                    self.limits.stack_bytes,
+                    cache,
+                )
+                .map_err(|e| match e {
+                    crate::compile::CompileError::Invalid(detail) => invalid(detail),
+                    crate::compile::CompileError::Limit(detail) => LoadError::CompileLimit {
+                        bot: bot.to_owned(),
+                        detail,
+                    },
+                })
             }
         }
     }
