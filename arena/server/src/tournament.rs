@@ -657,9 +657,17 @@ pub fn start(app: &Arc<App>, text: &str) -> Result<i64, ApiError> {
 #[derive(Debug, Default)]
 pub struct Runner {
     state: std::sync::Mutex<RunnerState>,
-    /// Bumped whenever a tournament stops being played (done, failed or cancelled), for a
-    /// cancel waiting for its games in flight to end.
+    /// Bumped whenever a tournament stops being played (done, failed or cancelled) or
+    /// starts, for a cancel waiting for its games in flight to end.
     stopped: tokio::sync::watch::Sender<u64>,
+}
+
+impl RunnerState {
+    /// Whether the runner plays tournament `id` now, or is about to: it holds it and plays
+    /// no other (between claiming it and its first game).
+    fn holds(&self, id: i64) -> bool {
+        self.runs.contains_key(&id) && self.playing.is_none_or(|playing| playing == id)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -717,9 +725,10 @@ pub enum CancelError {
 /// Cancel a running tournament (or one queued to resume): it is marked `cancelled` at
 /// once, so no restart resumes it, and the runner stops handing out its games. Returns a
 /// receiver that changes once the runner has stopped playing it (wait for it with
-/// [`wait_stopped`]); `None` when the runner was not playing it (queued: its flag is set
-/// and it is skipped when its turn comes; or a tournament some other process left marked
-/// running). Blocking (the database).
+/// [`wait_stopped`]) — when the runner plays it, or is about to (it holds it and plays no
+/// other); `None` when the runner was not playing it (queued behind another: its flag is
+/// set and it is skipped when its turn comes; or a tournament some other process left
+/// marked running). Blocking (the database).
 pub fn cancel(
     app: &App,
     id: i64,
@@ -740,15 +749,15 @@ pub fn cancel(
     if let Some(flag) = state.runs.get(&id) {
         flag.store(true, Ordering::SeqCst);
     }
-    Ok((state.playing == Some(id)).then_some(stopped))
+    Ok(state.holds(id).then_some(stopped))
 }
 
 /// Wait until the runner no longer plays tournament `id` (its games in flight have ended,
 /// and, if it was the last, the runner is free for the next).
 pub async fn wait_stopped(app: &App, id: i64, mut stopped: tokio::sync::watch::Receiver<u64>) {
     loop {
-        let playing = app.tournaments.state().playing == Some(id);
-        if !playing || stopped.changed().await.is_err() {
+        let holds = app.tournaments.state().holds(id);
+        if !holds || stopped.changed().await.is_err() {
             return;
         }
     }
@@ -810,6 +819,8 @@ fn spawn_runs(app: Arc<App>, runs: Vec<Run>) -> std::io::Result<()> {
                     continue;
                 };
                 app.0.tournaments.state().playing = Some(id);
+                // A cancel of a tournament queued behind this one stops waiting.
+                app.0.tournaments.stopped();
                 let result = run_prepared(
                     app.0.store(),
                     &prepared,
