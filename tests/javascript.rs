@@ -32,7 +32,7 @@ fn path(relative: &str) -> String {
 
 /// A copy of the bot directory `relative` in a fresh temporary directory (builds write
 /// into the bot's `target/`; tests running at once must not share one).
-fn copy_of(relative: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn copy_of(relative: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join(Path::new(relative).file_name().unwrap());
     copy_tree(&root().join(relative), &to);

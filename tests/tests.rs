@@ -190,6 +190,7 @@ mod languages;
 mod live;
 mod matches;
 mod messages;
+mod native;
 mod new;
 mod output;
 mod play;

@@ -225,10 +225,21 @@ fn js_starter_files() -> Vec<String> {
 /// The median turn time (µs) of the JavaScript starter under Node.js on `requests`, if
 /// `node` runs.
 fn node_turn_us(requests: &[String]) -> Option<f64> {
+    node_with(&[], requests)
+}
+
+/// Like [`node_turn_us`] with `node --jitless`: V8's interpreter alone, the same kind of
+/// runtime as QuickJS.
+fn node_jitless_turn_us(requests: &[String]) -> Option<f64> {
+    node_with(&["--jitless"], requests)
+}
+
+fn node_with(options: &[&str], requests: &[String]) -> Option<f64> {
     let dir = tempfile::tempdir().ok()?;
     let file = dir.path().join("requests.jsonl");
     std::fs::write(&file, requests.join("\n") + "\n").ok()?;
     let output = std::process::Command::new("node")
+        .args(options)
         .arg(root().join("sdk/js/node-harness.js"))
         .arg(&file)
         .args(js_starter_files())
@@ -264,9 +275,12 @@ fn python_turn_us(requests: &[String]) -> Option<f64> {
     v["turn_us"].as_f64()
 }
 
-/// An interpreter's name and how to time the same bot natively: the median turn time (µs)
-/// on the requests given, if the native runtime is installed.
-type Interpreter = (&'static str, fn(&[String]) -> Option<f64>);
+/// A native runtime's name and how to time the same bot under it: the median turn time
+/// (µs) on the requests given, if it is installed.
+type Native = (&'static str, fn(&[String]) -> Option<f64>);
+
+/// The interpreter in the sandbox, and the native runtimes to compare it with.
+type Interpreter = (&'static str, &'static [Native]);
 
 /// An interpreted language's starter (`module`, speaking JSON) against the Rust starter in
 /// either encoding, and its turn time natively (`native`, on the requests the sandboxed
@@ -276,7 +290,7 @@ fn interpreted_row<G: Ruleset + Builtins>(
     mode: &str,
     (rust, opponent): (&str, &str),
     module: &str,
-    (interpreter, native): Interpreter,
+    (interpreter, natives): Interpreter,
 ) {
     let (sandbox, json) = sandboxes;
     let seeds = std::env::var("ARENA_LANGUAGES_SEEDS")
@@ -286,15 +300,21 @@ fn interpreted_row<G: Ruleset + Builtins>(
     let r = measure::<G>(sandbox, rust, opponent, seeds);
     let rj = measure::<G>(json, rust, opponent, seeds);
     let it = measure_recording::<G>(sandbox, module, opponent, seeds, true);
-    let native = native(&it.requests).map_or_else(
-        || "not installed".to_owned(),
-        |us| {
-            format!(
-                "{us:.1} µs ({interpreter} in the sandbox: {:.1}×)",
-                it.turn_us / us
+    let native = natives
+        .iter()
+        .map(|(_, time)| {
+            time(&it.requests).map_or_else(
+                || "not installed".to_owned(),
+                |us| {
+                    format!(
+                        "{us:.1} µs ({interpreter} in the sandbox: {:.1}×)",
+                        it.turn_us / us
+                    )
+                },
             )
-        },
-    );
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
     let ratio = |a: f64, b: f64| format!("{:.1}×", a / b);
     println!(
         "| {mode} | {:.0} / {:.0} µs | {:.0} / {:.0} µs ({}) | {:.0} / {:.1} µs | {:.0} / {:.1} µs | {:.0} / {:.1} µs ({}, {} of binary; {}, {} of JSON) | {native} | {:.0} / {:.0} KiB | {} / {} |",
@@ -324,15 +344,22 @@ fn interpreted_row<G: Ruleset + Builtins>(
 fn interpreted_table(
     sandboxes: (&Sandbox, &Sandbox),
     language: &str,
-    native_name: &str,
     module: &str,
     interpreter: Interpreter,
 ) {
     use arena_sdk::{battle::Battle, conquest::Conquest, dungeon::Dungeon, grid::Grid, tcg::Tcg};
+    let natives: String = interpreter
+        .1
+        .iter()
+        .map(|(name, _)| format!(" {language} under {name}, turn time |"))
+        .collect();
     println!(
-        "\n| mode | first call, Rust: fuel / time | {language} (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | {language} (ratios) | {language} under {native_name}, turn time | memory at the end, Rust / {language} | turns measured, Rust / {language} |"
+        "\n| mode | first call, Rust: fuel / time | {language} (ratio) | turn, Rust binary: fuel / time (medians) | Rust JSON | {language} (ratios) |{natives} memory at the end, Rust / {language} | turns measured, Rust / {language} |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|---|---|---|{}---|---|",
+        "---|".repeat(interpreter.1.len())
+    );
     let s = sandboxes;
     interpreted_row::<Battle>(
         s,
@@ -382,15 +409,19 @@ fn main() {
     interpreted_table(
         (&sandbox, &json),
         "JavaScript",
-        "Node.js",
         js_module.to_str().unwrap(),
-        ("QuickJS", node_turn_us),
+        (
+            "QuickJS",
+            &[
+                ("Node.js", node_turn_us),
+                ("node --jitless", node_jitless_turn_us),
+            ],
+        ),
     );
     interpreted_table(
         (&sandbox, &json),
         "Python",
-        "python3",
         bots::PYTHON_STARTER,
-        ("CPython", python_turn_us),
+        ("CPython", &[("python3", python_turn_us)]),
     );
 }

@@ -8,6 +8,7 @@ mod human;
 mod input;
 mod live;
 mod matches;
+mod native;
 mod new;
 mod play;
 mod replay;
@@ -104,6 +105,10 @@ enum Command {
     /// Create a standalone bot project that builds outside this repository: Rust, Go, Python,
     /// JavaScript or TypeScript (every mode), C, Zig, AssemblyScript or WAT (battle).
     New(new::NewArgs),
+    /// Write the SDK and a runner into a Python or JavaScript bot directory
+    /// (target/arena-native/) to run it under python3 or node, and their debuggers, on the
+    /// requests `arena replay requests` records.
+    Native(native::NativeArgs),
     /// List the built-in AIs of every mode.
     Builtins(check::BuiltinsArgs),
     /// Play one match between two bots.
@@ -203,6 +208,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::check(args, &cli.sandbox),
         Command::New(args) => new::new(args),
+        Command::Native(args) => native::native(args),
         Command::Builtins(args) => check::builtins(args),
         Command::Rules { mode } => {
             outln!("{}", human::how_to_play(mode).trim_end())?;

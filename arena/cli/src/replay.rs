@@ -1,4 +1,4 @@
-//! `arena replay show|verify|html`.
+//! `arena replay show|verify|requests|html`.
 
 use anyhow::{Context, Result};
 use arena_tournament::bots::{BotMatch, BotSpec};
@@ -50,6 +50,19 @@ pub enum ReplayCommand {
         /// then unchecked): a signature by any key must match.
         #[arg(long)]
         require_signed: bool,
+    },
+    /// Print the requests one seat's bot was sent, one JSON request a line, as a bot
+    /// speaking JSON got them: the input of `arena native`'s runner, to run the bot again
+    /// outside the sandbox, under a debugger (docs/languages.md, "Debugging natively").
+    Requests {
+        /// The replay file (verified first).
+        file: PathBuf,
+        /// The seat whose requests to print (0 or 1).
+        #[arg(long, default_value_t = 0)]
+        seat: u8,
+        /// Write them to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Write a self-contained HTML page that plays the replay in a browser (docs/replay.md).
     Html {
@@ -106,6 +119,31 @@ pub fn replay(command: ReplayCommand, fuel_per_turn: u64) -> Result<ExitCode> {
                 .with_context(|| file.display().to_string())?;
             for frame in frames {
                 outln!("{}", crate::terminal::escape(&frame))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ReplayCommand::Requests { file, seat, out } => {
+            anyhow::ensure!(seat < 2, "--seat is 0 or 1, not {seat}");
+            let json = read(&file)?;
+            let mode = game::replay_mode(&json).with_context(|| file.display().to_string())?;
+            let requests = arena_tournament::for_mode!(mode, G => {
+                let replay = game::verified::<G>(&json)
+                    .with_context(|| file.display().to_string())?;
+                arena_engine::replay::requests(&replay, seat)
+            });
+            let mut text = requests.join("\n");
+            text.push('\n');
+            match out {
+                Some(out) => {
+                    arena_tournament::results::write_atomic(&out, text.as_bytes())
+                        .with_context(|| format!("cannot write {}", out.display()))?;
+                    errln!(
+                        "{} requests of seat {seat} written to {}",
+                        requests.len(),
+                        out.display()
+                    );
+                }
+                None => out!("{text}")?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -150,6 +150,71 @@ fn no_rejection_limit() -> u32 {
     u32::MAX
 }
 
+/// Every request seat `seat`'s bot was sent in `replay` (`start`, `setup`, each `turn`,
+/// `end`), in order, each as the JSON text a bot speaking JSON got (docs/abi.md): the
+/// game re-simulated from its recorded answers, as [`verify`] does (verify it first: a
+/// replay that does not re-simulate gives the requests of the game its answers make).
+pub fn requests<G: Ruleset>(replay: &Replay<G>, seat: Seat) -> Vec<String> {
+    use arena_sdk::protocol::RequestRef;
+
+    /// Seat `seat`'s scripted player, keeping each request it is sent.
+    struct Recorder<G: Ruleset> {
+        inner: ScriptedPlayer<G>,
+        sent: Vec<String>,
+    }
+    impl<G: Ruleset> Recorder<G> {
+        fn keep(&mut self, request: RequestRef<'_, G>) {
+            self.sent
+                .push(serde_json::to_string(&request).expect("requests encode as JSON"));
+        }
+    }
+    impl<G: Ruleset> Player<G> for Recorder<G> {
+        fn start(&mut self, start: &arena_sdk::MatchStart<G>) -> Result<(), crate::Fault> {
+            self.keep(RequestRef::Start(start));
+            self.inner.start(start)
+        }
+        fn setup(&mut self, request: &G::SetupRequest) -> Result<G::SetupChoice, crate::Fault> {
+            self.keep(RequestRef::<G>::Setup(request));
+            self.inner.setup(request)
+        }
+        fn act(&mut self, observation: &G::Observation) -> Result<G::Action, crate::Fault> {
+            self.keep(RequestRef::<G>::Turn(observation));
+            self.inner.act(observation)
+        }
+        fn end(&mut self, end: &arena_sdk::MatchEnd) {
+            self.keep(RequestRef::<G>::End(end));
+            self.inner.end(end);
+        }
+    }
+
+    let answers = |of: Seat| {
+        replay.log.iter().filter_map(move |entry| match entry {
+            Entry::Answer {
+                seat: s, answer, ..
+            } if *s == of => Some(answer.clone()),
+            _ => None,
+        })
+    };
+    let mut recorder = Recorder {
+        inner: ScriptedPlayer::<G>::new(answers(seat)),
+        sent: Vec::new(),
+    };
+    let mut other = ScriptedPlayer::<G>::new(answers(1 - seat));
+    let config = MatchConfig {
+        rules: replay.rules.clone(),
+        seed: replay.seed,
+        max_faults: replay.max_faults,
+        max_rejections: replay.max_rejections,
+    };
+    let players: [&mut dyn Player<G>; 2] = if seat == 0 {
+        [&mut recorder, &mut other]
+    } else {
+        [&mut other, &mut recorder]
+    };
+    run_match(&config, players);
+    recorder.sent
+}
+
 /// Re-simulate `replay` from its recorded answers and check that every event and the
 /// outcome come out identical. The error says where the first difference is.
 pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
