@@ -150,6 +150,26 @@ fn no_rejection_limit() -> u32 {
     u32::MAX
 }
 
+/// A player giving the answers `seat` gave in `replay`, in order.
+fn scripted<G: Ruleset>(replay: &Replay<G>, seat: Seat) -> ScriptedPlayer<G> {
+    ScriptedPlayer::new(replay.log.iter().filter_map(|entry| match entry {
+        Entry::Answer {
+            seat: s, answer, ..
+        } if *s == seat => Some(answer.clone()),
+        _ => None,
+    }))
+}
+
+/// The match configuration `replay` was played under.
+fn replay_config<G: Ruleset>(replay: &Replay<G>) -> MatchConfig<G> {
+    MatchConfig {
+        rules: replay.rules.clone(),
+        seed: replay.seed,
+        max_faults: replay.max_faults,
+        max_rejections: replay.max_rejections,
+    }
+}
+
 /// Every request seat `seat`'s bot was sent in `replay` (`start`, `setup`, each `turn`,
 /// `end`), in order, each as the JSON text a bot speaking JSON got (docs/abi.md): the
 /// game re-simulated from its recorded answers, as [`verify`] does (verify it first: a
@@ -187,25 +207,12 @@ pub fn requests<G: Ruleset>(replay: &Replay<G>, seat: Seat) -> Vec<String> {
         }
     }
 
-    let answers = |of: Seat| {
-        replay.log.iter().filter_map(move |entry| match entry {
-            Entry::Answer {
-                seat: s, answer, ..
-            } if *s == of => Some(answer.clone()),
-            _ => None,
-        })
-    };
     let mut recorder = Recorder {
-        inner: ScriptedPlayer::<G>::new(answers(seat)),
+        inner: scripted(replay, seat),
         sent: Vec::new(),
     };
-    let mut other = ScriptedPlayer::<G>::new(answers(1 - seat));
-    let config = MatchConfig {
-        rules: replay.rules.clone(),
-        seed: replay.seed,
-        max_faults: replay.max_faults,
-        max_rejections: replay.max_rejections,
-    };
+    let mut other = scripted(replay, 1 - seat);
+    let config = replay_config(replay);
     let players: [&mut dyn Player<G>; 2] = if seat == 0 {
         [&mut recorder, &mut other]
     } else {
@@ -233,22 +240,9 @@ pub fn verify<G: Ruleset>(replay: &Replay<G>) -> Result<(), String> {
              was played under a different rules table"
         ));
     }
-    let answers = |seat: Seat| {
-        replay.log.iter().filter_map(move |entry| match entry {
-            Entry::Answer {
-                seat: s, answer, ..
-            } if *s == seat => Some(answer.clone()),
-            _ => None,
-        })
-    };
-    let mut seat0 = ScriptedPlayer::<G>::new(answers(0));
-    let mut seat1 = ScriptedPlayer::<G>::new(answers(1));
-    let config = MatchConfig {
-        rules: replay.rules.clone(),
-        seed: replay.seed,
-        max_faults: replay.max_faults,
-        max_rejections: replay.max_rejections,
-    };
+    let mut seat0 = scripted(replay, 0);
+    let mut seat1 = scripted(replay, 1);
+    let config = replay_config(replay);
     let players: [&mut dyn Player<G>; 2] = [&mut seat0, &mut seat1];
     let fresh = run_match(&config, players).replay;
 
